@@ -1,0 +1,54 @@
+"""Test-wide guards: offline litellm variables, and no network connection from any test.
+
+A test that needs a socket to this machine (loopback) may open one; anything else fails loudly.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+
+import pytest
+
+from environments._offline import OFFLINE_ENV
+
+for _k, _v in OFFLINE_ENV.items():
+    os.environ.setdefault(_k, _v)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+_real_getaddrinfo = socket.getaddrinfo
+_real_connect = socket.socket.connect
+_LOCAL_NAMES = {"localhost", "127.0.0.1", "::1", "", None}
+
+
+class NetworkAttempt(RuntimeError):
+    pass
+
+
+def _is_local(host: object) -> bool:
+    if host in _LOCAL_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(str(host)).is_loopback
+    except ValueError:
+        return False
+
+
+def _guarded_getaddrinfo(host, *args, **kwargs):
+    if not _is_local(host):
+        raise NetworkAttempt(f"test tried to resolve {host!r}: the harness must stay offline")
+    return _real_getaddrinfo(host, *args, **kwargs)
+
+
+def _guarded_connect(self, address):
+    if isinstance(address, tuple) and not _is_local(address[0]):
+        raise NetworkAttempt(f"test tried to connect to {address!r}: the harness must stay offline")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    yield
