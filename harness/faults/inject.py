@@ -1,0 +1,185 @@
+"""The fault injector: an interposer on the tool-result stream that corrupts one tool's results.
+
+Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
+
+    name: negative_price          # label in records (defaults to fault_class)
+    fault_class: negative_or_zero # a key of harness.faults.classes.CLASSES
+    kind: null                    # override the class's kind (incident faults declare their own)
+    mode: permanent               # transient: only the first call of the target tool; permanent: every call
+    level: observation            # or "state" (see below)
+    target:
+      tool: null                  # a tool name; null = first touched tool with an eligible field
+      category: null              # restrict first-touch targets to a ToolSpec.category (Source, ...)
+      field: null                 # regex over field names/paths, e.g. "price|amount"
+    params: {}                    # class options (variant, factor, value, pool, scope)
+
+Targets are found by rule, never placed per task: the target tool is the configured one or the
+first tool in the episode whose result has a field the class can corrupt; the field is a seeded
+choice among eligible fields, stable for the episode so a permanent fault keeps hitting it.
+
+Levels: ``observation`` corrupts only what the agent sees (the world is unchanged). ``state``
+also asks the environment to store the corrupted value, through an optional episode hook
+``episode.corrupt_state(path: str, value: Any) -> None`` (``path`` is the JSON path in this tool's
+result). Environments without the hook (ToolMaze) get observation-level faults; the record says
+which level applied in ``meta["injected_fault"]["level"]``.
+
+The caller's result is never mutated: content and meta are deep-copied before corruption.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
+
+from environments.base import ToolCall, ToolResult, ToolSpec
+from environments.seeding import rng
+from harness.faults.classes import FaultClass, field_filter, get_class
+
+MODES = ("transient", "permanent")
+LEVELS = ("observation", "state")
+_MAX_TRACKED_EPISODES = 512
+
+
+@dataclass
+class _EpisodeState:
+    episode: Any  # kept so its id() cannot be reused while tracked
+    target_tool: str | None = None
+    path: str | None = None
+    fired: int = 0
+
+
+@dataclass
+class FaultSpec:
+    """A resolved fault config."""
+
+    name: str
+    fault_class: str
+    kind: str
+    mode: str = "permanent"
+    level: str = "observation"
+    tool: str | None = None
+    category: str | None = None
+    field: str | None = None
+    params: dict[str, Any] = dc_field(default_factory=dict)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> FaultSpec:
+        cfg = _plain(config)
+        fc = get_class(cfg["fault_class"])
+        target = cfg.get("target") or {}
+        spec = cls(
+            name=cfg.get("name") or fc.fault_class,
+            fault_class=fc.fault_class,
+            kind=cfg.get("kind") or fc.kind,
+            mode=cfg.get("mode", "permanent"),
+            level=cfg.get("level", "observation"),
+            tool=target.get("tool"),
+            category=target.get("category"),
+            field=target.get("field"),
+            params=dict(cfg.get("params") or {}),
+        )
+        if spec.mode not in MODES:
+            raise ValueError(f"fault mode must be one of {MODES}, got {spec.mode!r}")
+        if spec.level not in LEVELS:
+            raise ValueError(f"fault level must be one of {LEVELS}, got {spec.level!r}")
+        if spec.kind not in ("structured", "string"):
+            raise ValueError(f"fault kind must be 'structured' or 'string', got {spec.kind!r}")
+        return spec
+
+
+class FaultInjector:
+    """Interposer: ``__call__(call, result, ctx) -> ToolResult`` (see harness.stream)."""
+
+    def __init__(self, config: Mapping[str, Any], seed: int = 0):
+        self.spec = FaultSpec.from_config(config)
+        self.fault: FaultClass = get_class(self.spec.fault_class)
+        self.seed = int(seed)
+        self._episodes: dict[int, _EpisodeState] = {}
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _state(self, ctx: Any) -> _EpisodeState:
+        key = id(ctx.episode)
+        st = self._episodes.get(key)
+        if st is None or st.episode is not ctx.episode:
+            if len(self._episodes) >= _MAX_TRACKED_EPISODES:
+                self._episodes.pop(next(iter(self._episodes)))
+            st = self._episodes[key] = _EpisodeState(ctx.episode)
+        return st
+
+    def _tool_spec(self, ctx: Any, tool: str) -> ToolSpec | None:
+        try:
+            return next((s for s in ctx.episode.tools() if s.name == tool), None)
+        except Exception:  # a fake or minimal episode without tools(): schema rules fall back to values
+            return None
+
+    def eligible_paths(self, call: ToolCall, content: Any, spec: ToolSpec | None) -> list[str]:
+        try:
+            found = self.fault.eligible(content, call.arguments or {}, spec)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            return []
+        return field_filter(found, self.spec.field)
+
+    def _ids(self, ctx: Any) -> list[Any]:
+        return [self.seed, self.spec.name, ctx.task.task_id, ctx.seed]
+
+    # -- the interposer ----------------------------------------------------------------------
+    def __call__(self, call: ToolCall, result: ToolResult, ctx: Any) -> ToolResult:
+        if result.status != "ok" or result.meta.get("perturbed") or result.meta.get("injected_fault"):
+            return result  # explicit errors and other faults are left as they are
+        st = self._state(ctx)
+        prior = (ctx.calls_per_tool or {}).get(call.name, 0)
+        if self.spec.mode == "transient" and (prior > 0 or st.fired > 0):
+            return result
+        if st.target_tool is not None and call.name != st.target_tool:
+            return result
+        if self.spec.tool is not None and call.name != self.spec.tool:
+            return result
+        tool_spec = self._tool_spec(ctx, call.name)
+        if self.spec.category and (tool_spec is None or tool_spec.category != self.spec.category):
+            return result
+        content = copy.deepcopy(result.content)
+        eligible = self.eligible_paths(call, content, tool_spec)
+        if not eligible:
+            return result
+        if st.path not in eligible:
+            st.path = rng(*self._ids(ctx), "fault-path", call.name).choice(eligible)
+        st.target_tool = call.name
+        applied = self.fault.apply(
+            content, st.path, call.arguments or {}, rng(*self._ids(ctx), "fault-apply", ctx.call_index), self.spec.params
+        )
+        st.fired += 1
+        level = "observation"
+        if self.spec.level == "state" and callable(getattr(ctx.episode, "corrupt_state", None)):
+            ctx.episode.corrupt_state(applied.path, copy.deepcopy(applied.corrupted))
+            level = "state"
+        label = {
+            "name": self.spec.name,
+            "fault_class": self.spec.fault_class,
+            "kind": self.spec.kind,
+            "mode": self.spec.mode,
+            "level": level,
+            "path": applied.path,
+            "original": applied.original,
+            "corrupted": applied.corrupted,
+        }
+        meta = copy.deepcopy(result.meta)
+        meta["injected_fault"] = label
+        ctx.labels.setdefault("injected_faults", []).append(
+            {"call_index": ctx.call_index, "tool": call.name, **{k: label[k] for k in ("name", "fault_class", "kind", "path")}}
+        )
+        return ToolResult(content=applied.content, status=result.status, terminal=result.terminal, meta=meta)
+
+
+def _plain(config: Mapping[str, Any]) -> dict[str, Any]:
+    """OmegaConf nodes and mappings alike -> plain dicts."""
+    try:
+        from omegaconf import DictConfig, OmegaConf
+
+        if isinstance(config, DictConfig):
+            return OmegaConf.to_container(config, resolve=True)  # type: ignore[return-value]
+    except ImportError:  # pragma: no cover - omegaconf is a project dependency
+        pass
+    return {k: (_plain(v) if isinstance(v, Mapping) else v) for k, v in config.items()}
