@@ -1,0 +1,1 @@
+"""Agents: the scripted litellm provider and its policies, the chaos test provider, the agent loop."""

@@ -1,0 +1,146 @@
+"""The ``scripted`` litellm provider: ``scripted/<policy>`` answers with a registered policy.
+
+A scripted run and a real-model run share every line of the agent loop: the loop calls
+litellm, litellm calls this provider. A policy sees ONLY what a model would see (messages and
+tool schemas) and a rng seeded from the request seed and the canonical hash of the messages;
+never task internals or fault labels. Importing this module is cheap: litellm is imported only
+when the provider is registered (by ``harness.models`` on first use).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from environments.seeding import canonical_json, rng, sha256_hex
+
+
+class Policy(Protocol):
+    name: str
+
+    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
+        """An assistant message dict: {"role", "content", "tool_calls": [{"id", "type", "function"}]}."""
+        ...
+
+
+class ScriptedPolicyError(RuntimeError):
+    """A policy raised: a bug in the harness, never an infra error to retry."""
+
+
+_FACTORIES: dict[str, Callable[[], Policy]] = {}
+_INSTANCES: dict[str, Policy] = {}
+
+
+def register_policy(name: str, factory: Callable[[], Policy]) -> None:
+    """Make ``scripted/<name>`` answer with ``factory()``; re-registering a name replaces it."""
+    _FACTORIES[name] = factory
+    _INSTANCES.pop(name, None)
+
+
+def _load_builtin_policies() -> None:
+    import harness.agents.policies  # noqa: F401  (each policy module registers itself)
+
+
+def get_policy(name: str) -> Policy:
+    """The policy registered as ``name`` (one shared instance: policies must keep no episode state)."""
+    if name not in _FACTORIES:
+        _load_builtin_policies()
+    if name not in _FACTORIES:
+        raise KeyError(f"no scripted policy {name!r}; registered: {sorted(_FACTORIES)}")
+    if name not in _INSTANCES:
+        _INSTANCES[name] = _FACTORIES[name]()
+    return _INSTANCES[name]
+
+
+def registered_policies() -> list[str]:
+    _load_builtin_policies()
+    return sorted(_FACTORIES)
+
+
+def policy_rng(seed: int | None, messages: list[dict], tools: list[dict]) -> random.Random:
+    """Deterministic per request: (request seed, hash of what the model sees)."""
+    return rng("scripted", seed if seed is not None else 0, sha256_hex(messages), sha256_hex(tools))
+
+
+def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str, int]:
+    """Token counts as a deterministic function of text length, so cost accounting is exercised."""
+    from harness.models import estimate_tokens
+
+    prompt = estimate_tokens(canonical_json(messages) + canonical_json(tools))
+    completion = estimate_tokens(canonical_json({"c": reply.get("content"), "t": reply.get("tool_calls")}))
+    return {"prompt_tokens": prompt, "completion_tokens": completion}
+
+
+def finalize_reply(reply: dict, messages: list[dict]) -> dict:
+    """Fill tool-call ids deterministically and serialise non-string arguments (as a provider would)."""
+    calls = []
+    turn = sum(1 for m in messages if m.get("role") == "assistant")
+    for i, tc in enumerate(reply.get("tool_calls") or []):
+        fn = dict(tc.get("function") or {})
+        args = fn.get("arguments", "{}")
+        if not isinstance(args, str):
+            args = json.dumps(args, ensure_ascii=False)
+        calls.append({"id": tc.get("id") or f"call_{turn}_{i}", "type": "function",
+                      "function": {"name": fn.get("name", ""), "arguments": args}})
+    return {"role": "assistant", "content": reply.get("content"), "tool_calls": calls}
+
+
+def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int]) -> Any:
+    """A litellm ModelResponse carrying ``reply``; ``model`` keeps its provider prefix."""
+    from litellm.types.utils import (
+        ChatCompletionMessageToolCall,
+        Choices,
+        Function,
+        Message,
+        ModelResponse,
+        Usage,
+    )
+
+    tool_calls = [
+        ChatCompletionMessageToolCall(
+            id=tc["id"], type="function",
+            function=Function(name=tc["function"]["name"], arguments=tc["function"]["arguments"]),
+        )
+        for tc in reply["tool_calls"]
+    ] or None
+    msg = Message(role="assistant", content=reply.get("content"), tool_calls=tool_calls)
+    return ModelResponse(
+        model=model,
+        choices=[Choices(index=0, message=msg, finish_reason="tool_calls" if tool_calls else "stop")],
+        usage=Usage(prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
+                    total_tokens=usage["prompt_tokens"] + usage["completion_tokens"]),
+    )
+
+
+def _respond(litellm: Any, model: str, messages: list, optional_params: dict) -> Any:
+    name = model.split("/", 1)[1] if model.startswith("scripted/") else model
+    tools = list(optional_params.get("tools") or [])
+    messages = [dict(m) for m in messages]
+    try:
+        policy = get_policy(name)
+        raw = policy.respond(messages, tools, policy_rng(optional_params.get("seed"), messages, tools))
+        reply = finalize_reply(raw, messages)
+    except Exception as exc:
+        raise ScriptedPolicyError(f"scripted policy {name!r} raised {type(exc).__name__}: {exc}") from exc
+    return build_response(litellm, f"scripted/{name}", reply, usage_for(messages, tools, reply))
+
+
+def register_provider(litellm: Any) -> None:
+    """Add the ``scripted`` handler to ``litellm.custom_provider_map`` (idempotent)."""
+    if any(item.get("provider") == "scripted" for item in litellm.custom_provider_map):
+        return
+
+    class ScriptedLLM(litellm.CustomLLM):
+        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
+                       encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+            return _respond(litellm, model, messages, optional_params)
+
+        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
+                              encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+            return _respond(litellm, model, messages, optional_params)
+
+    litellm.custom_provider_map = [
+        *litellm.custom_provider_map, {"provider": "scripted", "custom_handler": ScriptedLLM()}
+    ]

@@ -1,0 +1,529 @@
+"""The model adapter: the ONLY module that imports litellm, and only lazily inside functions.
+
+Holds ``ModelSpec`` (one conf/model/<name>.yaml), ``Completion`` (one assistant turn plus
+usage, cost and every attempt), ``InfraError`` / ``ModelConfigError``, ``acomplete`` (the one
+way to a model: cache, retry loop, timeout, cost) and ``check_model_available``.
+
+It must not know about environments, tasks, faults or the monitor: it sees messages and tools.
+
+Malformed model replies (tool-call arguments that are not JSON, unknown tool names) are NOT
+infra errors: they come back as-is in ``Completion.message`` (``arguments`` stays the raw
+string) so the agent loop can tell the model, exactly as it would for a real provider.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from environments import _offline  # noqa: F401  (offline litellm variables before any import)
+from environments.seeding import rng, sha256_hex
+
+if TYPE_CHECKING:
+    from harness.cache import Cache
+
+# Bump when the request key or the cached value layout changes: old entries then miss.
+CACHE_SCHEMA_VERSION = 1
+
+# Providers implemented in this repository (litellm CustomLLM handlers registered lazily).
+CUSTOM_PROVIDERS = ("scripted", "chaos")
+# Providers that need no API key (local servers).
+KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studio", "llamafile", "vllm"})
+
+INFRA_KINDS = frozenset(
+    {"rate_limit", "server", "timeout", "connection", "auth", "missing_key", "unknown_model",
+     "cache_miss", "budget", "bad_request"}
+)
+RETRYABLE_KINDS = frozenset({"rate_limit", "server", "timeout", "connection"})
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One model as configured in conf/model/<name>.yaml (prices in USD per million tokens)."""
+
+    name: str
+    model: str
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int = 2048
+    reasoning_effort: str | None = None
+    reasoning_budget: int | None = None
+    timeout_s: float = 120.0
+    api_key_env: str | None = None
+    input_cost_per_mtok: float | None = None
+    output_cost_per_mtok: float | None = None
+    max_concurrency: int = 8
+    max_attempts: int = 6
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any]) -> ModelSpec:
+        """Build from a (resolved) mapping; unknown keys are an error so typos do not pass silently."""
+        known = {f.name for f in fields(cls)}
+        extra = sorted(set(cfg) - known)
+        if extra:
+            raise ModelConfigError(f"unknown model config keys {extra}; allowed: {sorted(known)}")
+        return cls(**{k: cfg[k] for k in cfg})
+
+    @property
+    def provider(self) -> str:
+        return self.model.split("/", 1)[0] if "/" in self.model else ""
+
+    @property
+    def scripted(self) -> bool:
+        """True when no real model answers (scripted policies and the chaos test provider)."""
+        return self.provider in CUSTOM_PROVIDERS
+
+
+@dataclass
+class Completion:
+    """One assistant turn. ``message`` is plain JSON (OpenAI chat format), never a litellm object."""
+
+    message: dict
+    usage: dict
+    cost_usd: float
+    latency_s: float
+    attempts: list[dict]
+    cached: bool
+    request_key: str
+    cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none"
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+class InfraError(Exception):
+    """A failure of the infrastructure, never of the agent: runs record it as status infra_error."""
+
+    def __init__(self, kind: str, message: str, attempts: list[dict] | None = None):
+        super().__init__(f"[{kind}] {message}")
+        self.kind = kind
+        self.attempts = list(attempts or [])
+
+
+class ModelConfigError(ValueError):
+    """The model cannot be used as configured (unknown provider, missing key...): raised before a run."""
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff for the harness's own retry loop (litellm's and the SDK's retries are off)."""
+
+    base_s: float = 1.0
+    max_wait_s: float = 60.0
+    max_retry_after_s: float = 120.0  # never sleep longer than this even if the server asks
+    jitter: float = 0.25  # +- share of the wait, drawn from a seeded rng
+
+
+DEFAULT_RETRY = RetryPolicy()
+
+# ---------------------------------------------------------------------------------------------
+# litellm, lazily
+
+
+_LITELLM: Any = None
+
+
+def _litellm() -> Any:
+    """Import and configure litellm once, and register this repository's custom providers."""
+    global _LITELLM
+    if _LITELLM is None:
+        import litellm
+
+        litellm.suppress_debug_info = True  # no "Provider List" banners on custom-provider lookups
+        litellm.num_retries = 0
+        from harness.agents import chaos, scripted
+
+        scripted.register_provider(litellm)
+        chaos.register_provider(litellm)
+        _LITELLM = litellm
+    return _LITELLM
+
+
+def litellm_version() -> str:
+    from importlib.metadata import version
+
+    return version("litellm")
+
+
+# ---------------------------------------------------------------------------------------------
+# requests
+
+
+def request_seed(spec: ModelSpec, replicate: int) -> int | None:
+    """The sampling seed sent to the provider: replicates differ, a null seed stays null."""
+    return None if spec.seed is None else int(spec.seed) + int(replicate)
+
+
+def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0) -> str:
+    """sha256 of the canonical request: everything that can change the reply, plus the replicate."""
+    return sha256_hex(
+        {
+            "v": CACHE_SCHEMA_VERSION,
+            "model": spec.model,
+            "messages": messages,
+            "tools": tools,
+            "temperature": spec.temperature,
+            "seed": spec.seed,
+            "max_tokens": spec.max_tokens,
+            "reasoning_effort": spec.reasoning_effort,
+            "reasoning_budget": spec.reasoning_budget,
+            "replicate": replicate,
+        }
+    )
+
+
+def _api_key(spec: ModelSpec) -> str | None:
+    if not spec.api_key_env:
+        return None
+    key = os.environ.get(spec.api_key_env)
+    if not key:
+        raise InfraError("missing_key", f"environment variable {spec.api_key_env} is not set (model {spec.name})")
+    return key
+
+
+def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "model": spec.model,
+        "messages": messages,
+        "temperature": spec.temperature,
+        "max_tokens": spec.max_tokens,
+        "timeout": spec.timeout_s,
+        "num_retries": 0,  # our loop retries; litellm's default strategy does not even wait
+        "max_retries": 0,  # and the provider SDK's own retries would multiply attempts
+    }
+    if tools:
+        kwargs["tools"] = tools
+    seed = request_seed(spec, replicate)
+    if seed is not None:
+        kwargs["seed"] = seed
+    if spec.reasoning_effort is not None:
+        kwargs["reasoning_effort"] = spec.reasoning_effort
+    if spec.reasoning_budget is not None:
+        kwargs["thinking"] = {"type": "enabled", "budget_tokens": spec.reasoning_budget}
+    return kwargs
+
+
+# ---------------------------------------------------------------------------------------------
+# responses
+
+
+def normalize_message(raw: Any) -> dict:
+    """A plain assistant message dict from a litellm Message/dict; arguments stay raw strings."""
+    if hasattr(raw, "model_dump"):
+        raw = raw.model_dump()
+    raw = dict(raw or {})
+    calls = []
+    for i, tc in enumerate(raw.get("tool_calls") or []):
+        tc = tc.model_dump() if hasattr(tc, "model_dump") else dict(tc)
+        fn = tc.get("function") or {}
+        fn = fn.model_dump() if hasattr(fn, "model_dump") else dict(fn)
+        args = fn.get("arguments")
+        if not isinstance(args, str):  # some providers hand back parsed objects
+            args = json.dumps(args if args is not None else {}, ensure_ascii=False)
+        calls.append(
+            {
+                "id": tc.get("id") or f"call_{i}",
+                "type": "function",
+                "function": {"name": fn.get("name") or "", "arguments": args},
+            }
+        )
+    msg: dict[str, Any] = {"role": "assistant", "content": raw.get("content"), "tool_calls": calls}
+    if raw.get("reasoning_content"):
+        msg["reasoning_content"] = raw["reasoning_content"]
+    return msg
+
+
+def _usage(resp: Any) -> dict:
+    u = getattr(resp, "usage", None)
+    if u is not None and hasattr(u, "model_dump"):
+        u = u.model_dump()
+    u = dict(u or {})
+    out = {"prompt_tokens": int(u.get("prompt_tokens") or 0), "completion_tokens": int(u.get("completion_tokens") or 0)}
+    details = u.get("completion_tokens_details") or {}
+    if isinstance(details, Mapping) and details.get("reasoning_tokens"):
+        out["reasoning_tokens"] = int(details["reasoning_tokens"])
+    return out
+
+
+def compute_cost(spec: ModelSpec, usage: Mapping[str, int]) -> tuple[float, str]:
+    """USD for one call from the committed price table, else litellm's offline map, else 0.
+
+    Computed from usage ourselves: custom providers lose their prefix in litellm's cost lookups.
+    """
+    pt, ct = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
+    if spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
+        cost = pt * (spec.input_cost_per_mtok or 0.0) / 1e6 + ct * (spec.output_cost_per_mtok or 0.0) / 1e6
+        return cost, "table"
+    if spec.scripted:
+        return 0.0, "table"
+    try:
+        p, c = _litellm().cost_per_token(model=spec.model, prompt_tokens=pt, completion_tokens=ct)
+        return float(p) + float(c), "litellm"
+    except Exception:  # not in the offline map: report it rather than guess
+        return 0.0, "none"
+
+
+# ---------------------------------------------------------------------------------------------
+# errors and retries
+
+
+def _scrub(text: str, secret: str | None) -> str:
+    text = str(text)
+    if secret:
+        text = text.replace(secret, "***")
+    return text[:500]
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (Retry-After / retry-after-ms), if any."""
+    headers: Any = None
+    resp = getattr(exc, "response", None)
+    if resp is not None:
+        headers = getattr(resp, "headers", None)
+    headers = headers or getattr(exc, "litellm_response_headers", None) or {}
+    try:
+        lower = {str(k).lower(): v for k, v in dict(headers).items()}
+    except Exception:
+        return None
+    try:
+        if "retry-after-ms" in lower:
+            return float(lower["retry-after-ms"]) / 1000.0
+        if "retry-after" in lower:
+            return float(lower["retry-after"])
+    except (TypeError, ValueError):
+        return None  # an HTTP date: fall back to our own backoff
+    return None
+
+
+def classify(exc: BaseException) -> str:
+    """The infra kind of an exception raised by a litellm call."""
+    if isinstance(exc, InfraError):
+        return exc.kind
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+        return "timeout"
+    lt = _litellm()
+    ordered = [
+        (lt.Timeout, "timeout"),
+        (lt.RateLimitError, "rate_limit"),
+        (lt.AuthenticationError, "auth"),
+        (lt.PermissionDeniedError, "auth"),
+        (lt.NotFoundError, "unknown_model"),
+        (lt.BadRequestError, "bad_request"),
+        (lt.APIConnectionError, "connection"),
+        (lt.InternalServerError, "server"),
+        (lt.ServiceUnavailableError, "server"),
+        (lt.BadGatewayError, "server"),
+    ]
+    for cls, kind in ordered:
+        if isinstance(exc, cls):
+            return kind
+    status = getattr(exc, "status_code", None)
+    if status == 429:
+        return "rate_limit"
+    if isinstance(status, int) and status >= 500:
+        return "server"
+    if isinstance(exc, lt.APIError):
+        return "server"
+    return "unknown"
+
+
+def _policy_bug(exc: BaseException) -> BaseException | None:
+    """A bug inside a scripted policy, which litellm wraps as a connection error: surface it as-is."""
+    from harness.agents.scripted import ScriptedPolicyError
+
+    seen = 0
+    cur: BaseException | None = exc
+    while cur is not None and seen < 10:
+        if isinstance(cur, ScriptedPolicyError):
+            return cur
+        cur = cur.__cause__ or cur.__context__
+        seen += 1
+    return None
+
+
+def backoff_wait(policy: RetryPolicy, key: str, attempt: int, retry_after: float | None) -> float:
+    """Seconds before retry ``attempt`` (0-based failures so far): Retry-After wins, else exponential.
+
+    Jitter comes from a rng seeded by (request key, attempt), so a rerun waits the same.
+    """
+    jitter = 1.0 + policy.jitter * (2.0 * rng("backoff", key, attempt).random() - 1.0)
+    if retry_after is not None:
+        # honour the server's request, never less; jitter only upwards to de-synchronise clients
+        return min(retry_after, policy.max_retry_after_s) * max(1.0, jitter)
+    return min(policy.base_s * (2.0**attempt), policy.max_wait_s) * jitter
+
+
+# ---------------------------------------------------------------------------------------------
+# the call
+
+
+async def acomplete(
+    spec: ModelSpec,
+    messages: list[dict],
+    tools: list[dict],
+    *,
+    replicate: int = 0,
+    cache: Cache | None = None,
+    retry: RetryPolicy | None = None,
+) -> Completion:
+    """One assistant turn through litellm with cache, timeout, and the harness's retry loop.
+
+    Cache modes: ``replay`` answers only from the cache (a miss raises InfraError cache_miss);
+    ``record`` answers from the cache when it can and stores every fresh reply; ``passthrough``
+    and ``off`` always call the model and store nothing. Raises InfraError when the provider
+    keeps failing (every attempt is in ``.attempts``); never for malformed model output.
+    """
+    key = request_key(spec, messages, tools, replicate)
+    mode = cache.mode if cache is not None else "off"
+    if cache is not None and mode in ("record", "replay"):
+        hit = cache.get(key)
+        if hit is not None:
+            return Completion(
+                message=hit["message"],
+                usage=hit["usage"],
+                cost_usd=hit["cost_usd"],
+                latency_s=hit["latency_s"],
+                attempts=hit.get("attempts", []),
+                cached=True,
+                request_key=key,
+                cost_source=hit.get("cost_source", "table"),
+            )
+        if mode == "replay":
+            raise InfraError(
+                "cache_miss",
+                f"replay cache {cache.path} has no reply for model {spec.name!r} ({spec.model}), replicate "
+                f"{replicate}, {len(messages)} messages (request key {key[:16]}); the request differs from the "
+                "recorded run or was never recorded: rerun with cache mode=record to fill it",
+            )
+    completion = await _call_with_retries(spec, messages, tools, replicate, key, retry or DEFAULT_RETRY)
+    if cache is not None and mode == "record":
+        cache.put(key, spec, completion)
+    return completion
+
+
+async def _call_with_retries(
+    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int, key: str, policy: RetryPolicy
+) -> Completion:
+    api_key = _api_key(spec)  # InfraError("missing_key") before any attempt
+    lt = _litellm()
+    kwargs = _call_kwargs(spec, messages, tools, replicate)
+    if api_key:
+        kwargs["api_key"] = api_key  # passed explicitly from the named variable, never logged
+    attempts: list[dict] = []
+    started = time.monotonic()
+    for attempt in range(max(1, spec.max_attempts)):
+        t0 = time.monotonic()
+        try:
+            # our own deadline as well: custom providers are not bound by litellm's timeout
+            resp = await asyncio.wait_for(lt.acompletion(**kwargs), timeout=spec.timeout_s + min(1.0, 0.1 * spec.timeout_s + 0.05))
+        except Exception as exc:  # noqa: BLE001  (every failure is classified below)
+            bug = _policy_bug(exc)
+            if bug is not None:
+                raise bug from None
+            kind = classify(exc)
+            ra = _retry_after(exc)
+            retryable = kind in RETRYABLE_KINDS and attempt + 1 < spec.max_attempts
+            wait = backoff_wait(policy, key, attempt, ra) if retryable else 0.0
+            attempts.append(
+                {
+                    "attempt": attempt,
+                    "ok": False,
+                    "kind": kind,
+                    "error": _scrub(f"{type(exc).__name__}: {exc}", api_key),
+                    "status_code": getattr(exc, "status_code", None),
+                    "retry_after_s": ra,
+                    "wait_s": round(wait, 4),
+                    "latency_s": round(time.monotonic() - t0, 4),
+                }
+            )
+            if not retryable:
+                last = attempts[-1]["error"]
+                raise InfraError(
+                    kind if kind in INFRA_KINDS else "server",
+                    f"model {spec.name!r} failed after {len(attempts)} attempt(s): {last}",
+                    attempts,
+                ) from None
+            await asyncio.sleep(wait)
+            continue
+        latency = time.monotonic() - t0
+        attempts.append({"attempt": attempt, "ok": True, "latency_s": round(latency, 4)})
+        choices = getattr(resp, "choices", None) or []
+        if not choices:
+            raise InfraError("server", f"model {spec.name!r} returned no choices", attempts)
+        message = normalize_message(choices[0].message)
+        usage = _usage(resp)
+        cost, source = compute_cost(spec, usage)
+        return Completion(
+            message=message,
+            usage=usage,
+            cost_usd=cost,
+            latency_s=round(time.monotonic() - started, 4),
+            attempts=attempts,
+            cached=False,
+            request_key=key,
+            cost_source=source,
+        )
+    raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+def complete(spec: ModelSpec, messages: list[dict], tools: list[dict], **kw: Any) -> Completion:
+    """Synchronous wrapper for scripts and tests (not for use inside a running event loop)."""
+    return asyncio.run(acomplete(spec, messages, tools, **kw))
+
+
+# ---------------------------------------------------------------------------------------------
+# pre-flight
+
+
+def check_model_available(spec: ModelSpec) -> None:
+    """Raise ModelConfigError before a run if the model cannot be called; never prints a key."""
+    if not spec.model or "/" not in spec.model:
+        raise ModelConfigError(
+            f"model {spec.name!r}: litellm model string {spec.model!r} has no provider prefix "
+            "(expected e.g. 'deepseek/deepseek-chat' or 'scripted/trusting')"
+        )
+    provider, rest = spec.model.split("/", 1)
+    if spec.max_attempts < 1 or spec.timeout_s <= 0 or spec.max_concurrency < 1:
+        raise ModelConfigError(f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive")
+    if provider == "scripted":
+        from harness.agents.scripted import get_policy
+
+        try:
+            get_policy(rest)
+        except KeyError as exc:
+            raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
+        return
+    if provider == "chaos":
+        from harness.agents.chaos import known_scenario
+
+        if not known_scenario(rest):
+            raise ModelConfigError(f"model {spec.name!r}: unknown chaos scenario {rest!r}")
+        return
+    lt = _litellm()
+    known = {getattr(p, "value", str(p)) for p in lt.provider_list}
+    if provider not in known:
+        raise ModelConfigError(
+            f"model {spec.name!r}: unknown provider {provider!r} in {spec.model!r}; use a litellm provider "
+            f"prefix (e.g. deepseek/, openai/, anthropic/) or scripted/<policy>"
+        )
+    if spec.api_key_env is None and provider not in KEYLESS_PROVIDERS:
+        raise ModelConfigError(
+            f"model {spec.name!r}: api_key_env is not set in its config; name the environment variable "
+            f"holding the {provider} key (e.g. api_key_env: {provider.upper().replace('-', '_')}_API_KEY)"
+        )
+    if spec.api_key_env and not os.environ.get(spec.api_key_env):
+        raise ModelConfigError(
+            f"model {spec.name!r} needs an API key: set {spec.api_key_env} or pass model=scripted-trusting "
+            "(or another scripted model) to run offline"
+        )
+
+
+def estimate_tokens(text: str) -> int:
+    """A deterministic token estimate (4 characters per token) used by scripted providers."""
+    return max(1, math.ceil(len(text) / 4))
