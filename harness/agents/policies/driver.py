@@ -1,0 +1,64 @@
+"""Running a scripted policy on an episode without litellm: tests, tables and simulations.
+
+It feeds the policy through the project's one agent loop (``harness.agents.loop.run_loop``) with a
+completer that calls ``policy.respond`` directly (same rng derivation and reply finishing as the
+``scripted`` provider), so a driver episode sees exactly what a litellm-routed episode sees,
+including interposers (fault injectors, the monitor) and deferred receipt delivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from environments.base import Environment, Outcome
+from harness.agents.loop import LoopResult, run_loop
+from harness.agents.prompts import system_prompt
+from harness.agents.scripted import Policy, finalize_reply, get_policy, policy_rng
+from harness.stream import Interposer
+
+
+@dataclass
+class _Completion:
+    message: dict
+    usage: dict = field(default_factory=dict)
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    attempts: list[dict] = field(default_factory=list)
+
+
+def policy_completer(policy: Policy, seed: int = 0):
+    """An async ``Completer`` for ``run_loop`` answering with ``policy``."""
+
+    async def complete(messages: list[dict], tools: list[dict]) -> _Completion:
+        msgs = [dict(m) for m in messages]
+        reply = policy.respond(msgs, tools, policy_rng(seed, msgs, tools))
+        return _Completion(finalize_reply(reply, msgs))
+
+    return complete
+
+
+def run_policy_episode(
+    policy: Policy | str,
+    env: Environment,
+    task_id: str,
+    *,
+    seed: int = 0,
+    interposers: Sequence[Interposer] = (),
+    delivery: str = "immediate",
+    prompt: str = "fault_aware",
+) -> tuple[LoopResult, Outcome]:
+    """One episode of ``policy`` (an instance or a registered name) on ``task_id``: loop result and verdict."""
+    if isinstance(policy, str):
+        policy = get_policy(policy)
+    task = env.task(task_id)
+    episode = env.start(task_id, seed=seed)
+    result = asyncio.run(
+        run_loop(
+            episode, task, policy_completer(policy, seed),
+            system_prompt=system_prompt(prompt, task.terminal_tool), interposers=interposers,
+            seed=seed, delivery=delivery,
+        )
+    )
+    return result, episode.score(result.final_answer)

@@ -1,0 +1,68 @@
+"""Handcrafted ToolMaze-convention tools and message builders for the policy unit tests."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+QUERY = "Look up the item price, then Place the order.\nInputs: item=widget; quantity=2"
+
+
+def _tool(name: str, desc: str, params: dict[str, tuple[str, str]]) -> dict:
+    props = {p: {"type": t, "description": f"The {p}. [from: {src}]"} for p, (t, src) in params.items()}
+    return {"type": "function", "function": {"name": name, "description": desc,
+                                             "parameters": {"type": "object", "properties": props,
+                                                            "required": list(params)}}}
+
+
+PRICE = "Returns: item (string), price (number). Capability: shop.price"
+TOOLS = [
+    _tool("get_price_a", f"Look up the item price. From store A. {PRICE}", {"item": ("string", "query.item")}),
+    _tool("get_price_b", f"Look up the item price. From store B. {PRICE}", {"sku": ("string", "query.item")}),
+    _tool("place_order", "Place the order. Buys it. Returns: confirmation_code (string). Capability: shop.order",
+          {"item": ("string", "query.item"), "price": ("number", "price"), "quantity": ("integer", "query.quantity")}),
+    {"type": "function", "function": {"name": "finish", "description": "End the episode.", "parameters": {
+        "type": "object", "required": ["status", "answer", "reason"], "properties": {
+            "status": {"type": "string", "enum": ["done", "aborted"]}, "answer": {"type": "string"},
+            "reason": {"type": "string"}}}}},
+]
+CLEAN = {"item": "widget", "price": 12.5}
+
+
+class Convo:
+    """A message list built turn by turn: ``call`` then ``result``."""
+
+    def __init__(self, tools: list[dict] | None = None) -> None:
+        self.tools = tools or TOOLS
+        self.messages: list[dict] = [{"role": "system", "content": "sys"}, {"role": "user", "content": QUERY}]
+        self.n = 0
+
+    clean = CLEAN
+    query = QUERY
+
+    @staticmethod
+    def next_call(reply: dict) -> tuple[str, dict]:
+        tc = reply["tool_calls"][0]["function"]
+        args = tc["arguments"]
+        return tc["name"], json.loads(args) if isinstance(args, str) else args
+
+    def call(self, name: str, args: dict, content: str | None = None) -> Convo:
+        self.n += 1
+        self.messages.append({"role": "assistant", "content": content, "tool_calls": [
+            {"id": f"c{self.n}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+        return self
+
+    def result(self, content, receipt: dict | None = None, prefix: str = "") -> Convo:
+        if receipt is not None:
+            content = {"tool_result": content, "outcome_monitor": receipt}
+        text = content if isinstance(content, str) else json.dumps(content)
+        name = self.messages[-1]["tool_calls"][0]["function"]["name"]
+        self.messages.append({"role": "tool", "tool_call_id": f"c{self.n}", "name": name, "content": prefix + text})
+        return self
+
+
+@pytest.fixture
+def convo() -> Convo:
+    return Convo()
+
