@@ -19,9 +19,9 @@ how a chain is applied.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from environments.base import Episode, Task, ToolCall, ToolResult
 
@@ -55,3 +55,33 @@ def apply_chain(
 def is_hit(result: ToolResult) -> bool:
     """Whether the agent saw a perturbed (environment) or injected (fault library) result."""
     return bool(result.meta.get("perturbed")) or bool(result.meta.get("injected_fault"))
+
+
+class MonitorInterposer:
+    """Asks an outcome monitor about each result; records its verdict in ``meta``.
+
+    ``monitor_for(ctx)`` returns the monitor for this episode (e.g. the registry of the workflow's
+    held-out fold); it must offer ``annotate(tool, arguments, result, exposed_tools)`` returning an
+    object with ``content, violations, receipt, recovery_tools, n_admissible``. With ``deferred``
+    delivery the agent-visible content stays raw: the loop delivers the receipt one turn later.
+    """
+
+    def __init__(self, monitor_for: Callable[[StreamContext], Any], delivery: str = "immediate"):
+        self.monitor_for = monitor_for
+        self.delivery = delivery
+
+    def __call__(self, call: ToolCall, result: ToolResult, ctx: StreamContext) -> ToolResult:
+        monitor = self.monitor_for(ctx)
+        if monitor is None:
+            return result
+        ann = monitor.annotate(call.name, dict(call.arguments), result, list(ctx.exposed_tools))
+        if not getattr(ann, "receipt", None):
+            return result
+        meta = dict(result.meta)
+        meta["receipt"] = ann.receipt
+        meta["violations"] = [v.to_json() if hasattr(v, "to_json") else v for v in (ann.violations or [])]
+        meta["recovery_tools"] = list(ann.recovery_tools or [])
+        meta["n_admissible"] = ann.n_admissible
+        ctx.labels.setdefault("receipts_fired", []).append({"call_index": ctx.call_index, "tool": call.name})
+        content = result.content if self.delivery == "deferred" else ann.content
+        return ToolResult(content=content, status=result.status, terminal=result.terminal, meta=meta)

@@ -1,0 +1,313 @@
+"""The one agent loop: system prompt + query, one tool call per turn, interposed results, a round cap.
+
+Every environment and every arm runs through :func:`run_loop`. The loop talks to a model only
+through a ``Completer`` (an async callable the runner builds around ``harness.models.acomplete``)
+and to the world only through an ``Episode`` plus the arm's interposer chain, so it knows nothing
+about litellm, caching, monitors or fault libraries. It records what the agent did: tool calls,
+ignored parallel calls, receipts and the class of the agent's next action after each receipt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from environments.base import Episode, Task, ToolCall, ToolResult
+from harness.agents import prompts
+from harness.stream import Interposer, StreamContext, apply_chain, is_hit
+
+STOP_REASONS = ("final", "terminal", "round_cap", "infra_error", "budget")
+
+
+class CompletionLike(Protocol):
+    message: dict
+    usage: dict
+    cost_usd: float
+    latency_s: float
+    attempts: list[dict]
+
+
+Completer = Callable[[list[dict], list[dict]], Awaitable[CompletionLike]]
+
+
+@dataclass
+class Review:
+    """A reviewer's verdict on one proposed tool call."""
+
+    approved: bool
+    feedback: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ReviewerLike(Protocol):
+    async def review(self, task: Task, messages: list[dict], tools: list[dict], call: dict) -> Review: ...
+
+
+@dataclass
+class LoopResult:
+    messages: list[dict]
+    tool_calls: list[dict] = field(default_factory=list)
+    receipts: list[dict] = field(default_factory=list)
+    ignored_parallel_calls: int = 0
+    final_answer: str | None = None
+    finish_status: str | None = None
+    stop_reason: str = "final"
+    rounds: int = 0
+    hit: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    model_latency_s: float = 0.0
+    reviewer_calls: int = 0
+    reviewer_prompt_tokens: int = 0
+    reviewer_completion_tokens: int = 0
+    reviewer_cost_usd: float = 0.0
+    error: str | None = None
+    error_kind: str | None = None
+    turns: list[dict] = field(default_factory=list)  # per model call: usage, cost, attempts (transcript)
+    results_meta: list[dict] = field(default_factory=list)  # per executed call: harness-side meta
+    reviews: list[dict] = field(default_factory=list)
+    labels: dict = field(default_factory=dict)
+
+
+def next_action_class(tool: str, recovery_tools: Sequence[str], next_tool: str | None, terminal_tool: str | None) -> str:
+    """Class of the agent's next move after a receipt on ``tool`` listing ``recovery_tools``."""
+    if next_tool is None or (terminal_tool is not None and next_tool == terminal_tool):
+        return "stopped"
+    if next_tool == tool:
+        return "retried_same"
+    if next_tool in recovery_tools:
+        return "switched_listed"
+    return "other_tool"
+
+
+def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
+    """(arguments, None) or (None, why): models send arguments as a JSON string."""
+    if isinstance(raw, dict):
+        return raw, None
+    if raw is None or raw == "":
+        return {}, None
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError) as exc:
+        return None, str(exc)[:200]
+    if not isinstance(value, dict):
+        return None, f"expected an object, got {type(value).__name__}"
+    return value, None
+
+
+def receipt_text(receipt: Any) -> str:
+    return receipt if isinstance(receipt, str) else json.dumps(receipt, ensure_ascii=False, default=str)
+
+
+def _violation_summary(violations: Any) -> tuple[list[str], str | None]:
+    """(violated rule ids, class of the first rule) from whatever shape the monitor uses."""
+    names: list[str] = []
+    rule_class = None
+    for v in violations or []:
+        if isinstance(v, dict):
+            names.append(str(v.get("rule") or v.get("rule_id") or v.get("id") or v))
+            rule_class = rule_class or v.get("rule_class") or v.get("kind")
+        else:
+            names.append(str(getattr(v, "rule_id", None) or getattr(v, "rule", None) or v))
+            rule_class = rule_class or getattr(v, "rule_class", None) or getattr(v, "kind", None)
+    return names, rule_class
+
+
+async def run_loop(
+    episode: Episode,
+    task: Task,
+    complete: Completer,
+    *,
+    system_prompt: str,
+    interposers: Sequence[Interposer] = (),
+    seed: int = 0,
+    max_rounds: int = 25,
+    delivery: str = "immediate",
+    reviewer: ReviewerLike | None = None,
+    max_reviewer_calls: int = 5,
+    budget_ok: Callable[[], bool] = lambda: True,
+    infra_errors: tuple[type[BaseException], ...] = (),
+) -> LoopResult:
+    """Run one episode to its end; never raises for agent mistakes, returns infra errors as a stop."""
+    specs = episode.tools()
+    tools = [s.openai_schema() for s in specs]
+    exposed = [s.name for s in specs]
+    terminal_tool = task.terminal_tool
+    messages: list[dict] = [{"role": "system", "content": system_prompt}, {"role": "user", "content": task.query}]
+    out = LoopResult(messages=messages)
+    calls_per_tool: dict[str, int] = {}
+    pending: dict | None = None  # the receipt whose next action is not classified yet
+    deferred_text: str | None = None  # a deferred receipt waiting for the next turn
+
+    def classify_pending(next_tool: str | None) -> None:
+        nonlocal pending
+        if pending is not None:
+            pending["next_action"] = next_action_class(
+                pending["tool"], pending["recovery_tools"], next_tool, terminal_tool
+            )
+            pending = None
+
+    while True:
+        if out.rounds >= max_rounds:
+            out.stop_reason = "round_cap"
+            break
+        if not budget_ok():
+            out.stop_reason = "budget"
+            break
+        out.rounds += 1
+        try:
+            completion = await complete(messages, tools)
+        except infra_errors as exc:
+            out.stop_reason = "infra_error"
+            out.error = str(exc)[:500]
+            out.error_kind = getattr(exc, "kind", type(exc).__name__)
+            out.turns.append({"round": out.rounds, "error": out.error, "attempts": getattr(exc, "attempts", [])})
+            break
+        usage = completion.usage or {}
+        out.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+        out.completion_tokens += int(usage.get("completion_tokens") or 0)
+        out.cost_usd += float(completion.cost_usd or 0.0)
+        out.model_latency_s += float(completion.latency_s or 0.0)
+        out.turns.append(
+            {
+                "round": out.rounds,
+                "usage": usage,
+                "cost_usd": completion.cost_usd,
+                "latency_s": completion.latency_s,
+                "attempts": completion.attempts,
+                "cached": getattr(completion, "cached", False),
+                "request_key": getattr(completion, "request_key", ""),
+            }
+        )
+        message = completion.message or {}
+        calls = list(message.get("tool_calls") or [])
+        assistant: dict = {"role": "assistant", "content": message.get("content")}
+        if calls:
+            assistant["tool_calls"] = calls
+        messages.append(assistant)
+
+        if not calls:  # a text answer ends the episode
+            out.final_answer = message.get("content")
+            out.stop_reason = "final"
+            classify_pending(None)
+            if deferred_text is not None:  # the receipt arrives after the agent already stopped
+                messages.append({"role": "user", "content": prompts.DEFERRED_PREFIX + deferred_text})
+            break
+
+        first, extra = calls[0], calls[1:]
+        out.ignored_parallel_calls += len(extra)
+        fn = first.get("function") or {}
+        name = str(fn.get("name") or "")
+        call_id = str(first.get("id") or f"call_{out.rounds}")
+        args, why = parse_arguments(fn.get("arguments"))
+        classify_pending(name)
+        tool_messages: list[dict] = []
+        ended = False
+        fresh_deferred: str | None = None
+
+        if args is None:
+            out.tool_calls.append(
+                {"tool": name, "arguments": fn.get("arguments"), "status": "malformed", "perturbed": False,
+                 "receipt": False}
+            )
+            content = prompts.MALFORMED_ARGUMENTS.format(detail=why)
+        else:
+            review = None
+            if reviewer is not None and out.reviewer_calls < max_reviewer_calls:
+                review = await reviewer.review(task, messages[:-1], tools, {"name": name, "arguments": args})
+                out.reviewer_calls += 1
+                out.reviewer_prompt_tokens += review.prompt_tokens
+                out.reviewer_completion_tokens += review.completion_tokens
+                out.reviewer_cost_usd += review.cost_usd
+                out.reviews.append({"round": out.rounds, "tool": name, "approved": review.approved,
+                                    "feedback": review.feedback})
+            if review is not None and not review.approved:
+                out.tool_calls.append(
+                    {"tool": name, "arguments": args, "status": "rejected_by_reviewer", "perturbed": False,
+                     "receipt": False}
+                )
+                content = f"reviewer feedback (the call was not executed): {review.feedback}"
+            else:
+                result, receipt = _execute(episode, task, name, args, call_id, interposers, seed, out,
+                                           calls_per_tool, exposed)
+                content = result.text()
+                if receipt is not None:
+                    pending = receipt
+                    if delivery == "deferred":  # the interposer left the content raw
+                        fresh_deferred = receipt_text(result.meta["receipt"])
+                if result.terminal or (terminal_tool is not None and name == terminal_tool and result.status == "ok"):
+                    ended = True
+                    out.final_answer = _answer_from(args)
+                    out.finish_status = args.get("status") if isinstance(args.get("status"), str) else None
+                    out.stop_reason = "terminal"
+                    classify_pending(None)
+        if deferred_text is not None:  # the previous call's receipt arrives with this turn
+            content = prompts.DEFERRED_PREFIX + deferred_text + "\n\n" + content
+        deferred_text = fresh_deferred
+        tool_messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
+        for other in extra:
+            other_fn = other.get("function") or {}
+            tool_messages.append({"role": "tool", "tool_call_id": str(other.get("id") or ""),
+                                  "name": str(other_fn.get("name") or ""), "content": prompts.IGNORED_CALL})
+        messages.extend(tool_messages)
+        if ended:
+            break
+
+    if pending is not None:  # a receipt on the last executed call: the agent made no further move
+        classify_pending(None)
+    return out
+
+
+def _execute(
+    episode: Episode,
+    task: Task,
+    name: str,
+    args: dict,
+    call_id: str,
+    interposers: Sequence[Interposer],
+    seed: int,
+    out: LoopResult,
+    calls_per_tool: dict[str, int],
+    exposed: list[str],
+) -> tuple[ToolResult, dict | None]:
+    """Run one call through env + interposers; returns the result and the receipt entry if one fired."""
+    call = ToolCall(name=name, arguments=args, call_id=call_id)
+    ctx = StreamContext(
+        episode=episode, task=task, seed=seed, call_index=len(out.results_meta),
+        calls_per_tool=dict(calls_per_tool), exposed_tools=list(exposed), labels=out.labels,
+    )
+    result = apply_chain(interposers, call, episode.call(call), ctx)
+    calls_per_tool[name] = calls_per_tool.get(name, 0) + 1
+    hit = is_hit(result)
+    out.hit = out.hit or hit
+    receipt = result.meta.get("receipt")
+    out.results_meta.append({**result.meta, "call_index": ctx.call_index, "tool": name})
+    out.tool_calls.append(
+        {"tool": name, "arguments": args, "status": result.status, "perturbed": hit, "receipt": bool(receipt)}
+    )
+    if not receipt:
+        return result, None
+    violated, rule_class = _violation_summary(result.meta.get("violations"))
+    entry = {
+        "call_index": ctx.call_index,
+        "tool": name,
+        "violated": violated,
+        "rule_class": rule_class,
+        "recovery_tools": list(result.meta.get("recovery_tools") or []),
+        "n_admissible": result.meta.get("n_admissible"),
+        "next_action": None,
+    }
+    out.receipts.append(entry)
+    return result, entry
+
+
+def _answer_from(args: dict) -> str | None:
+    for key in ("answer", "final_answer", "result", "message"):
+        if isinstance(args.get(key), str):
+            return args[key]
+    return json.dumps(args, ensure_ascii=False, sort_keys=True) if args else None

@@ -1,0 +1,217 @@
+"""The structured-config schema behind ``conf/``: what a study, an arm and a model may say.
+
+Registered in Hydra's ConfigStore as ``schema`` (the root) so a typo or a missing value fails with
+Hydra's own message before any episode starts. Arms and models are lists of names, each resolved
+from ``conf/arm/<name>.yaml`` / ``conf/model/<name>.yaml`` and validated against :class:`ArmCfg` /
+:class:`ModelCfg` here. This module knows nothing about environments, monitors or litellm.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING, DictConfig, OmegaConf
+
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+PROMPTS = ("fault_aware", "no_hint")
+MONITOR_VARIANTS = ("none", "full", "no_tools", "generic")
+DETECTORS = ("mined", "schema_only")
+DELIVERIES = ("immediate", "deferred")
+CACHE_MODES = ("off", "record", "replay", "passthrough")
+
+
+@dataclass
+class EnvCfg:
+    name: str = MISSING  # environments.registry name
+    max_rounds: int = 25
+    options: dict[str, Any] = field(default_factory=dict)  # keyword options for the factory
+    factory: str | None = None  # "module:attr" override (tests use a small fake world)
+
+
+@dataclass
+class SelectionCfg:
+    rule: str = "all"  # all | ids | stratified_hash (see harness.studies)
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StudyCfg:
+    name: str = MISSING
+    env: EnvCfg = field(default_factory=EnvCfg)
+    split: str = "test"
+    selection: SelectionCfg = field(default_factory=SelectionCfg)
+
+
+@dataclass
+class CacheCfg:
+    mode: str = "off"
+    path: str = ".cache/llm.sqlite"
+
+
+@dataclass
+class BudgetCfg:
+    usd: float | None = None  # stop scheduling once spent (agent + reviewer)
+    tokens: int | None = None
+
+
+@dataclass
+class MonitorCfg:
+    n_folds: int = 5
+    seed: int = 0
+
+
+@dataclass
+class Config:
+    study: StudyCfg = field(default_factory=StudyCfg)
+    # the fault group belongs to the fault library: a free-form mapping with at least ``name``
+    fault: dict[str, Any] = field(default_factory=lambda: {"name": "none"})
+    arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
+    models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
+    reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
+    seed: int = 0
+    replicates: int = 1
+    limit: int | None = None  # first N workflows of the frozen list
+    cache: CacheCfg = field(default_factory=CacheCfg)
+    budget: BudgetCfg = field(default_factory=BudgetCfg)
+    monitor: MonitorCfg = field(default_factory=MonitorCfg)
+    concurrency: int = 8  # global cap; each model also has its own max_concurrency
+    retry_infra_errors: bool = False
+    progress: bool = True
+    run_name: str = "default"
+    out: str | None = None  # run dir override
+
+    def __post_init__(self) -> None:
+        if self.replicates < 1:
+            raise ValueError(f"replicates must be >= 1, got {self.replicates}")
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.cache.mode not in CACHE_MODES:
+            raise ValueError(f"cache.mode must be one of {CACHE_MODES}, got {self.cache.mode!r}")
+        if self.limit is not None and self.limit < 1:
+            raise ValueError(f"limit must be >= 1, got {self.limit}")
+
+
+@dataclass
+class ArmCfg:
+    name: str = MISSING
+    prompt: str = "fault_aware"
+    monitor: str = "none"  # receipt variant: none | full | no_tools | generic
+    detector: str = "mined"  # mined | schema_only
+    delivery: str = "immediate"  # immediate | deferred
+    reviewer: bool = False
+    max_reviewer_calls: int = 5
+    reasoning_budget: int | None = None  # overrides the model's budget (reasoning-budget arm)
+
+    def __post_init__(self) -> None:
+        for key, allowed in (
+            ("prompt", PROMPTS),
+            ("monitor", MONITOR_VARIANTS),
+            ("detector", DETECTORS),
+            ("delivery", DELIVERIES),
+        ):
+            if getattr(self, key) not in allowed:
+                raise ValueError(f"arm {self.name!r}: {key} must be one of {allowed}, got {getattr(self, key)!r}")
+        if self.delivery == "deferred" and self.monitor == "none":
+            raise ValueError(f"arm {self.name!r}: deferred delivery needs a monitor variant")
+
+
+@dataclass
+class ModelCfg:
+    """Mirrors ``harness.models.ModelSpec`` field for field."""
+
+    name: str = MISSING
+    model: str = MISSING
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int = 2048
+    reasoning_effort: str | None = None
+    reasoning_budget: int | None = None
+    timeout_s: float = 120.0
+    api_key_env: str | None = None
+    input_cost_per_mtok: float | None = None
+    output_cost_per_mtok: float | None = None
+    max_concurrency: int = 8
+    max_attempts: int = 6
+
+
+def register() -> None:
+    """Store the root schema so ``conf/config.yaml`` can list ``schema`` first in its defaults."""
+    ConfigStore.instance().store(name="schema", node=Config)
+    register_resolvers()
+
+
+def to_config(cfg: DictConfig) -> Config:
+    """The typed config; raises Hydra/OmegaConf errors for missing or ill-typed values."""
+    obj = OmegaConf.to_object(cfg)
+    if not isinstance(obj, Config):  # composed without the schema (e.g. a bare yaml)
+        obj = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(Config), cfg))
+    assert isinstance(obj, Config)
+    return obj
+
+
+def name_list(value: Any) -> list[str]:
+    """``[a, b]`` or ``"a,b"`` or ``"a"`` -> ``["a", "b"]`` (the ``models=``/``arms=`` overrides)."""
+    if isinstance(value, str):
+        items = [v.strip() for v in value.split(",")]
+    else:
+        items = [str(v).strip() for v in value]
+    items = [v for v in items if v]
+    if not items:
+        raise ValueError("an empty list of names")
+    if len(set(items)) != len(items):
+        raise ValueError(f"duplicate names in {items}")
+    return items
+
+
+def _load_group(group: str, name: str, schema: type, conf_dir: Path) -> Any:
+    path = conf_dir / group / f"{name}.yaml"
+    if not path.exists():
+        known = sorted(p.stem for p in (conf_dir / group).glob("*.yaml"))
+        raise ValueError(f"no {group} '{name}': {path} does not exist (known: {', '.join(known)})")
+    node = OmegaConf.merge(OmegaConf.structured(schema), OmegaConf.load(path))
+    return OmegaConf.to_object(node)
+
+
+def load_arms(names: Any, conf_dir: Path = CONF_DIR) -> list[ArmCfg]:
+    arms = [_load_group("arm", n, ArmCfg, conf_dir) for n in name_list(names)]
+    for n, arm in zip(name_list(names), arms, strict=True):
+        if arm.name != n:
+            raise ValueError(f"conf/arm/{n}.yaml names itself {arm.name!r}")
+    return arms
+
+
+def load_models(names: Any, conf_dir: Path = CONF_DIR) -> list[ModelCfg]:
+    """conf/model names, or raw litellm strings (``provider/model``) with a warning about prices."""
+    out: list[ModelCfg] = []
+    for n in name_list(names):
+        if (conf_dir / "model" / f"{n}.yaml").exists():
+            out.append(_load_group("model", n, ModelCfg, conf_dir))
+        elif "/" in n:
+            warnings.warn(
+                f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
+                stacklevel=2,
+            )
+            out.append(ModelCfg(name=n, model=n))
+        else:
+            known = sorted(p.stem for p in (conf_dir / "model").glob("*.yaml"))
+            raise ValueError(f"unknown model '{n}': not in conf/model ({', '.join(known)}) nor provider/model")
+    return out
+
+
+def model_fields(model: ModelCfg) -> dict[str, Any]:
+    return {f.name: getattr(model, f.name) for f in fields(model)}
+
+
+def run_dir_path(out: str | None, study: str, run_name: str) -> str:
+    """The run folder: ``out`` when given, else ``results/<study>/<run_name>``."""
+    return str(out) if out else f"results/{study}/{run_name}"
+
+
+def register_resolvers() -> None:
+    if not OmegaConf.has_resolver("run_dir"):
+        OmegaConf.register_new_resolver("run_dir", run_dir_path)
