@@ -1,0 +1,69 @@
+"""Command line: regenerate tables and figures from a run's records, without rerunning anything.
+
+    python -m analysis figures --run DIR [--out DIR]   # every table (CSV + Markdown) and figure (PNG + PDF)
+    python -m analysis DIR                              # alias of ``figures --run DIR``
+    python -m analysis table1 --run DIR                 # print Table 1 (Markdown) and write table1.csv/.md
+    python -m analysis ablations --run DIR              # print the ablation table and write it
+
+Never imports litellm or the runner: records are the whole interface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from analysis import tables
+from analysis.load import LoadReport, load_records
+
+COMMANDS = ("figures", "table1", "ablations")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m analysis", description=__doc__.splitlines()[0])
+    p.add_argument("command", choices=COMMANDS)
+    p.add_argument("--run", required=True, help="run folder holding episodes.jsonl")
+    p.add_argument("--out", default=None, help="where to write (default: the run folder)")
+    p.add_argument("--study", default=None, help="restrict Table 1 and ablations to one study")
+    p.add_argument(
+        "--replication", action="append", default=[], help="a model shown in Table 1 but not pooled"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of every bootstrap and sign-flip draw")
+    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples")
+    p.add_argument("--flips", type=int, default=100_000, help="sign flips when the exact test does not apply")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv = ["figures", "--run", *argv]  # the alias: python -m analysis DIR
+    args = _parser().parse_args(argv)
+    report = LoadReport()
+    records = load_records(args.run, report)
+    out = Path(args.out or args.run)
+    kw = {"seed": args.seed, "n_resamples": args.resamples, "n_flips": args.flips}
+    if report.missing_keys:
+        print(f"note: records lack optional key(s) {report.missing_keys}", file=sys.stderr)
+    if args.command == "table1":
+        t = tables.table1(records, args.replication, args.study, **kw)
+        t.write(out)
+        print(t.to_markdown())
+        return 0
+    if args.command == "ablations":
+        t = tables.ablations(records, study=args.study, **kw)
+        t.write(out)
+        print(t.to_markdown())
+        return 0
+    from analysis.figures import all_figures  # matplotlib only when drawing
+
+    ts = tables.all_tables(records, args.replication, args.study, **kw)
+    written = [p for t in ts for p in t.write(out)] + all_figures(ts, out)
+    for p in written:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

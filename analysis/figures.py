@@ -1,0 +1,148 @@
+"""Figures from the tables: Figure 1 (dumbbell per model), 2 (boundaries), 3 (ablation forest plot).
+
+Each is written as PNG and PDF with matplotlib's Agg backend. Figures draw only what
+:mod:`analysis.tables` computed from records, plus the paper's published points in grey, labelled
+"paper". This module knows nothing about records files, running or litellm.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: never a display, whatever MPLBACKEND says
+import matplotlib.pyplot as plt  # noqa: E402
+
+from analysis.tables import PAPER_LABEL, RUN_LABEL, Table  # noqa: E402
+
+GREEN = "#1b9e4b"
+GREY = "#8c8c8c"
+FORMATS = ("png", "pdf")
+
+
+def _save(fig, out_dir: str | Path, name: str) -> list[Path]:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in FORMATS:
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=150, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _finite(v: object) -> bool:
+    return isinstance(v, int | float) and not math.isnan(float(v))
+
+
+def figure1(t1: Table, out_dir: str | Path) -> list[Path]:
+    """Dumbbell per model: open circle baseline, filled green monitor, delta and W/L printed."""
+    rows = [(str(r.model), r, False) for r in t1.frame.itertuples(index=False)]
+    if t1.paper is not None:
+        rows += [(f"{PAPER_LABEL}: {r.model}", r, True) for r in t1.paper.itertuples(index=False)]
+    if not rows:
+        return []
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))
+    for i, (label, r, is_paper) in enumerate(rows):
+        y = len(rows) - 1 - i
+        colour = GREY if is_paper else GREEN
+        ax.plot([r.baseline_pct, r.monitor_pct], [y, y], color=colour, lw=1.5, zorder=1)
+        ax.scatter([r.baseline_pct], [y], s=60, facecolors="white", edgecolors="black" if not is_paper else GREY,
+                   zorder=2, label="baseline" if i == 0 else None)  # fmt: skip
+        ax.scatter([r.monitor_pct], [y], s=60, color=colour, zorder=3, label="monitor" if i == 0 else None)
+        wl = f"  W/L {int(r.wins)}/{int(r.losses)}" if _finite(r.wins) else ""
+        ax.text(
+            102,
+            y,
+            f"{r.delta_points:+.1f} pts{wl}",
+            va="center",
+            fontsize=8,
+            color="black" if not is_paper else GREY,
+        )
+        if label == "pooled" or label.endswith(": pooled"):
+            ax.axhline(y - 0.5, color="#dddddd", lw=0.8)
+    ax.set_yticks(range(len(rows)), [label for label, _, _ in reversed(rows)], fontsize=8)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("task completion (%)")
+    ax.set_title(t1.title, fontsize=9)
+    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    return _save(fig, out_dir, "figure1")
+
+
+def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
+    """Baseline completion vs the monitor's delta per study; this run filled with CIs, the paper hollow grey."""
+    f = bounds.frame
+    if f.empty:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    run = f[f["source"] == RUN_LABEL]
+    pap = f[f["source"] == PAPER_LABEL]
+    if len(run):
+        err = [run["delta_points"] - run["ci_low"], run["ci_high"] - run["delta_points"]]
+        ax.errorbar(run["baseline_pct"], run["delta_points"], yerr=err, fmt="o", color=GREEN, capsize=3,
+                    label=RUN_LABEL)  # fmt: skip
+        for r in run.itertuples(index=False):
+            ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(5, 4), textcoords="offset points",
+                        fontsize=7)  # fmt: skip
+    if len(pap):
+        ax.scatter(pap["baseline_pct"], pap["delta_points"], s=50, facecolors="none", edgecolors=GREY, marker="s",
+                   label=PAPER_LABEL)  # fmt: skip
+        for r in pap.itertuples(index=False):
+            ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(5, -9), textcoords="offset points",
+                        fontsize=6, color=GREY)  # fmt: skip
+    ax.axhline(0, color="black", lw=0.8)
+    ax.axvline(16, color=GREY, lw=0.8, ls="--")
+    ax.text(
+        16.5,
+        ax.get_ylim()[1] * 0.95,
+        f"{PAPER_LABEL}: gains where baseline <= 16%",
+        fontsize=7,
+        color=GREY,
+        va="top",
+    )
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("baseline completion (%)")
+    ax.set_ylabel("monitor - baseline (points)")
+    ax.set_title(bounds.title, fontsize=9)
+    ax.legend(fontsize=8, frameon=False)
+    return _save(fig, out_dir, "figure2")
+
+
+def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
+    """Forest plot of the ablation contrasts: delta with 95% CI, the +-MDE band, the paper's estimate hollow."""
+    f = abl.frame
+    if f.empty:
+        return []
+    fig, ax = plt.subplots(figsize=(7.5, 0.6 * len(f) + 1.6))
+    n = len(f)
+    for i, r in enumerate(f.itertuples(index=False)):
+        y = n - 1 - i
+        if _finite(r.mde_points):
+            ax.fill_betweenx([y - 0.3, y + 0.3], -r.mde_points, r.mde_points, color="#e8e8e8", zorder=0,
+                             label="+-MDE (80% power)" if i == 0 else None)  # fmt: skip
+        ax.errorbar([r.delta_points], [y], xerr=[[r.delta_points - r.ci_low], [r.ci_high - r.delta_points]], fmt="o",
+                    color=GREEN, capsize=3, zorder=2, label=f"{RUN_LABEL} (95% CI)" if i == 0 else None)  # fmt: skip
+        if _finite(r.paper_delta_points):
+            ax.scatter([r.paper_delta_points], [y - 0.18], s=30, facecolors="none", edgecolors=GREY, zorder=3,
+                       label=PAPER_LABEL if i == 0 else None)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(n), list(reversed(f["contrast"].tolist())), fontsize=8)
+    ax.set_xlabel("difference in completion (points)")
+    ax.set_title(abl.title, fontsize=9)
+    ax.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+    return _save(fig, out_dir, "figure3")
+
+
+def all_figures(tables: dict[str, Table] | list[Table], out_dir: str | Path) -> list[Path]:
+    by_name = tables if isinstance(tables, dict) else {t.name: t for t in tables}
+    paths: list[Path] = []
+    for name, fn in (("table1", figure1), ("boundaries", figure2), ("ablations", figure3)):
+        if name in by_name:
+            paths += fn(by_name[name], out_dir)
+    return paths
+
+
+__all__ = ["figure1", "figure2", "figure3", "all_figures"]
