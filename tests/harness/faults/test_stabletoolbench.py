@@ -67,7 +67,7 @@ def test_fire_rate_by_tool(tmp_path):
     _write_cache(tmp_path)
     rows = [r for r in iter_cache(tmp_path) if r.organic]
     # pick the first seed whose split puts the one incomplete weather response on the checked side
-    seed = next(s for s in range(100) if any("temp" not in r.response for r in split(rows, 0.5, s)[1]))
+    seed = next(s for s in range(100) if any(r.tool == "weatherapi" and "temp" not in r.response for r in split(rows, 0.5, s)[1]))
     _, test = split(rows, 0.5, seed)
     report = organic_fire_rate(tmp_path, seed=seed, learner=KeysLearner())
     assert report["organic"] == 80 and report["checked"] == len(test) and report["apis"] == 2
