@@ -11,6 +11,7 @@ Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
       tool: null                  # a tool name; null = first touched tool with an eligible field
       category: null              # restrict first-touch targets to a ToolSpec.category (Source, ...)
       field: null                 # regex over field names/paths, e.g. "price|amount"
+      exclude_categories: [Terminal]  # tool categories never targeted (the task's terminal tool never is)
     params: {}                    # class options (variant, factor, value, pool, scope)
 
 Targets are found by rule, never placed per task: the target tool is the configured one or the
@@ -63,6 +64,7 @@ class FaultSpec:
     tool: str | None = None
     category: str | None = None
     field: str | None = None
+    exclude_categories: tuple[str, ...] = ("Terminal",)
     params: dict[str, Any] = dc_field(default_factory=dict)
 
     @classmethod
@@ -79,6 +81,7 @@ class FaultSpec:
             tool=target.get("tool"),
             category=target.get("category"),
             field=target.get("field"),
+            exclude_categories=tuple(target.get("exclude_categories", ("Terminal",))),
             params=dict(cfg.get("params") or {}),
         )
         if spec.mode not in MODES:
@@ -137,7 +140,11 @@ class FaultInjector:
             return result
         if self.spec.tool is not None and call.name != self.spec.tool:
             return result
+        if call.name == getattr(ctx.task, "terminal_tool", None):
+            return result
         tool_spec = self._tool_spec(ctx, call.name)
+        if tool_spec is not None and tool_spec.category in self.spec.exclude_categories:
+            return result
         if self.spec.category and (tool_spec is None or tool_spec.category != self.spec.category):
             return result
         content = copy.deepcopy(result.content)
@@ -183,3 +190,20 @@ def _plain(config: Mapping[str, Any]) -> dict[str, Any]:
     except ImportError:  # pragma: no cover - omegaconf is a project dependency
         pass
     return {k: (_plain(v) if isinstance(v, Mapping) else v) for k, v in config.items()}
+
+
+def build_injector(config: Mapping[str, Any] | None, seed: int = 0) -> FaultInjector | None:
+    """The injector for a ``conf/fault`` node: None for no fault, an incident fault by ``incident: <id>``."""
+    if not config:
+        return None
+    cfg = _plain(config)
+    if cfg.get("incident"):
+        from harness.faults.incidents import load_suite
+
+        fault = load_suite().by_id(str(cfg["incident"]))
+        resolved = fault.config(cfg.get("mode"))
+        resolved["level"] = cfg.get("level", "observation")  # the record's fault name is the incident id
+        return FaultInjector(resolved, seed)
+    if cfg.get("fault_class") in (None, "none"):
+        return None
+    return FaultInjector(cfg, seed)

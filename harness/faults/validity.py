@@ -1,0 +1,332 @@
+"""Validity studies on ToolMaze: incident detection, clean fire rate, and propagation.
+
+- Incident detection: each incident fault is applied (through the real ``FaultInjector``) to clean
+  P0 tool results whose shape fits it; the cross-fitted registry of the result's workflow fold
+  (learned without that workflow) checks the corrupted result. A fault counts as flagged when the
+  corruption raises a violation the clean result did not (per application), and a fault is
+  *detected* when at least half of its applications are flagged.
+- Clean fire rate: every distinct clean P0 tool response, checked by its fold's registry.
+- Propagation: the environment's ``naive`` test policy (trusts every result) runs P0 tasks with
+  the fault injected; ``propagation.track_episode`` says whether a corrupted value reached later
+  arguments or the finish answer, and the judge says whether the episode still passed.
+
+Everything is seeded from ``seed``; the monitor is used unchanged (imported, never configured here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from environments.base import ToolCall, ToolResult, ToolSpec
+from environments.seeding import canonical_json, rng
+from harness.faults.incidents import IncidentFault, Suite, load_suite
+from harness.faults.inject import FaultInjector
+from harness.faults.propagation import summarise, track_episode
+from harness.stream import StreamContext
+
+NON_TARGET_CATEGORIES = ("Action", "Terminal")  # ToolMaze's victims are never side-effect tools
+
+
+@dataclass
+class StudyOptions:
+    env: str = "toolmaze"
+    env_seed: int = 0
+    seed: int = 0
+    n_folds: int = 5
+    folds: tuple[int, ...] | None = None  # held-out folds to study (None = all)
+    per_fault: int = 10  # clean results corrupted per incident fault
+    propagation_tasks: int = 3  # naive episodes per incident fault
+    max_attempts: int = 400  # candidate results tried per fault before calling it not applicable
+    fault_ids: tuple[str, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------------------
+# Data: clean traces, deduplicated; cross-fitted registries.
+
+
+def clean_rows(env: Any) -> list[dict[str, Any]]:
+    """Distinct clean P0 tool executions (per workflow, tool and arguments)."""
+    if getattr(env, "name", "") != "toolmaze":
+        raise NotImplementedError("the validity study is wired for ToolMaze only (tau-bench/AppWorld: later)")
+    from environments.toolmaze.__main__ import traces
+
+    seen: set[str] = set()
+    rows = []
+    for r in traces(env, "P0"):
+        key = canonical_json([r["workflow_id"], r["tool"], r["arguments"]])
+        if r.get("status", "ok") == "ok" and key not in seen:
+            seen.add(key)
+            rows.append(r)
+    return rows
+
+
+def build_registries(rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None):
+    """``(fold_of(workflow_id), {fold: registry})`` for the folds studied, same assignment as the monitor."""
+    from harness.monitor.crossfit import assign_folds, build_fold
+
+    assignment = assign_folds((r["workflow_id"] for r in rows), n_folds, seed)
+    wanted = sorted(set(folds) if folds is not None else range(n_folds))
+    registries = {k: build_fold(rows, k, n_folds, seed) for k in wanted}
+    return assignment, registries
+
+
+# ------------------------------------------------------------------------------------------
+# Applying one fault to one clean result through the injector.
+
+
+class _SpecEpisode:
+    """Just enough of an episode for the injector: the tool's spec."""
+
+    def __init__(self, specs: Mapping[str, ToolSpec], tool: str):
+        self._specs = [specs[tool]] if tool in specs else []
+
+    def tools(self) -> list[ToolSpec]:
+        return self._specs
+
+
+def corrupt_row(fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str, ToolSpec], seed: int) -> ToolResult:
+    inj = FaultInjector(fault.config(), seed=seed)
+    task = SimpleNamespace(task_id=row["task_id"], terminal_tool="finish")
+    ctx = StreamContext(episode=_SpecEpisode(specs, row["tool"]), task=task, seed=seed, call_index=0)  # type: ignore[arg-type]
+    return inj(ToolCall(row["tool"], row["arguments"]), ToolResult(content=row["result"]), ctx)
+
+
+# ------------------------------------------------------------------------------------------
+# Study 1: incident detection.
+
+
+def incident_detection(
+    suite: Suite, rows: Sequence[Mapping[str, Any]], specs: Mapping[str, ToolSpec], assignment, registries, opts: StudyOptions
+) -> dict[str, Any]:
+    candidates = [
+        r for r in rows
+        if assignment[r["workflow_id"]] in registries
+        and (specs.get(r["tool"]) is None or specs[r["tool"]].category not in NON_TARGET_CATEGORIES)
+    ]
+    per_fault = []
+    for fault in suite.faults:
+        if opts.fault_ids and fault.id not in opts.fault_ids:
+            continue
+        order = list(range(len(candidates)))
+        rng(opts.seed, "validity-rows", fault.id).shuffle(order)
+        applied = flagged = covered = covered_flagged = 0
+        classes: dict[str, int] = {}
+        for attempt, i in enumerate(order):
+            if applied >= opts.per_fault or attempt >= opts.max_attempts:
+                break
+            row = candidates[i]
+            res = corrupt_row(fault, row, specs, opts.seed)
+            if "injected_fault" not in res.meta:
+                continue  # this result's shape does not fit the fault
+            applied += 1
+            reg = registries[assignment[row["workflow_id"]]]
+            has_contract = bool(reg.rules_for(row["tool"]))
+            covered += has_contract
+            before = {v.rule_id for v in reg.check(row["tool"], row["arguments"], row["result"])}
+            new = [v for v in reg.check(row["tool"], row["arguments"], res.content) if v.rule_id not in before]
+            if new:
+                flagged += 1
+                covered_flagged += has_contract
+                for v in new:
+                    classes[v.rule_class] = classes.get(v.rule_class, 0) + 1
+        per_fault.append({
+            "id": fault.id, "type": fault.type, "kind": fault.kind, "fault_class": fault.fault_class,
+            "applied": applied, "flagged": flagged,
+            "flag_rate": flagged / applied if applied else None,
+            "detected": bool(applied) and flagged / applied >= 0.5,
+            # the same, restricted to targets whose tool has at least one learned contract in its fold
+            "applied_covered": covered, "flagged_covered": covered_flagged,
+            "detected_covered": bool(covered) and covered_flagged / covered >= 0.5,
+            "violated_rule_classes": dict(sorted(classes.items())),
+        })
+    return {"faults": per_fault, "summary": _detection_summary(per_fault)}
+
+
+def _share(rows: list[dict[str, Any]], suffix: str = "") -> dict[str, Any]:
+    rows = [r for r in rows if r["applied" + suffix]]
+    apps = sum(r["applied" + suffix] for r in rows)
+    fl = sum(r["flagged" + suffix] for r in rows)
+    det = sum(1 for r in rows if r["detected" + suffix])
+    return {
+        "faults": len(rows), "detected": det, "detected_pct": 100.0 * det / len(rows) if rows else None,
+        "applications": apps, "flagged": fl, "flagged_pct": 100.0 * fl / apps if apps else None,
+    }
+
+
+def _detection_summary(per_fault: list[dict[str, Any]]) -> dict[str, Any]:
+    ok = [r for r in per_fault if r["applied"]]
+    by_type = {}
+    for t in sorted({r["type"] for r in ok}):
+        by_type[t] = _share([r for r in ok if r["type"] == t])
+    return {
+        "overall": _share(ok),
+        "structured": _share([r for r in ok if r["kind"] == "structured"]),
+        "string": _share([r for r in ok if r["kind"] == "string"]),
+        "by_type": by_type,
+        "covered": {
+            "overall": _share(ok, "_covered"),
+            "structured": _share([r for r in ok if r["kind"] == "structured"], "_covered"),
+            "string": _share([r for r in ok if r["kind"] == "string"], "_covered"),
+        },
+        "not_applicable": [r["id"] for r in per_fault if not r["applied"]],
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# Study 2: clean fire rate.
+
+
+def clean_fire_rate(rows: Sequence[Mapping[str, Any]], assignment, registries) -> dict[str, Any]:
+    n = fired = 0
+    by_tool: dict[str, int] = {}
+    for r in rows:
+        k = assignment[r["workflow_id"]]
+        if k not in registries:
+            continue
+        n += 1
+        if registries[k].check(r["tool"], r["arguments"], r["result"]):
+            fired += 1
+            by_tool[r["tool"]] = by_tool.get(r["tool"], 0) + 1
+    return {"responses": n, "fired": fired, "fire_rate_pct": 100.0 * fired / n if n else None,
+            "tools_with_fires": len(by_tool)}
+
+
+# ------------------------------------------------------------------------------------------
+# Study 3: propagation under the naive policy.
+
+
+class _StreamedEpisode:
+    """Wraps an episode so every call goes through the interposers (the runner's chain, minus the agent)."""
+
+    def __init__(self, episode: Any, interposers: Sequence[Any], seed: int):
+        self._ep = episode
+        self._interposers = list(interposers)
+        self._seed = seed
+        self._counts: dict[str, int] = {}
+        self.stream_history: list[tuple[ToolCall, ToolResult]] = []
+        self.labels: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ep, name)
+
+    def call(self, call: ToolCall) -> ToolResult:
+        result = self._ep.call(call)
+        ctx = StreamContext(
+            episode=self._ep, task=self._ep.task, seed=self._seed, call_index=len(self.stream_history),
+            calls_per_tool=dict(self._counts), exposed_tools=[s.name for s in self._ep.tools()], labels=self.labels,
+        )
+        for interposer in self._interposers:
+            result = interposer(call, result, ctx)
+        self._counts[call.name] = self._counts.get(call.name, 0) + 1
+        self.stream_history.append((call, result))
+        return result
+
+
+class _StreamedEnv:
+    def __init__(self, env: Any, make_interposers, seed: int):
+        self._env, self._make, self._seed = env, make_interposers, seed
+        self.last: _StreamedEpisode | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env, name)
+
+    def start(self, task_id: str, seed: int = 0) -> _StreamedEpisode:
+        self.last = _StreamedEpisode(self._env.start(task_id, seed=seed), self._make(), self._seed)
+        return self.last
+
+
+def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOptions) -> dict[str, Any]:
+    from environments.toolmaze.policies import run_policy
+
+    p0 = {t.workflow_id: t.task_id for t in env.tasks("P0")}
+    pool = sorted(w for w in workflows if w in p0)
+    rows = []
+    for fault in suite.faults:
+        if opts.fault_ids and fault.id not in opts.fault_ids:
+            continue
+        cfg = fault.config()
+        cfg["target"] = {**cfg["target"], "exclude_categories": list(NON_TARGET_CATEGORIES)}
+        picks = rng(opts.seed, "validity-propagation", fault.id).sample(pool, k=min(opts.propagation_tasks, len(pool)))
+        for wid in picks:
+            wrapped = _StreamedEnv(env, lambda cfg=cfg: [FaultInjector(cfg, seed=opts.seed)], opts.seed)
+            try:
+                outcome, _ = run_policy(wrapped, p0[wid], "naive")
+                success, crashed = bool(outcome.success), False
+            except Exception:  # the naive policy may choke on a corrupted shape; that episode fails
+                success, crashed = False, True
+            hist = wrapped.last.stream_history if wrapped.last else []
+            row = track_episode(hist)
+            if row["n_injected"] == 0:
+                continue  # the fault found no fitting result in this episode: not a hit
+            rows.append({"fault": fault.id, "kind": fault.kind, "workflow_id": wid, "success": success,
+                         "crashed": crashed, **{k: row[k] for k in ("trackable", "propagated", "to_arguments", "to_answer")}})
+    return {"summary": {**summarise(rows), "hit_episodes": len(rows), "crashed": sum(r["crashed"] for r in rows)},
+            "episodes": rows}
+
+
+# ------------------------------------------------------------------------------------------
+# The whole study.
+
+
+def run_validity(opts: StudyOptions | None = None) -> dict[str, Any]:
+    from environments.registry import get_environment
+
+    opts = opts or StudyOptions()
+    env = get_environment(opts.env, seed=opts.env_seed)
+    suite = load_suite()
+    specs = env.tool_specs()
+    rows = clean_rows(env)
+    assignment, registries = build_registries(rows, opts.n_folds, opts.seed, opts.folds)
+    held_out = sorted(w for w, k in assignment.items() if k in registries)
+    return {
+        "env": opts.env,
+        "seed": opts.seed,
+        "folds": sorted(registries),
+        "n_folds": opts.n_folds,
+        "incident_detection": incident_detection(suite, rows, specs, assignment, registries, opts),
+        "clean": clean_fire_rate(rows, assignment, registries),
+        "propagation": propagation(suite, env, held_out, opts),
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "  n/a" if x is None else f"{x:5.1f}%"
+
+
+def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -> str:
+    s = rep["incident_detection"]["summary"]
+    lines = [f"Validity study on {rep['env']} (seed {rep['seed']}, folds {rep['folds']} of {rep['n_folds']})", "",
+             "Incident detection (monitor unchanged)     faults  detected        applications  flagged"]
+    for name in ("overall", "structured", "string"):
+        r = s[name]
+        lines.append(f"  {name:<38}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+    lines.append("  by type:")
+    for t, r in s["by_type"].items():
+        lines.append(f"    {t:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+    lines.append("  only targets whose tool has a learned contract in its fold:")
+    for name in ("overall", "structured", "string"):
+        r = s["covered"][name]
+        lines.append(f"    {name:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+    if s["not_applicable"]:
+        lines.append(f"  not applicable on this environment: {', '.join(s['not_applicable'])}")
+    c = rep["clean"]
+    lines += ["", f"Clean fire rate: {c['fired']} of {c['responses']} clean responses ({_pct(c['fire_rate_pct']).strip()}),"
+              f" {c['tools_with_fires']} tools"]
+    p = rep["propagation"]["summary"]
+    lines += ["", f"Propagation (naive policy): {p['hit_episodes']} hit episodes, {p['trackable']} trackable,"
+              f" {p['propagated']} propagated ({_pct(p['propagated_pct']).strip()}),"
+              f" {p['propagated_and_passed']} of those passed ({_pct(p['propagated_passed_pct']).strip()}),"
+              f" {p['crashed']} policy crashes"]
+    if paper:
+        st, sg = paper.get("structured_value_violations", {}), paper.get("plausible_string_corruption", {})
+        lines += ["", f"Paper (arXiv:2608.19303): flagged {paper.get('flagged_pct_flash_pro')}%, structured "
+                  f"{st.get('detected')}/{st.get('total')}, strings {sg.get('detected')}/{sg.get('total')}; "
+                  f"propagation: {paper.get('propagation')}"]
+    return "\n".join(lines)
