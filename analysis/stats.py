@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, special
 from scipy import stats as sps
 
 from environments.seeding import np_rng
@@ -20,13 +21,26 @@ from environments.seeding import np_rng
 _MAX_BLOCK = 4_000_000
 
 
+def _half_cdf(k: int | np.ndarray, n: int | np.ndarray) -> np.ndarray:
+    """P(X <= k) for X ~ Bin(n, 1/2) (scipy.special.bdtr: the ufunc, without rv_discrete's overhead)."""
+    return special.bdtr(k, n, 0.5)
+
+
+def _half_pmf(k: int | np.ndarray, n: int | np.ndarray) -> np.ndarray:
+    """P(X = k) for X ~ Bin(n, 1/2), in logs so large n neither overflows nor underflows early."""
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    return np.exp(
+        special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1) - n * math.log(2)
+    )
+
+
 def mcnemar_exact(wins: int, losses: int) -> float:
     """Two-sided exact McNemar p: binomial test of the discordant pairs at 1/2 (p = 1 with none)."""
     n = int(wins) + int(losses)
     if n == 0:
         return 1.0
     k = min(int(wins), int(losses))
-    return float(min(1.0, 2.0 * sps.binom.cdf(k, n, 0.5)))
+    return float(min(1.0, 2.0 * _half_cdf(k, n)))
 
 
 def mcnemar_midp(wins: int, losses: int) -> float:
@@ -35,11 +49,15 @@ def mcnemar_midp(wins: int, losses: int) -> float:
     if n == 0:
         return 1.0
     k = min(int(wins), int(losses))
-    return float(min(1.0, 2.0 * (sps.binom.cdf(k, n, 0.5) - 0.5 * sps.binom.pmf(k, n, 0.5))))
+    return float(min(1.0, 2.0 * (_half_cdf(k, n) - 0.5 * _half_pmf(k, n))))
 
 
 def _codes(clusters: Sequence | np.ndarray) -> tuple[np.ndarray, int]:
-    _, codes = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    """Cluster labels (any hashable kind) -> 0..K-1 codes and K."""
+    arr = np.asarray(clusters)
+    if arr.dtype.kind not in "iub":
+        arr = arr.astype(str)
+    _, codes = np.unique(arr, return_inverse=True)
     return codes.ravel(), int(codes.max()) + 1 if len(codes) else 0
 
 
@@ -65,15 +83,15 @@ def cluster_bootstrap_ci(
     if d.size == 0:
         return (math.nan, math.nan)
     codes, k = _codes(clusters)
-    sums = np.bincount(codes, weights=d, minlength=k)
-    counts = np.bincount(codes, minlength=k).astype(float)
+    # one complex gather carries both the per-cluster sums (real) and pair counts (imaginary)
+    packed = np.bincount(codes, weights=d, minlength=k) + 1j * np.bincount(codes, minlength=k)
     gen = np_rng(seed, "cluster_bootstrap", int(d.size), k)
     block = max(1, _MAX_BLOCK // k)
     out = np.empty(n_resamples)
     for start in range(0, n_resamples, block):
         stop = min(n_resamples, start + block)
-        idx = gen.integers(0, k, size=(stop - start, k))
-        out[start:stop] = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
+        tot = packed[gen.integers(0, k, size=(stop - start, k))].sum(axis=1)
+        out[start:stop] = tot.real / tot.imag
     return _percentile(out, level)
 
 
@@ -105,7 +123,10 @@ def _signflip_exact_integer(sums: np.ndarray, observed: float) -> float:
     for v in vals:
         if v == 0:
             continue
-        probs = 0.5 * (np.roll(probs, v) + np.roll(probs, -v))  # no wrap: support stays within +-total
+        nxt = np.zeros_like(probs)
+        nxt[v:] += 0.5 * probs[:-v]
+        nxt[:-v] += 0.5 * probs[v:]
+        probs = nxt
     support = np.arange(-total, total + 1)
     return float(min(1.0, probs[np.abs(support) >= abs(observed) - 1e-9].sum()))
 
@@ -149,14 +170,23 @@ def signflip_test(
     return (1 + hits) / (1 + n_flips)
 
 
-def _rejects(d: int, alpha: float, midp: bool) -> np.ndarray:
-    """Which b in 0..d an exact (or mid-p) McNemar test at ``alpha`` rejects, given d discordant pairs."""
-    b = np.arange(d + 1)
-    m = np.minimum(b, d - b)
-    p = 2.0 * sps.binom.cdf(m, d, 0.5)
-    if midp:
-        p = p - sps.binom.pmf(m, d, 0.5)
-    return np.minimum(p, 1.0) <= alpha
+@lru_cache(maxsize=64)
+def _critical_counts(n: int, alpha: float, midp: bool) -> np.ndarray:
+    """For d = 0..n discordant pairs, the largest min(b, d-b) the test rejects at ``alpha`` (-1: none).
+
+    The exact McNemar p is symmetric and falls as min(b, d-b) falls, so the rejection region is the
+    two tails b <= c_d and b >= d - c_d.
+    """
+    crit = np.full(n + 1, -1, dtype=np.int64)
+    for d in range(1, n + 1):
+        m = np.arange(d // 2 + 1)
+        p = 2.0 * _half_cdf(m, d)
+        if midp:
+            p = p - _half_pmf(m, d)
+        ok = np.nonzero(np.minimum(p, 1.0) <= alpha)[0]
+        if ok.size:
+            crit[d] = int(ok[-1])
+    return crit
 
 
 def mcnemar_exact_power(n: int, p10: float, p01: float, alpha: float = 0.05, midp: bool = False) -> float:
@@ -167,16 +197,16 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, alpha: float = 0.05, mid
     psi = p10 + p01
     if n <= 0 or psi <= 0:
         return 0.0
-    q = p10 / psi
-    pd = sps.binom.pmf(np.arange(n + 1), n, psi)
-    power = 0.0
-    for d in range(1, n + 1):
-        if pd[d] < 1e-15:
-            continue
-        rej = _rejects(d, alpha, midp)
-        if rej.any():
-            power += pd[d] * float(sps.binom.pmf(np.arange(d + 1), d, q)[rej].sum())
-    return float(power)
+    q = min(1.0, max(0.0, p10 / psi))
+    crit = _critical_counts(int(n), float(alpha), bool(midp))
+    d = np.arange(n + 1)
+    has = crit >= 0
+    lower = np.where(has, special.bdtr(np.maximum(crit, 0), d, q), 0.0)
+    # P(b >= d - c) = 1 - P(b <= d - c - 1)
+    upper = np.where(has, 1.0 - special.bdtr(d - np.maximum(crit, 0) - 1, d, q), 0.0)
+    upper = np.where(has & (d - crit - 1 < 0), 1.0, upper)
+    pd = sps.binom.pmf(d, n, psi)
+    return float(np.sum(pd * np.minimum(1.0, lower + upper)))
 
 
 def mde_exact(n: int, psi: float, power: float = 0.8, alpha: float = 0.05, midp: bool = False) -> float:
