@@ -18,7 +18,7 @@ _POSITIVE = re.compile(r"price|amount|total|quantity|qty|balance|cost|subtotal",
 _HTML = re.compile(r"<\s*/?\s*(html|head|body|title|div|p|h\d|span|br|!doctype)\b", re.I)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # (start word, end word): a field named with the end word must not precede its start twin
-_PAIRS = (("start", "end"), ("checkin", "checkout"), ("check_in", "check_out"), ("depart", "return"),
+_PAIRS = (("start", "end"), ("checkin", "checkout"), ("depart", "return"),
           ("departure", "return"), ("departure", "arrival"), ("from", "to"), ("begin", "end"))
 
 
@@ -44,10 +44,11 @@ def implausible(raw: Any, args: Mapping[str, Any], tool: ToolInfo | None = None)
 def _date_order(raw: Mapping[str, Any]) -> str | None:
     dates = {k: v[:10] for k, v in raw.items() if isinstance(v, str) and _DATE.match(v)}
     for key, value in dates.items():
+        words = key.lower().split("_")
         for start, end in _PAIRS:
-            if end in key.lower():
-                twin = re.sub(end, start, key, flags=re.I)
-                if twin != key and twin in dates and value < dates[twin]:
+            if end in words:
+                twin = "_".join(start if w == end else w for w in words)
+                if twin in dates and value < dates[twin]:
                     return f"{key} {value} is before {twin} {dates[twin]}"
     return None
 

@@ -212,11 +212,21 @@ def _subtasks(query: str, infos: list[ToolInfo]) -> list[str]:
     for t in infos:
         if t.is_terminal or not t.capability:
             continue
-        at = low.find(t.label.lower()) if t.label else -1
+        at = _find_label(low, t.label.lower())
         key = (at if at >= 0 else len(low) + t.index, t.index)
         cap = t.base_capability
         pos[cap] = min(pos.get(cap, key), key)
     return sorted(pos, key=pos.__getitem__)
+
+
+def _find_label(query: str, label: str) -> int:
+    """Where the longest word prefix (>= 2 words) of ``label`` occurs in ``query``, else -1."""
+    words = label.replace(",", " ").replace(":", " ").split()
+    for n in range(len(words), 1, -1):
+        at = query.find(" ".join(words[:n]))
+        if at >= 0:
+            return at
+    return -1
 
 
 def _label(capability: str, infos: list[ToolInfo]) -> str:

@@ -9,10 +9,10 @@ including interposers (fault injectors, the monitor) and deferred receipt delive
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from environments.base import Environment, Outcome
+from environments.base import Environment, Outcome, Task
 from harness.agents.loop import LoopResult, run_loop
 from harness.agents.prompts import system_prompt
 from harness.agents.scripted import Policy, finalize_reply, get_policy, policy_rng
@@ -62,3 +62,36 @@ def run_policy_episode(
         )
     )
     return result, episode.score(result.final_answer)
+
+
+InterposerFactory = Callable[[Task], Sequence[Interposer]]
+
+
+def run_grid(
+    policy: Policy | str,
+    env: Environment,
+    *,
+    modes: Sequence[str] = ("P0",),
+    seed: int = 0,
+    interposers_for: InterposerFactory | None = None,
+    delivery: str = "immediate",
+    limit: int | None = None,
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(complexity, mode) -> (successes, episodes) over the environment's tasks in ``modes``.
+
+    ``interposers_for(task)`` builds the interposer chain of one episode (e.g. a monitor whose
+    registry was cross-fitted away from the task's workflow); ``limit`` caps episodes per cell.
+    """
+    grid: dict[tuple[str, str], list[int]] = {}
+    for task in env.tasks():
+        cell = (str(task.meta.get("complexity", "")), str(task.meta.get("mode", "")))
+        if cell[1] not in modes:
+            continue
+        counts = grid.setdefault(cell, [0, 0])
+        if limit is not None and counts[1] >= limit:
+            continue
+        chain = interposers_for(task) if interposers_for else ()
+        _, outcome = run_policy_episode(policy, env, task.task_id, seed=seed, interposers=chain, delivery=delivery)
+        counts[0] += int(outcome.success)
+        counts[1] += 1
+    return {cell: (ok, n) for cell, (ok, n) in sorted(grid.items())}

@@ -1,0 +1,55 @@
+"""The reference policies on real ToolMaze episodes, through the project's agent loop (no litellm).
+
+The clean tasks must be solved at close to the environment's oracle rate, or fault results from
+these instruments would mean nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from environments.registry import get_environment
+from environments.toolmaze.policies import run_policy
+from harness.agents.policies.driver import run_grid, run_policy_episode
+
+TARGET = 0.97  # the brief's bar for trusting / receipt-aware / skeptic on P0, relative to the oracle
+
+
+@pytest.fixture(scope="module")
+def env():
+    return get_environment("toolmaze")
+
+
+def _rate(grid: dict) -> float:
+    ok = sum(v[0] for v in grid.values())
+    n = sum(v[1] for v in grid.values())
+    return ok / n
+
+
+def test_one_clean_episode_finishes_done_with_a_code(env):
+    task = next(t for t in env.tasks() if t.meta["mode"] == "P0" and t.meta["complexity"] == "C3")
+    result, outcome = run_policy_episode("trusting", env, task.task_id)
+    assert outcome.success
+    assert result.finish_status == "done" and result.final_answer.startswith("[scripted policy trusting]")
+    assert "CF-" in result.final_answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["trusting", "receipt-aware", "skeptic", "noisy"])
+def test_p0_success_is_close_to_the_oracle(env, policy):
+    p0 = [t.task_id for t in env.tasks() if t.meta["mode"] == "P0"]
+    oracle = sum(run_policy(env, tid, "oracle")[0].success for tid in p0) / len(p0)
+    grid = run_grid(policy, env, modes=("P0",))
+    assert sum(v[1] for v in grid.values()) == len(p0)
+    bar = TARGET if policy != "noisy" else TARGET - 0.05  # noisy may over-react (only on receipts)
+    assert _rate(grid) >= bar * oracle
+
+
+@pytest.mark.slow
+def test_faults_separate_the_policies(env):
+    """Explicit faults are recovered by everyone; implicit ones only by the one that checks."""
+    explicit = _rate(run_grid("trusting", env, modes=("P1", "P2"), limit=10))
+    trusting = _rate(run_grid("trusting", env, modes=("P3", "P4"), limit=10))
+    skeptic = _rate(run_grid("skeptic", env, modes=("P3", "P4"), limit=10))
+    assert explicit >= TARGET
+    assert skeptic > trusting
