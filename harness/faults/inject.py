@@ -3,7 +3,7 @@
 Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
 
     name: negative_price          # label in records (defaults to fault_class)
-    fault_class: negative_or_zero # a key of harness.faults.classes.CLASSES
+    fault_class: negative_or_zero # a key of harness.faults.classes.CLASSES, or "incident" (below)
     kind: null                    # override the class's kind (incident faults declare their own)
     mode: permanent               # transient: only the first call of the target tool; permanent: every call
     level: observation            # or "state" (see below)
@@ -13,6 +13,9 @@ Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
       field: null                 # regex over field names/paths, e.g. "price|amount"
       exclude_categories: [Terminal]  # tool categories never targeted (the task's terminal tool never is)
     params: {}                    # class options (variant, factor, value, pool, scope)
+
+``fault_class: incident`` with ``incident: <fault id>`` takes class, kind, target and params from
+the incident suite (harness/faults/incidents.yaml); ``mode`` and ``level`` may still be set.
 
 Targets are found by rule, never placed per task: the target tool is the configured one or the
 first tool in the episode whose result has a field the class can corrupt; the field is a seeded
@@ -70,6 +73,8 @@ class FaultSpec:
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> FaultSpec:
         cfg = _plain(config)
+        if cfg.get("incident") or cfg.get("fault_class") == "incident":
+            cfg = _resolve_incident(cfg)
         fc = get_class(cfg["fault_class"])
         target = cfg.get("target") or {}
         spec = cls(
@@ -192,18 +197,20 @@ def _plain(config: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (_plain(v) if isinstance(v, Mapping) else v) for k, v in config.items()}
 
 
-def build_injector(config: Mapping[str, Any] | None, seed: int = 0) -> FaultInjector | None:
-    """The injector for a ``conf/fault`` node: None for no fault, an incident fault by ``incident: <id>``."""
-    if not config:
-        return None
-    cfg = _plain(config)
-    if cfg.get("incident"):
-        from harness.faults.incidents import load_suite
+def _resolve_incident(cfg: dict[str, Any]) -> dict[str, Any]:
+    """``{fault_class: incident, incident: <id>, mode?, level?}`` -> that suite fault's own config."""
+    from harness.faults.incidents import load_suite
 
-        fault = load_suite().by_id(str(cfg["incident"]))
-        resolved = fault.config(cfg.get("mode"))
-        resolved["level"] = cfg.get("level", "observation")  # the record's fault name is the incident id
-        return FaultInjector(resolved, seed)
-    if cfg.get("fault_class") in (None, "none"):
+    if not cfg.get("incident"):
+        raise ValueError("fault_class 'incident' needs an 'incident: <fault id>' key")
+    resolved = load_suite().by_id(str(cfg["incident"])).config(cfg.get("mode"))
+    resolved["level"] = cfg.get("level", "observation")  # the record's fault name is the incident id
+    return resolved
+
+
+def build_injector(config: Mapping[str, Any] | None, seed: int = 0) -> FaultInjector | None:
+    """The injector for a ``conf/fault`` node, or None when it names no fault (none, toolmaze)."""
+    cfg = _plain(config or {})
+    if not cfg.get("incident") and cfg.get("fault_class") in (None, "none"):
         return None
     return FaultInjector(cfg, seed)

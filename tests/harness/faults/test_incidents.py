@@ -48,3 +48,9 @@ def test_conf_fault_files_build_injectors():
             assert inj is None, path.name
     inj = build_injector({"name": "incident", "incident": "united-1"}, seed=0)
     assert inj.spec.name == "united-1" and inj.spec.params == {"variant": "zero"}
+
+
+def test_runner_style_incident_config_resolves_through_the_injector():
+    inj = FaultInjector({"name": "incident", "fault_class": "incident", "incident": "phe-1", "mode": "transient"})
+    assert inj.spec.name == "phe-1" and inj.spec.fault_class == "empty_or_truncated_list"
+    assert inj.spec.mode == "transient" and inj.spec.params == {"variant": "truncate"}
