@@ -128,7 +128,8 @@ class PlanningPolicy:
         decisions = Decisions(dict(history.notes), rng)
         state = self.replay(history, infos, decisions)
         call, text = self.next_call(history, infos, state)
-        content = f"[scripted policy {self.name}] {text}"
+        prefix = f"[scripted policy {self.name}]"
+        content = text if text.startswith(prefix) else f"{prefix} {text}"
         note = note_text(decisions.fresh)
         if note:
             content += " " + note
