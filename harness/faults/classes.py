@@ -527,6 +527,17 @@ def get_class(name: str) -> FaultClass:
     return CLASSES[name]
 
 
+def shape_of(value: Any) -> str:
+    """The coarse data shape a target rule can ask for: number, date, text, list, object, other."""
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "date" if parse_date(value) is not None else "text"
+    if isinstance(value, list):
+        return "list"
+    return "object" if isinstance(value, dict) else "other"
+
+
 def field_filter(eligible: list[str], pattern: str | None) -> list[str]:
     """Keep paths whose field name matches ``pattern`` (a regex over the last key), all when None."""
     if not pattern:

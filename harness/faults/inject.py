@@ -11,6 +11,7 @@ Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
       tool: null                  # a tool name; null = first touched tool with an eligible field
       category: null              # restrict first-touch targets to a ToolSpec.category (Source, ...)
       field: null                 # regex over field names/paths, e.g. "price|amount"
+      shape: null                 # keep targets whose value is a number | date | text | list | object
       exclude_categories: [Terminal]  # tool categories never targeted (the task's terminal tool never is)
     params: {}                    # class options (variant, factor, value, pool, scope)
 
@@ -40,7 +41,8 @@ from typing import Any
 
 from environments.base import ToolCall, ToolResult, ToolSpec
 from environments.seeding import rng
-from harness.faults.classes import FaultClass, field_filter, get_class
+from harness.faults import paths
+from harness.faults.classes import FaultClass, field_filter, get_class, shape_of
 
 MODES = ("transient", "permanent")
 LEVELS = ("observation", "state")
@@ -67,6 +69,7 @@ class FaultSpec:
     tool: str | None = None
     category: str | None = None
     field: str | None = None
+    shape: str | None = None
     exclude_categories: tuple[str, ...] = ("Terminal",)
     params: dict[str, Any] = dc_field(default_factory=dict)
 
@@ -86,6 +89,7 @@ class FaultSpec:
             tool=target.get("tool"),
             category=target.get("category"),
             field=target.get("field"),
+            shape=target.get("shape"),
             exclude_categories=tuple(target.get("exclude_categories", ("Terminal",))),
             params=dict(cfg.get("params") or {}),
         )
@@ -128,7 +132,8 @@ class FaultInjector:
             found = self.fault.eligible(content, call.arguments or {}, spec)
         except (TypeError, KeyError, ValueError, AttributeError):
             return []
-        return field_filter(found, self.spec.field)
+        found = field_filter(found, self.spec.field)
+        return [p for p in found if shape_of(paths.get(content, p)) == self.spec.shape] if self.spec.shape else found
 
     def _ids(self, ctx: Any) -> list[Any]:
         return [self.seed, self.spec.name, ctx.task.task_id, ctx.seed]

@@ -95,3 +95,12 @@ def test_bad_config_is_rejected():
         FaultInjector({"fault_class": "nope"})
     with pytest.raises(ValueError):
         FaultInjector({"fault_class": "unit_mixup", "mode": "sometimes"})
+
+
+def test_shape_rule_keeps_only_targets_of_that_shape():
+    inj = FaultInjector({"fault_class": "stale_value", "target": {"shape": "date"}})
+    results, _ = _run(inj, [("quote", QUOTE)])
+    assert results[0].meta["injected_fault"]["path"] == "$.as_of"
+    inj = FaultInjector({"fault_class": "stale_value", "target": {"shape": "list"}})
+    results, _ = _run(inj, [("quote", QUOTE)])
+    assert "injected_fault" not in results[0].meta
