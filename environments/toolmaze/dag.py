@@ -234,7 +234,12 @@ class Dataset:
     instances: dict[str, Instance]  # task_id -> instance, ordered C1..C4, task index, P0..P4
 
     def sha256(self) -> str:
-        return dataset_sha256(self)
+        if self.seed not in _HASHES or _HASHES[self.seed][0] is not self:
+            _HASHES[self.seed] = (self, dataset_sha256(self))
+        return _HASHES[self.seed][1]
+
+
+_HASHES: dict[int, tuple[Dataset, str]] = {}
 
 
 def _instance_record(inst: Instance) -> dict[str, Any]:
