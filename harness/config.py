@@ -31,6 +31,9 @@ class EnvCfg:
     max_rounds: int = 25
     options: dict[str, Any] = field(default_factory=dict)  # keyword options for the factory
     factory: str | None = None  # "module:attr" override (tests use a small fake world)
+    # "module:attr" yielding the clean (fault-free) trace rows monitors learn from: fn(env, **args)
+    clean_traces: str | None = None
+    clean_traces_args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,6 +76,8 @@ class Config:
     arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
     models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
     reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
+    # per-model field overrides from the command line, e.g. +model_overrides.deepseek-chat.max_concurrency=4
+    model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     seed: int = 0
     replicates: int = 1
     limit: int | None = None  # first N workflows of the frozen list
@@ -168,16 +173,17 @@ def name_list(value: Any) -> list[str]:
     return items
 
 
-def _load_group(group: str, name: str, schema: type, conf_dir: Path) -> Any:
+def _load_group(group: str, name: str, schema: type, conf_dir: Path, override: dict | None = None) -> Any:
     path = conf_dir / group / f"{name}.yaml"
     if not path.exists():
         known = sorted(p.stem for p in (conf_dir / group).glob("*.yaml"))
         raise ValueError(f"no {group} '{name}': {path} does not exist (known: {', '.join(known)})")
-    node = OmegaConf.merge(OmegaConf.structured(schema), OmegaConf.load(path))
+    node = OmegaConf.merge(OmegaConf.structured(schema), OmegaConf.load(path), override or {})
     return OmegaConf.to_object(node)
 
 
-def load_arms(names: Any, conf_dir: Path = CONF_DIR) -> list[ArmCfg]:
+def load_arms(names: Any, conf_dir: Path | None = None) -> list[ArmCfg]:
+    conf_dir = conf_dir or CONF_DIR
     arms = [_load_group("arm", n, ArmCfg, conf_dir) for n in name_list(names)]
     for n, arm in zip(name_list(names), arms, strict=True):
         if arm.name != n:
@@ -185,18 +191,29 @@ def load_arms(names: Any, conf_dir: Path = CONF_DIR) -> list[ArmCfg]:
     return arms
 
 
-def load_models(names: Any, conf_dir: Path = CONF_DIR) -> list[ModelCfg]:
-    """conf/model names, or raw litellm strings (``provider/model``) with a warning about prices."""
+def load_models(
+    names: Any, overrides: dict[str, dict[str, Any]] | None = None, conf_dir: Path | None = None
+) -> list[ModelCfg]:
+    """conf/model names, or raw litellm strings (``provider/model``) with a warning about prices.
+
+    ``overrides`` maps a model name to field values that replace its yaml's (validated the same way).
+    """
+    conf_dir = conf_dir or CONF_DIR
+    overrides = overrides or {}
+    unknown = sorted(set(overrides) - set(name_list(names)))
+    if unknown:
+        raise ValueError(f"model_overrides names models not in this run: {unknown}")
     out: list[ModelCfg] = []
     for n in name_list(names):
         if (conf_dir / "model" / f"{n}.yaml").exists():
-            out.append(_load_group("model", n, ModelCfg, conf_dir))
+            out.append(_load_group("model", n, ModelCfg, conf_dir, overrides.get(n)))
         elif "/" in n:
             warnings.warn(
                 f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
                 stacklevel=2,
             )
-            out.append(ModelCfg(name=n, model=n))
+            node = OmegaConf.merge(OmegaConf.structured(ModelCfg), {"name": n, "model": n}, overrides.get(n) or {})
+            out.append(OmegaConf.to_object(node))
         else:
             known = sorted(p.stem for p in (conf_dir / "model").glob("*.yaml"))
             raise ValueError(f"unknown model '{n}': not in conf/model ({', '.join(known)}) nor provider/model")

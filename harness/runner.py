@@ -52,6 +52,7 @@ class Plan:
     reviewers: dict[str, ModelSpec]  # agent model name -> reviewer model spec
     schedule: list[EpisodeSpec]
     resolved: dict[str, Any]
+    faults: list[Interposer] = field(default_factory=list)  # the fault injector(s), shared by every arm
     folds: dict[str, int | None] = field(default_factory=dict)
 
 
@@ -72,7 +73,7 @@ def spec_of(model: Any) -> ModelSpec:
 def plan_run(cfg: Config) -> Plan:
     """Resolve arms, models, environment and schedule; every config error surfaces here."""
     arms = {a.name: a for a in load_arms(cfg.arms)}
-    models = {m.name: spec_of(m) for m in load_models(cfg.models)}
+    models = {m.name: spec_of(m) for m in load_models(cfg.models, cfg.model_overrides)}
     reviewers: dict[str, ModelSpec] = {}
     if any(a.reviewer for a in arms.values()):
         from harness.agents.reviewer import register_scripted_reviewer
@@ -84,15 +85,20 @@ def plan_run(cfg: Config) -> Plan:
     for spec in [*models.values(), *reviewers.values()]:
         check_model_available(spec)
     env = make_env(cfg)
+    faults = fault_interposers(cfg)
+    injected = (faults[0].spec.name, faults[0].spec.kind) if faults else None
     selected = select_tasks(
-        env, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed, cfg.fault, cfg.limit
+        env, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
+        injected=injected, fault_name=str(cfg.fault.get("name", "none")), limit=cfg.limit,
     )
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
     resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     assert isinstance(resolved, dict)
-    return Plan(cfg, env, arms, models, reviewers, schedule, resolved)
+    plan = Plan(cfg, env, arms, models, reviewers, schedule, resolved, faults)
+    record_folds(plan)
+    return plan
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,12 +106,11 @@ def plan_run(cfg: Config) -> Plan:
 
 
 def fault_interposers(cfg: Config) -> list[Interposer]:
-    """The fault library's injector when the fault config names a fault class, else none."""
-    if not cfg.fault.get("fault_class"):
-        return []
-    from harness.faults.inject import FaultInjector
+    """The fault library's injector when the fault config names a fault, else none (none, toolmaze)."""
+    from harness.faults.inject import build_injector
 
-    return [FaultInjector(cfg.fault, seed=cfg.seed)]
+    injector = build_injector(cfg.fault, seed=cfg.seed)
+    return [] if injector is None else [injector]
 
 
 def arm_interposers(arm: ArmCfg, faults: list[Interposer], monitors: MonitorSource | None) -> list[Interposer]:
@@ -119,14 +124,58 @@ def arm_interposers(arm: ArmCfg, faults: list[Interposer], monitors: MonitorSour
     return chain
 
 
+def _import_attr(ref: str) -> Any:
+    import importlib
+
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def record_folds(plan: Plan) -> None:
+    """Each workflow's cross-fitting fold (from its id alone), recorded for every arm."""
+    from harness.monitor.crossfit import fold_of
+
+    n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
+    plan.folds.update({ep.workflow_id: fold_of(ep.workflow_id, n, seed) for ep in plan.schedule})
+
+
 def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
-    """Cross-fitted registries from clean oracle traces, saved under ``registries/`` (once per run)."""
+    """Cross-fitted registries from clean traces, built once and saved under ``registries/``.
+
+    An episode is checked by the registry of its workflow's held-out fold (mined contracts), or
+    by the schema-only registry learned from the same training folds.
+    """
     if all(a.monitor == "none" for a in plan.arms.values()):
         return None
-    from harness.monitor.runtime import monitor_source  # the monitor package's run-time entry point
+    from harness.monitor import Monitor
+    from harness.monitor.crossfit import build_crossfit, workflow_of
+    from harness.monitor.registry import learn_schema_only
 
-    source, folds = monitor_source(plan.env, plan.cfg.monitor.n_folds, plan.cfg.monitor.seed, run_dir / "registries")
-    plan.folds.update(folds)
+    env_cfg = plan.cfg.study.env
+    if not env_cfg.clean_traces:
+        raise ValueError(f"environment {env_cfg.name!r} names no clean_traces source: monitor arms need one")
+    traces = list(_import_attr(env_cfg.clean_traces)(plan.env, **env_cfg.clean_traces_args))
+    n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
+    out = run_dir / "registries"
+    out.mkdir(parents=True, exist_ok=True)
+    crossfit = build_crossfit(traces, n_folds=n, seed=seed)
+    crossfit.save(out / "crossfit.json")
+    schema_only: dict[int, Any] = {}
+    if any(a.detector == "schema_only" for a in plan.arms.values() if a.monitor != "none"):
+        for k in range(n):
+            schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
+            schema_only[k].save(out / f"schema_only_fold{k}.json")
+    catalog = plan.env.tool_specs()
+    cache: dict[tuple[int, str, str], Any] = {}
+
+    def source(workflow_id: str, variant: str, detector: str) -> Any:
+        fold = crossfit.fold(workflow_id)
+        key = (fold, variant, detector)
+        if key not in cache:
+            registry = schema_only[fold] if detector == "schema_only" else crossfit.registry_for(workflow_id)
+            cache[key] = Monitor(registry, catalog, variant)
+        return cache[key]
+
     return source
 
 
@@ -136,8 +185,15 @@ def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
 
 @dataclass
 class Spend:
+    """Money and tokens spent by the run so far (earlier invocations included), updated per call."""
+
     usd: float = 0.0
     tokens: int = 0
+
+    def charge(self, completion: Any) -> None:
+        usage = completion.usage or {}
+        self.usd += float(completion.cost_usd or 0.0)
+        self.tokens += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
 
     def add(self, rec: dict) -> None:
         self.usd += float(rec.get("cost_usd") or 0.0) + float(rec.get("reviewer_cost_usd") or 0.0)
@@ -159,6 +215,22 @@ def _default_factory(cache: Any) -> CompleterFactory:
         return complete
 
     return factory
+
+
+def _metered(factory: CompleterFactory, spend: Spend) -> CompleterFactory:
+    """Charge every completion (agent and reviewer) to the run's spend as it returns."""
+
+    def metered_factory(spec: ModelSpec, replicate: int) -> Completer:
+        inner = factory(spec, replicate)
+
+        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+            completion = await inner(messages, tools)
+            spend.charge(completion)
+            return completion
+
+        return complete
+
+    return metered_factory
 
 
 def _open_cache(cfg: Config) -> Any:
@@ -291,23 +363,24 @@ def _progress(total: int, enabled: bool, desc: str) -> Any:
     return tqdm(total=total, disable=not enabled, desc=desc, unit="ep", dynamic_ncols=True)
 
 
-async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None) -> dict[str, Any]:
+async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
+                  monitors: MonitorSource | None = None) -> dict[str, Any]:
     cfg = plan.cfg
-    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
     records_path = run_dir / "episodes.jsonl"
     existing = load_records(records_path, repair=True)
-    latest = latest_by_episode(existing)
     spend = Spend()
-    for rec in latest.values():
+    for rec in existing:  # superseded attempts cost money too
         spend.add(rec)
     todo = pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
     cache = None
     if factory is None:
         cache = _open_cache(cfg)
         factory = _default_factory(cache)
-    faults = fault_interposers(cfg)
-    monitors = build_monitors(plan, run_dir)
-    chains = {name: arm_interposers(arm, faults, monitors) for name, arm in plan.arms.items()}
+    factory = _metered(factory, spend)
+    if monitors is None:
+        monitors = build_monitors(plan, run_dir)
+    chains = {name: arm_interposers(arm, plan.faults, monitors) for name, arm in plan.arms.items()}
 
     global_sem = asyncio.Semaphore(cfg.concurrency)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
@@ -328,7 +401,6 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                     return
                 rec = await run_episode(plan, ep, factory, chains[ep.arm], budget_ok, run_dir)
                 writer.append(rec)
-                spend.add(rec)
                 counts[rec["status"]] += 1
                 mix[f"{ep.arm}/{ep.model}"] += 1
                 bar.update(1)
@@ -358,14 +430,18 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     }
 
 
-def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None) -> dict[str, Any]:
-    """Plan, write config + manifest, run what is pending, update the manifest; returns the counts."""
+def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None,
+              monitors: MonitorSource | None = None) -> dict[str, Any]:
+    """Plan, write config + manifest, run what is pending, update the manifest; returns the counts.
+
+    ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes).
+    """
     run_dir = Path(run_dir)
     plan = plan_run(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule))
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
-    counts = asyncio.run(execute(plan, run_dir, factory))
+    counts = asyncio.run(execute(plan, run_dir, factory, monitors))
     finish_manifest(run_dir, manifest, counts)
     return counts
 

@@ -73,21 +73,25 @@ def _meta(task: Task, key: str) -> Any:
     return (task.meta or {}).get(key)
 
 
-def _fault_of(task: Task, fault: Mapping[str, Any]) -> tuple[str, str]:
-    """(fault_class, fault_kind): an injector's fault if configured, else the environment's own mode."""
-    if fault.get("fault_class"):
-        return str(fault.get("name") or fault["fault_class"]), str(fault.get("kind") or "")
+def _fault_of(task: Task, injected: tuple[str, str] | None, fault_name: str) -> tuple[str, str]:
+    """(fault_class, fault_kind): the injector's fault when there is one, else the environment's own mode."""
+    if injected is not None:
+        return injected
     mode = _meta(task, "mode")
     if mode in TOOLMAZE_FAULT_KINDS:
         return str(mode), TOOLMAZE_FAULT_KINDS[mode]
-    return str(fault.get("name") or "none"), "none"
+    return fault_name, "none"
 
 
 def select_tasks(
-    env: Environment, split: str, rule: str, params: Mapping[str, Any], seed: int, fault: Mapping[str, Any],
-    limit: int | None = None,
+    env: Environment, split: str, rule: str, params: Mapping[str, Any], seed: int,
+    injected: tuple[str, str] | None = None, fault_name: str = "none", limit: int | None = None,
 ) -> list[Selected]:
-    """The frozen list of a study (first ``limit`` entries when given)."""
+    """The frozen list of a study (first ``limit`` entries when given).
+
+    ``injected`` is (fault_class, kind) of the run's fault injector, if any; otherwise each task's
+    fault is the environment's own (ToolMaze mode) or ``fault_name``.
+    """
     tasks = env.tasks(split)
     if rule == "all":
         modes = params.get("modes")
@@ -100,7 +104,7 @@ def select_tasks(
         raise ValueError(f"unknown selection rule '{rule}' (all | ids | stratified_hash)")
     out = []
     for t in chosen:
-        fault_class, fault_kind = _fault_of(t, fault)
+        fault_class, fault_kind = _fault_of(t, injected, fault_name)
         out.append(Selected(t.task_id, t.workflow_id, fault_class, fault_kind, _meta(t, "complexity"), _meta(t, "mode")))
     return out[:limit] if limit else out
 

@@ -185,7 +185,10 @@ async def run_loop(
             }
         )
         message = completion.message or {}
-        calls = list(message.get("tool_calls") or [])
+        # every call needs an id its tool message can answer (some providers and policies omit it)
+        calls = [
+            {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"} for i, tc in enumerate(message.get("tool_calls") or [])
+        ]
         assistant: dict = {"role": "assistant", "content": message.get("content")}
         if calls:
             assistant["tool_calls"] = calls
@@ -203,7 +206,7 @@ async def run_loop(
         out.ignored_parallel_calls += len(extra)
         fn = first.get("function") or {}
         name = str(fn.get("name") or "")
-        call_id = str(first.get("id") or f"call_{out.rounds}")
+        call_id = str(first["id"])
         args, why = parse_arguments(fn.get("arguments"))
         classify_pending(name)
         tool_messages: list[dict] = []
@@ -252,7 +255,7 @@ async def run_loop(
         tool_messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
         for other in extra:
             other_fn = other.get("function") or {}
-            tool_messages.append({"role": "tool", "tool_call_id": str(other.get("id") or ""),
+            tool_messages.append({"role": "tool", "tool_call_id": str(other["id"]),
                                   "name": str(other_fn.get("name") or ""), "content": prompts.IGNORED_CALL})
         messages.extend(tool_messages)
         if ended:

@@ -56,3 +56,17 @@ class Script:
 
 class FakeInfraError(Exception):
     kind = "rate_limit"
+
+
+def policy_factory(spec, replicate: int):
+    """A completer answering with the scripted policy of ``spec`` directly (no litellm in the way)."""
+    from environments.seeding import rng, sha256_hex
+    from harness.agents.scripted import get_policy
+
+    policy = get_policy(spec.model.split("/", 1)[1])
+
+    async def complete(messages: list[dict], tools: list[dict]) -> FakeCompletion:
+        msg = policy.respond(messages, tools, rng(spec.seed, replicate, sha256_hex(messages)))
+        return FakeCompletion(dict(msg), usage={"prompt_tokens": 100, "completion_tokens": 10}, cost_usd=0.01)
+
+    return complete
