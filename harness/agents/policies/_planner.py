@@ -190,9 +190,9 @@ class PlanningPolicy:
                     nxt = route[1]
                 args = state.fill(nxt)
                 if args is not None:
-                    return (nxt.name, args), f"calling {nxt.name} for '{_label(capability, infos)}'"
+                    return (nxt.name, args), f"calling {nxt.name} for '{_label(capability, infos, history.query)}'"
             why = state.last_failure.get(capability, "no tool can be called with the values at hand")
-            reason = f"step '{_label(capability, infos)}' failed ({why}); no working route left"
+            reason = f"step '{_label(capability, infos, history.query)}' failed ({why}); no working route left"
             return self._finish(infos, "aborted", f"Task aborted: {reason}", reason)
         answer = "done; confirmation codes: " + (", ".join(state.codes) or "none")
         return self._finish(infos, "done", answer, "all sub-tasks completed")
@@ -222,14 +222,24 @@ def _subtasks(query: str, infos: list[ToolInfo]) -> list[str]:
 
 def _find_label(query: str, label: str) -> int:
     """Where the longest word prefix (>= 2 words) of ``label`` occurs in ``query``, else -1."""
+    phrase = _query_phrase(query, label)
+    return query.find(phrase) if phrase else -1
+
+
+def _query_phrase(query: str, label: str) -> str:
+    """The longest word prefix (>= 2 words) of ``label`` found in ``query`` ("" when none)."""
     words = label.replace(",", " ").replace(":", " ").split()
     for n in range(len(words), 1, -1):
-        at = query.find(" ".join(words[:n]))
-        if at >= 0:
-            return at
-    return -1
+        if " ".join(words[:n]) in query:
+            return " ".join(words[:n])
+    return ""
 
 
-def _label(capability: str, infos: list[ToolInfo]) -> str:
-    return next((t.label for t in infos if t.capability == capability or
-                 (t.base_capability == capability and t.chain_step and t.chain_step[1] >= 2)), capability)
+def _label(capability: str, infos: list[ToolInfo], query: str) -> str:
+    """The sub-task's phrase as the query words it (falls back to a tool's first sentence, then the id)."""
+    labels = [t.label for t in infos if t.base_capability == capability and t.label]
+    for label in labels:
+        phrase = _query_phrase(query.lower(), label.lower())
+        if phrase:
+            return phrase
+    return labels[0] if labels else capability
