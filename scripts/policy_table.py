@@ -26,13 +26,32 @@ POLICIES = ("trusting", "receipt-aware", "skeptic", "noisy")
 MODES = ("P0", "P1", "P2", "P3", "P4")
 
 
-def monitor_factory(env, variant: str):
-    """A per-task interposer factory for the monitor arm, or None when the monitor is not available."""
+def monitor_factory(env, variant: str, delivery: str, n_folds: int = 5, seed: int = 0):
+    """Per-task interposers for the monitor arm (as the runner builds them), or None without a monitor.
+
+    Contracts are mined from the clean P0 oracle traces and cross-fitted: a task is checked by the
+    registry learned from the other folds' workflows.
+    """
     try:
-        from harness.monitor.interposer import monitor_interposers_for  # the monitor engineer's public API
+        from harness.monitor import Monitor
+        from harness.monitor.crossfit import build_crossfit
     except ImportError:
         return None
-    return monitor_interposers_for(env, variant=variant)
+    from environments.toolmaze.__main__ import traces
+    from harness.stream import MonitorInterposer
+
+    crossfit = build_crossfit(traces(env, mode="P0"), n_folds=n_folds, seed=seed)
+    catalog = env.tool_specs()
+    monitors: dict[int, object] = {}
+
+    def monitor_for(ctx):
+        fold = crossfit.fold(ctx.task.workflow_id)
+        if fold not in monitors:
+            monitors[fold] = Monitor(crossfit.registry_for(ctx.task.workflow_id), catalog, variant)
+        return monitors[fold]
+
+    interposer = MonitorInterposer(monitor_for, delivery)
+    return lambda task: [interposer]
 
 
 def print_grid(title: str, grid: dict) -> None:
@@ -65,9 +84,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.monitor != "only":
         arms.append(("baseline (no monitor)", None))
     if args.monitor != "none":
-        factory = monitor_factory(env, args.variant)
+        factory = monitor_factory(env, args.variant, args.delivery, seed=args.seed)
         if factory is None:
-            print("monitor arm skipped: harness.monitor has no interposer yet")
+            print("monitor arm skipped: harness.monitor has no Monitor yet")
         else:
             arms.append((f"monitor ({args.variant}, {args.delivery})", factory))
     print("ToolMaze success rate (%) of scripted reference policies [instruments, not models]")
