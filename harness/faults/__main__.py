@@ -69,7 +69,11 @@ def main(argv: list[str] | None = None) -> int:
         folds = tuple(int(x) for x in args.folds.split(",")) if args.folds else None
         opts = StudyOptions(env=args.env, env_seed=args.env_seed, seed=args.seed, folds=folds,
                             per_fault=args.per_fault, propagation_tasks=args.propagation_tasks)
-        rep = run_validity(opts)
+        try:
+            rep = run_validity(opts)
+        except (NotImplementedError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         if args.json:
             print(json.dumps(rep, indent=1, default=str))
         else:
