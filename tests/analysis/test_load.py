@@ -55,7 +55,9 @@ def test_missing_core_key_and_bad_status_raise(synth, make_run, tmp_path):
 
 
 def test_optional_keys_filled_and_listed(synth, make_run):
-    recs = [{k: v for k, v in r.items() if k not in ("transcript", "trace_check")} for r in synth(models=("m",))]
+    recs = [
+        {k: v for k, v in r.items() if k not in ("transcript", "trace_check")} for r in synth(models=("m",))
+    ]
     rep = LoadReport()
     df = load_records(make_run(recs), rep)
     assert rep.missing_keys == ["transcript", "trace_check"]

@@ -91,7 +91,9 @@ def test_receipt_cost_and_fire_tables_count_records(records):
     assert post.loc[("this run", "monitor"), "stopped_pct"] == pytest.approx(100 * share)
     assert post.loc[("paper", "monitor"), "switched_listed_pct"] == 48.6
     adm = tables.admissible(df).frame.set_index(["source", "arm"])
-    assert adm.loc[("this run", "monitor"), "events_with_at_least_two"] == sum(x["n_admissible"] >= 2 for x in mon)
+    assert adm.loc[("this run", "monitor"), "events_with_at_least_two"] == sum(
+        x["n_admissible"] >= 2 for x in mon
+    )
     cost = tables.cost(df).frame.set_index(["source", "arm"])
     assert cost.loc[("this run", "monitor"), "added_usd_per_episode"] > 0
     assert cost.loc[("paper", "reviewer"), "added_pct"] == 498
