@@ -2,6 +2,7 @@
 
     python -m environments.toolmaze describe [--json] [--seed 0]
     python -m environments.toolmaze traces --mode P0 [--complexity C2] [--out FILE.jsonl] [--seed 0]
+    python -m environments.toolmaze policies [--json] [--seed 0]   (oracle/naive/retry_only TSR/PRR/RC per cell)
 
 P0 traces are the clean oracle execution of every valid path of every task (``path_id`` tells
 them apart); P1-P4 traces are the oracle policy's run, with ``perturbed`` on each line.
@@ -83,6 +84,34 @@ def traces(env: ToolMazeEnv, mode: str, complexity: str | None = None) -> Iterat
                        "status": res.status, "path_id": None, "step": step, "perturbed": res.meta["perturbed"]}
 
 
+def policy_table(env: ToolMazeEnv) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+    """{policy: {complexity: {mode: {"tsr", "prr", "rc"}}}} over every instance."""
+    from environments.toolmaze.metrics import prr, rc, tsr
+    from environments.toolmaze.policies import POLICIES, run_policy
+
+    table: dict = {}
+    for policy in POLICIES:
+        for c in COMPLEXITIES:
+            for m in MODES:
+                outs = [run_policy(env, t.task_id, policy)[0] for t in env.tasks(f"{c}/{m}")]
+                cell = {"tsr": tsr(outs), "prr": prr(outs), "rc": rc(outs)}
+                table.setdefault(policy, {}).setdefault(c, {})[m] = {k: round(v, 4) for k, v in cell.items()}
+    return table
+
+
+def _print_table(table: dict) -> None:
+    for policy, rows in table.items():
+        print(f"{policy}: TSR% (PRR%, RC) per complexity x mode")
+        print("       " + "".join(f"{m:>22}" for m in MODES))
+        for c, row in rows.items():
+            cells = []
+            for m in MODES:
+                x = row[m]
+                p = "  -  " if x["prr"] != x["prr"] else f"{100 * x['prr']:5.1f}"
+                cells.append(f"{100 * x['tsr']:5.1f} ({p}, {x['rc']:.2f})")
+            print(f"  {c}   " + "".join(f"{v:>22}" for v in cells))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m environments.toolmaze")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -94,8 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--complexity", choices=COMPLEXITIES)
     t.add_argument("--out")
     t.add_argument("--seed", type=int, default=0)
+    pt = sub.add_parser("policies", help="TSR/PRR/RC of the scripted test policies per complexity x mode")
+    pt.add_argument("--json", action="store_true")
+    pt.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     env = ToolMazeEnv(seed=args.seed)
+    if args.cmd == "policies":
+        table = policy_table(env)
+        print(json.dumps(table, indent=1) if args.json else "", end="")
+        if not args.json:
+            _print_table(table)
+        return 0
     if args.cmd == "describe":
         info = describe(env)
         if args.json:
