@@ -1,0 +1,152 @@
+"""JSON paths over tool results: contexts (the root or the elements of a list), fields and getters.
+
+A *context* is where a rule is evaluated: ``$`` (the whole result) or every element of a list of
+objects (``$.items[*]``). A *field* is relative to its context: ``price``, ``a.b``, the element
+itself (``""``), a derived ``len(items)`` / ``sum(items[*].amount)``, or an argument ``arg.x``.
+Mining flattens results into rows of fields; checking compiles each needed field into a getter
+once, at load time. Knows nothing about rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from harness.monitor.values import MISSING, is_number
+
+ROOT = "$"
+ARG = "arg."
+
+Getter = Callable[[Any], Any]
+
+
+def display_path(context: str, field: str) -> str:
+    """The JSON path a human reads: ``$.items[*].amount``, ``len($.items)``, ``arg.ticker``."""
+    if field.startswith(ARG):
+        return field
+    for fn in ("len", "sum"):
+        if field.startswith(fn + "(") and field.endswith(")"):
+            return f"{fn}({context}.{field[len(fn) + 1:-1]})"
+    return context if field == "" else f"{context}.{field}"
+
+
+def concrete(path: str, index: tuple[int, ...]) -> str:
+    """Fill the ``[*]`` of a context path with the element indices of one violation."""
+    for i in index:
+        path = path.replace("[*]", f"[{i}]", 1)
+    return path
+
+
+# ---------------------------------------------------------------------------- mining: flatten
+
+
+def flatten(result: Any, args: Mapping[str, Any], out: dict[str, list[dict[str, Any]]], context: str = ROOT) -> None:
+    """Append one row per context element of ``result`` to ``out[context]`` (arguments included)."""
+    row: dict[str, Any] = {"": result}
+    if isinstance(result, dict):
+        _flatten_obj(result, "", context, row, args, out)
+    for k, v in args.items():
+        if not isinstance(v, (dict, list)):
+            row[ARG + k] = v
+    out.setdefault(context, []).append(row)
+
+
+def _flatten_obj(obj: dict, prefix: str, context: str, row: dict, args: Mapping[str, Any], out: dict) -> None:
+    for key, value in obj.items():
+        name = prefix + str(key)
+        row[name] = value
+        if isinstance(value, dict):
+            _flatten_obj(value, name + ".", context, row, args, out)
+        elif isinstance(value, list):
+            row[f"len({name})"] = len(value)
+            if value and all(isinstance(el, dict) for el in value):
+                sub = f"{context}.{name}[*]"
+                for el in value:
+                    flatten(el, args, out, sub)
+                for k in value[0]:
+                    if all(is_number(el.get(k)) for el in value):
+                        row[f"sum({name}[*].{k})"] = sum(el[k] for el in value)
+
+
+# ---------------------------------------------------------------------------- checking: getters
+
+
+def context_steps(context: str) -> list[list[str]]:
+    """``$.a.items[*].sub[*]`` -> [["a", "items"], ["sub"]]: key chains between list expansions."""
+    body = context[len(ROOT):].lstrip(".")
+    if not body:
+        return []
+    chains = []
+    for part in body.split("[*]")[:-1]:
+        chains.append([k for k in part.strip(".").split(".") if k])
+    return chains
+
+
+def iter_context(result: Any, chains: list[list[str]]) -> Iterator[tuple[Any, tuple[int, ...]]]:
+    """Every element of a context in ``result`` with its list indices (nothing if absent)."""
+    if not chains:
+        yield result, ()
+        return
+    yield from _iter(result, chains, 0, ())
+
+
+def _iter(obj: Any, chains: list[list[str]], level: int, index: tuple[int, ...]) -> Iterator[tuple[Any, tuple[int, ...]]]:
+    for key in chains[level]:
+        if not isinstance(obj, dict):
+            return
+        obj = obj.get(key, MISSING)
+    if not isinstance(obj, list):
+        return
+    last = level == len(chains) - 1
+    for i, el in enumerate(obj):
+        if last:
+            yield el, index + (i,)
+        else:
+            yield from _iter(el, chains, level + 1, index + (i,))
+
+
+def _chain_getter(keys: list[str]) -> Getter:
+    if len(keys) == 1:
+        k = keys[0]
+        return lambda obj: obj.get(k, MISSING) if isinstance(obj, dict) else MISSING
+
+    def get(obj: Any) -> Any:
+        for k in keys:
+            if not isinstance(obj, dict):
+                return MISSING
+            obj = obj.get(k, MISSING)
+        return obj
+
+    return get
+
+
+def field_getter(field: str) -> Getter:
+    """A getter for a (non-argument) field of one context element, compiled once."""
+    if field == "":
+        return lambda obj: obj
+    if field.startswith("len(") and field.endswith(")"):
+        inner = _chain_getter(field[4:-1].split("."))
+
+        def get_len(obj: Any) -> Any:
+            v = inner(obj)
+            return len(v) if isinstance(v, list) else MISSING
+
+        return get_len
+    if field.startswith("sum(") and field.endswith(")"):
+        list_part, _, key = field[4:-1].partition("[*].")
+        inner = _chain_getter(list_part.split("."))
+
+        def get_sum(obj: Any) -> Any:
+            v = inner(obj)
+            if not isinstance(v, list) or not v:
+                return MISSING
+            total = 0
+            for el in v:
+                x = el.get(key) if isinstance(el, dict) else None
+                if not is_number(x):
+                    return MISSING
+                total += x
+            return total
+
+        return get_sum
+    return _chain_getter(field.split("."))

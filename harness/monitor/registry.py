@@ -1,0 +1,167 @@
+"""The contract registry: rules per tool, compiled into flat check plans, stored as versioned JSON.
+
+``learn`` / ``learn_schema_only`` build registries from clean traces. ``Registry.check`` is the hot
+path: per tool, one plan per context with precompiled field getters and rule closures. Knows
+nothing about receipts, recovery tools or folds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.monitor.mine import group_executions, mine_tool
+from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
+from harness.monitor.rules import PRIORITY, Rule, Violation
+from harness.monitor.thresholds import DEFAULT, Thresholds
+
+FORMAT_VERSION = 1
+KIND = "outcome-monitor-registry"
+
+
+@dataclass
+class _Check:
+    rule: Rule
+    fn: Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]
+    rule_id: str
+    path: str
+    expected: str
+    sentence: str
+
+
+@dataclass
+class _ContextPlan:
+    context: str
+    chains: list[list[str]]
+    getters: list[tuple[str, Callable[[Any], Any]]]
+    checks: list[_Check]
+
+
+def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
+    by_context: dict[str, list[Rule]] = {}
+    for r in sorted(rules, key=lambda r: PRIORITY[r.cls]):
+        by_context.setdefault(r.context, []).append(r)
+    plans = []
+    for context, rs in sorted(by_context.items(), key=lambda kv: (kv[0].count("[*]"), kv[0])):
+        needed = sorted({f for r in rs for f in r.fields if not f.startswith(ARG)})
+        checks = [_Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence()) for r in rs]
+        plans.append(_ContextPlan(context, context_steps(context), [(f, field_getter(f)) for f in needed], checks))
+    return plans
+
+
+class Registry:
+    """Per-tool contracts with a fast ``check``. Build with ``learn`` or ``Registry(rules)``."""
+
+    def __init__(self, rules: Iterable[Rule] = (), meta: Mapping[str, Any] | None = None):
+        self.rules: dict[str, list[Rule]] = {}
+        for r in rules:
+            self.rules.setdefault(r.tool, []).append(r)
+        self.meta: dict[str, Any] = dict(meta or {})
+        self._plans: dict[str, list[_ContextPlan]] = {t: _compile_tool(rs) for t, rs in self.rules.items()}
+
+    # --------------------------------------------------------------------- queries
+
+    @property
+    def n_rules(self) -> int:
+        return sum(len(rs) for rs in self.rules.values())
+
+    def tools(self) -> list[str]:
+        return sorted(self.rules)
+
+    def rules_for(self, tool: str) -> list[Rule]:
+        return list(self.rules.get(tool, []))
+
+    def counts_by_class(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for rs in self.rules.values():
+            for r in rs:
+                out[r.cls] = out.get(r.cls, 0) + 1
+        return dict(sorted(out.items()))
+
+    def merged(self, other: Registry) -> Registry:
+        """Rules of both (the other's rules for a tool are added; identical ids kept once)."""
+        seen = {r.rule_id for rs in self.rules.values() for r in rs}
+        extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
+        return Registry([r for rs in self.rules.values() for r in rs] + extra, {**self.meta, **other.meta})
+
+    # --------------------------------------------------------------------- the hot path
+
+    def check(self, tool: str, arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
+        """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first."""
+        plans = self._plans.get(tool)
+        if not plans:
+            return []
+        args = arguments if arguments is not None else {}
+        found: list[Violation] = []
+        for plan in plans:
+            for element, index in iter_context(result, plan.chains):
+                vals = {f: g(element) for f, g in plan.getters}
+                for c in plan.checks:
+                    hit = c.fn(vals, args)
+                    if hit is not None:
+                        path = concrete(c.path, index) if index else c.path
+                        found.append(Violation(c.rule_id, c.rule.cls, path, hit[0], c.expected, c.sentence))
+        return found
+
+    # --------------------------------------------------------------------- storage
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION,
+            "kind": KIND,
+            "meta": self.meta,
+            "n_rules": self.n_rules,
+            "tools": {t: [r.to_json() for r in self.rules[t]] for t in self.tools()},
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Registry:
+        version = obj.get("format_version")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"unsupported registry format_version {version!r} (this code reads {FORMAT_VERSION})")
+        rules = [Rule.from_json(r) for rs in obj.get("tools", {}).values() for r in rs]
+        return cls(rules, obj.get("meta", {}))
+
+    def save(self, path: str | os.PathLike) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=_default) + "\n")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Registry:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+    def explain(self, tool: str | None = None) -> list[str]:
+        """The rules in plain words, one line each, grouped by tool."""
+        lines = []
+        for t in [tool] if tool else self.tools():
+            rs = self.rules.get(t, [])
+            lines.append(f"{t} ({len(rs)} rules)")
+            for r in sorted(rs, key=lambda r: (PRIORITY[r.cls], r.rule_id)):
+                sup = ", ".join(f"{k}={v}" for k, v in r.support.items())
+                lines.append(f"  [{r.cls}] {r.sentence()}  ({sup}; {r.source})")
+        return lines
+
+
+def _default(o: Any) -> Any:
+    return repr(o)
+
+
+def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
+    """Mine every rule class from clean traces (rows with status "error" are skipped)."""
+    groups = group_executions(traces)
+    rules = [r for tool, ex in groups.items() for r in mine_tool(tool, ex, thresholds)]
+    return Registry(rules, {"source": "traces", "n_executions": sum(len(v) for v in groups.values()), "thresholds": thresholds.to_json()})
+
+
+def learn_schema_only(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
+    """The schema-only detector: required fields and stable types only (GenSON-like)."""
+    groups = group_executions(traces)
+    rules = [r for tool, ex in groups.items() for r in mine_tool(tool, ex, thresholds, schema_only=True)]
+    return Registry(rules, {"source": "traces", "variant": "schema-only", "n_executions": sum(len(v) for v in groups.values())})
+
+
+__all__ = ["FORMAT_VERSION", "Registry", "display_path", "learn", "learn_schema_only"]

@@ -1,0 +1,305 @@
+"""Contract rules: the serialisable ``Rule``, the ``Violation`` it produces, its sentence, and its
+compiled check (a flat closure over one context element's field values and the call arguments).
+
+Rule classes: required, type, positive, domain, echo, date_order, relation. Knows nothing about
+how rules are mined or where they are stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.monitor.paths import ARG, display_path
+from harness.monitor.values import MISSING, date_key, is_number, type_ok
+
+RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
+# Receipt order: a broken shape explains everything after it, so it is reported first.
+PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule_id: str
+    rule_class: str
+    path: str
+    observed: Any
+    expected: str
+    sentence: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule_id": self.rule_id,
+            "rule_class": self.rule_class,
+            "path": self.path,
+            "observed": _jsonable(self.observed),
+            "expected": self.expected,
+            "sentence": self.sentence,
+        }
+
+
+@dataclass
+class Rule:
+    """One contract of one tool. ``fields`` are relative to ``context``; ``params`` by class:
+
+    type: {"types": [...]}; positive: {"strict": bool}; domain: {"values": [...]};
+    echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b);
+    relation: {"form": "eq"|"affine"|"product", "k", "c", "quanta": [...]} (a == f(b[, c])).
+    """
+
+    tool: str
+    cls: str
+    context: str
+    fields: tuple[str, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+    support: dict[str, int] = field(default_factory=dict)
+    source: str = "traces"
+
+    @property
+    def rule_id(self) -> str:
+        form = self.params.get("form", "")
+        tail = f":{form}" if form else ""
+        return f"{self.tool}:{self.cls}{tail}:{self.context}:{'|'.join(self.fields)}"
+
+    @property
+    def path(self) -> str:
+        return display_path(self.context, self.fields[0])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.rule_id,
+            "tool": self.tool,
+            "class": self.cls,
+            "context": self.context,
+            "fields": list(self.fields),
+            "params": self.params,
+            "support": self.support,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Rule:
+        return cls(
+            tool=obj["tool"],
+            cls=obj["class"],
+            context=obj["context"],
+            fields=tuple(obj["fields"]),
+            params=dict(obj.get("params", {})),
+            support=dict(obj.get("support", {})),
+            source=obj.get("source", "traces"),
+        )
+
+    # ------------------------------------------------------------------------- words
+
+    def name(self, i: int = 0) -> str:
+        f = self.fields[i]
+        if f.startswith(ARG):
+            return f"the argument {f[len(ARG):]}"
+        return display_path(self.context, f).removeprefix("$.") if f else ("the result" if self.context == "$" else "each element of " + self.context.removeprefix("$."))
+
+    def expected(self) -> str:
+        p, c = self.params, self.cls
+        if c == "required":
+            return "present"
+        if c == "type":
+            fmt = f" matching {p['pattern']}" if p.get("pattern") else ""
+            return " or ".join(p["types"]) + fmt
+        if c == "positive":
+            return "> 0" if p.get("strict", True) else ">= 0"
+        if c == "domain":
+            if p.get("reference"):
+                return f"a key of {p['reference']}"
+            return "one of " + ", ".join(repr(v) for v in p["values"])
+        if c == "echo":
+            return f"== {self.fields[1]}"
+        if c == "date_order":
+            return f"<= {display_path(self.context, self.fields[1])}"
+        form = p["form"]
+        b = display_path(self.context, self.fields[1])
+        if form == "eq":
+            return f"== {b}"
+        if form == "affine":
+            return f"== {_num(p['k'])} * {b} + {_num(p['c'])}"
+        return f"== {b} * {display_path(self.context, self.fields[2])}"
+
+    def sentence(self) -> str:
+        a, p, c = self.name(0), self.params, self.cls
+        if c == "required":
+            return f"{a} must be present"
+        if c == "type":
+            fmt = f" shaped like {p['example']}" if p.get("example") else (f" matching {p['pattern']}" if p.get("pattern") else "")
+            return f"{a} must be {' or '.join(_article(t) for t in p['types'])}{fmt}"
+        if c == "positive":
+            return f"{a} must be {'positive' if p.get('strict', True) else 'non-negative'}"
+        if c == "domain":
+            if p.get("reference"):
+                return f"{a} must be a known {p['reference']} id"
+            return f"{a} must be one of {', '.join(repr(v) for v in p['values'])}"
+        if c == "echo":
+            return f"{a} must equal {self.name(1)} of the call"
+        if c == "date_order":
+            return f"{a} must not be later than {self.name(1)}"
+        form = p["form"]
+        if form == "eq":
+            return f"{a} must equal {self.name(1)}"
+        if form == "affine":
+            return f"{a} must equal {_num(p['k'])} × {self.name(1)} + {_num(p['c'])}"
+        return f"{a} must equal {self.name(1)} × {self.name(2)}"
+
+    # ------------------------------------------------------------------------- check
+
+    def compile(self) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]:
+        """A closure ``(values, arguments) -> None | (observed,)``; values maps field -> value."""
+        return _COMPILERS[self.cls](self)
+
+
+def _article(t: str) -> str:
+    return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(t, f"a {t}")
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _jsonable(v: Any) -> Any:
+    return "<missing>" if v is MISSING else v
+
+
+def _getter(f: str) -> Callable[[Mapping, Mapping], Any]:
+    if f.startswith(ARG):
+        k = f[len(ARG):]
+        return lambda vals, args: args.get(k, MISSING)
+    return lambda vals, args: vals.get(f, MISSING)
+
+
+def _c_required(r: Rule):
+    f = r.fields[0]
+
+    def check(vals, args):
+        return (MISSING,) if vals.get(f, MISSING) is MISSING else None
+
+    return check
+
+
+def _c_type(r: Rule):
+    f, allowed = r.fields[0], frozenset(r.params["types"])
+    pattern = r.params.get("pattern")
+    if pattern is None:
+
+        def check(vals, args):
+            v = vals.get(f, MISSING)
+            if v is MISSING or type_ok(v, allowed):
+                return None
+            return (v,)
+
+        return check
+    match = re.compile(pattern).fullmatch  # compiled once, when the registry loads
+
+    def check_format(vals, args):
+        v = vals.get(f, MISSING)
+        if v is MISSING:
+            return None
+        if not type_ok(v, allowed):
+            return (v,)
+        return None if not isinstance(v, str) or match(v) else (v,)
+
+    return check_format
+
+
+def _c_positive(r: Rule):
+    f, strict = r.fields[0], r.params.get("strict", True)
+
+    def check(vals, args):
+        v = vals.get(f, MISSING)
+        if not is_number(v):
+            return None
+        return (v,) if (v <= 0 if strict else v < 0) else None
+
+    return check
+
+
+def _c_domain(r: Rule):
+    f, allowed = r.fields[0], frozenset(r.params["values"])
+    nullable = r.params.get("nullable", True)
+
+    def check(vals, args):
+        v = vals.get(f, MISSING)
+        if v is MISSING:
+            return None  # absence belongs to the required rule
+        if v is None:
+            return None if nullable else (v,)
+        if isinstance(v, (dict, list)) or v not in allowed:
+            return (v,)
+        return None
+
+    return check
+
+
+def _c_echo(r: Rule):
+    f = r.fields[0]
+    ga = _getter(r.fields[1])
+
+    def check(vals, args):
+        v = vals.get(f, MISSING)
+        a = ga(vals, args)
+        if v is MISSING or a is MISSING:
+            return None
+        if is_number(v) and is_number(a):
+            return None if abs(v - a) <= 1e-9 * max(1.0, abs(a)) else (v,)
+        return None if v == a else (v,)
+
+    return check
+
+
+def _c_date(r: Rule):
+    ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
+
+    def check(vals, args):
+        a, b = ga(vals, args), gb(vals, args)
+        ka, kb = date_key(a), date_key(b)
+        if ka is None or kb is None:
+            return None
+        return (a,) if ka > kb else None
+
+    return check
+
+
+def _c_relation(r: Rule):
+    p = r.params
+    ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
+    qa, qb = p["quanta"][0], p["quanta"][1]
+    form = p["form"]
+    if form == "product":
+        gc, qc = _getter(r.fields[2]), p["quanta"][2]
+
+        def check_product(vals, args):
+            a, b, c = ga(vals, args), gb(vals, args), gc(vals, args)
+            if not (is_number(a) and is_number(b) and is_number(c)):
+                return None
+            tol = 0.5 * (qa + abs(c) * qb + abs(b) * qc) + 1e-9 * max(1.0, abs(a))
+            return None if abs(a - b * c) <= tol else (a,)
+
+        return check_product
+    k, c0 = (1.0, 0.0) if form == "eq" else (p["k"], p["c"])
+    tol0 = 0.5 * (qa + abs(k) * qb)
+
+    def check_affine(vals, args):
+        a, b = ga(vals, args), gb(vals, args)
+        if not (is_number(a) and is_number(b)):
+            return None
+        return None if abs(a - (k * b + c0)) <= tol0 + 1e-9 * max(1.0, abs(a)) else (a,)
+
+    return check_affine
+
+
+_COMPILERS = {
+    "required": _c_required,
+    "type": _c_type,
+    "positive": _c_positive,
+    "domain": _c_domain,
+    "echo": _c_echo,
+    "date_order": _c_date,
+    "relation": _c_relation,
+}

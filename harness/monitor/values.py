@@ -1,0 +1,78 @@
+"""Value helpers shared by mining and checking: JSON type names, date keys, numeric precision.
+
+Pure functions of one value; no knowledge of rules, tools or environments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+# Sentinel for "field absent" (distinct from a JSON null).
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>", "__bool__": lambda self: False})()
+
+# ISO-8601 dates and datetimes, compiled once at import (never per check).
+_DATE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a Python value ("integer" for ints, "number" for floats)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "unknown"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def date_key(value: Any) -> str | None:
+    """A string that orders like the instant ``value`` names, or None when it is not an ISO date.
+
+    A bare date sorts before any time on that day; offsets are ignored (same-zone assumption).
+    """
+    if not isinstance(value, str) or len(value) < 10 or len(value) > 40:
+        return None
+    m = _DATE_RE.match(value)
+    if m is None:
+        return None
+    time = m.group(2) or ""
+    if len(time) == 5:
+        time += ":00"
+    return m.group(1) + time
+
+
+def quantum(value: Any) -> float:
+    """The rounding step a displayed number suggests (0.01 for 12.25, 1 for 7, 0 when unrounded)."""
+    if isinstance(value, int):
+        return 1.0
+    text = repr(float(value))
+    if "e" in text or "E" in text:
+        return 0.0
+    decimals = len(text.split(".")[1].rstrip("0")) if "." in text else 0
+    return 0.0 if decimals > 6 else 10.0**-decimals
+
+
+def merge_types(types: set[str]) -> frozenset[str]:
+    """Integers observed beside floats widen to "number" (JSON has one numeric type)."""
+    if "integer" in types and "number" in types:
+        types = (types - {"integer"}) | {"number"}
+    return frozenset(types)
+
+
+def type_ok(value: Any, allowed: frozenset[str]) -> bool:
+    t = json_type(value)
+    return t in allowed or (t == "integer" and "number" in allowed)
