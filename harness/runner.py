@@ -357,6 +357,15 @@ def pending_episodes(schedule: list[EpisodeSpec], records: list[dict], retry_inf
     return todo
 
 
+def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str], spend: Spend) -> str:
+    """The progress bar's postfix: outcomes, errors, cost, and the arm/model mix so far."""
+    def mix(c: Counter[str]) -> str:
+        return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
+
+    return (f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
+            f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}")
+
+
 def _progress(total: int, enabled: bool, desc: str) -> Any:
     from tqdm import tqdm
 
@@ -385,7 +394,8 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     global_sem = asyncio.Semaphore(cfg.concurrency)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
     counts: Counter[str] = Counter()
-    mix: Counter[str] = Counter()
+    arms_done: Counter[str] = Counter()
+    models_done: Counter[str] = Counter()
     bar = _progress(len(todo), cfg.progress, cfg.study.name)
     stopped_by_budget = False
 
@@ -402,13 +412,10 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                 rec = await run_episode(plan, ep, factory, chains[ep.arm], budget_ok, run_dir)
                 writer.append(rec)
                 counts[rec["status"]] += 1
-                mix[f"{ep.arm}/{ep.model}"] += 1
+                arms_done[ep.arm] += 1
+                models_done[ep.model] += 1
                 bar.update(1)
-                bar.set_postfix_str(
-                    f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
-                    f"${spend.usd:.4f} arms {dict(Counter(k.split('/')[0] for k in mix.elements()))}",
-                    refresh=False,
-                )
+                bar.set_postfix_str(progress_text(counts, arms_done, models_done, spend), refresh=False)
 
         try:
             await asyncio.gather(*(one(ep) for ep in todo))

@@ -182,3 +182,12 @@ def test_round_cap_is_an_agent_failure(tmp_path):
     run(tmp_path, "study.env.max_rounds=3", "arms=[baseline]", factory=looping)
     for rec in load_records(tmp_path / "episodes.jsonl"):
         assert rec["status"] == "agent_failed" and rec["stop_reason"] == "round_cap" and rec["rounds"] == 3
+
+
+def test_progress_text_shows_outcomes_mix_and_cost():
+    from harness.runner import Spend, progress_text
+
+    text = progress_text(Counter(completed=2, infra_error=1), Counter(baseline=2, monitor=1), Counter(m=3),
+                         Spend(usd=0.25))
+    assert "ok 2" in text and "infra 1" in text and "$0.2500" in text
+    assert "baseline:2 monitor:1" in text and "m:3" in text
