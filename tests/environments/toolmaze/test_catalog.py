@@ -66,3 +66,9 @@ def test_contract_classes_are_all_declared_somewhere():
     assert any(t.contracts.date_pairs for t in catalog.values())
     ops = {r[0] for t in catalog.values() for r in t.contracts.relations}
     assert ops == {"mul", "add", "sum"}
+
+
+def test_descriptions_begin_with_the_capitalised_label():
+    for t in build_catalog().values():
+        if t.kind != "finish":
+            assert t.description.startswith(t.label[0].upper() + t.label[1:]), t.name

@@ -136,3 +136,25 @@ def test_round_cap(env):
     capped = ep.call(ToolCall("finish", {"status": "done", "answer": ""}))
     assert capped.status == "error" and capped.terminal and len(ep.history) == 25
     assert not ep.score().success
+
+
+def test_call_never_raises_on_arbitrary_arguments(env):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    inst = env.instance("C4_task_002_P4")
+    names = list(inst.base.exposed) + ["ghost"]
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), st.floats(allow_nan=False, width=32),
+                        st.text(max_size=8))
+    catalog = build_catalog()
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(names), st.data())
+    def check(name, data):
+        keys = [p.name for p in catalog[name].params] if name in catalog else ["x"]
+        args = data.draw(st.dictionaries(st.sampled_from(keys + ["extra"]), scalars, max_size=4))
+        ep = env.start(inst.task.task_id)
+        res = ep.call(ToolCall(name, args))
+        assert res.status in ("ok", "error") and "perturbed" in res.meta
+
+    check()
