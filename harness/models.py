@@ -199,6 +199,11 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
     }
     if tools:
         kwargs["tools"] = tools
+    if spec.scripted or spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
+        # custom pricing short-cuts litellm's own cost lookup (slow, and it misses custom providers);
+        # the cost we report is still computed from usage by compute_cost
+        kwargs["input_cost_per_token"] = (spec.input_cost_per_mtok or 0.0) / 1e6 or 1e-18
+        kwargs["output_cost_per_token"] = (spec.output_cost_per_mtok or 0.0) / 1e6
     seed = request_seed(spec, replicate)
     if seed is not None:
         kwargs["seed"] = seed
