@@ -1,0 +1,1 @@
+"""ToolMaze: an offline, deterministic re-implementation (see README.md in this folder)."""

@@ -74,7 +74,8 @@ def traces(env: ToolMazeEnv, mode: str, complexity: str | None = None) -> Iterat
             for path in inst.base.paths:
                 for step in path.trace:
                     yield {**head, "tool": step["tool"], "arguments": step["arguments"], "result": step["result"],
-                           "status": step["status"], "path_id": path.path_id, "step": step["step"]}
+                           "status": step["status"], "path_id": path.path_id, "step": step["step"],
+                           "perturbed": False}
         else:
             _, history = run_policy(env, task.task_id, "oracle")
             for step, (call, res) in enumerate(history):
