@@ -113,7 +113,7 @@ def _fill(step: Step, content: Any) -> None:
         content = content.get("tool_result", {k: v for k, v in content.items() if k != "outcome_monitor"})
     step.raw = content
     step.error = (isinstance(content, dict) and "error" in content) or (
-        isinstance(content, str) and content.lower().startswith(("error", "ignored"))
+        isinstance(content, str) and content.lower().startswith(("error", "ignored", "reviewer feedback"))
     )
 
 
