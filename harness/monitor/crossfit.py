@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from environments.seeding import rng, stable_int
+from harness.monitor.mine import index_executions, mine_executions, pool_domains
 from harness.monitor.registry import FORMAT_VERSION, Registry, learn
+from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 
 CROSSFIT_KIND = "outcome-monitor-crossfit"
@@ -109,18 +111,31 @@ def split_by_fold(traces: Sequence[Mapping[str, Any]], assignment: Mapping[str, 
 
 
 def build_crossfit(traces: Iterable[Mapping[str, Any]], n_folds: int = 5, seed: int = 0,
-                   thresholds: Thresholds = DEFAULT) -> CrossFit:
-    """Learn fold k's registry from the traces of every other fold."""
+                   thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> CrossFit:
+    """Learn fold k's registry from the traces of every other fold.
+
+    Traces are indexed and flattened once; an execution trains fold k when it occurred in some
+    workflow outside fold k. A tool whose training set is the same for several folds (it never
+    occurs in them) is mined once for all of them.
+    """
     rows = list(traces)
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
-    by_fold = split_by_fold(rows, assignment)
+    index = index_executions(rows, lambda r: assignment[workflow_of(r)])
+    per_fold: list[list[Rule]] = [[] for _ in range(n_folds)]
+    for tool, executions in index.items():
+        memo: dict[tuple[int, ...], list[Rule]] = {}
+        for k in range(n_folds):
+            chosen = tuple(i for i, e in enumerate(executions) if e.groups - {k})
+            if chosen not in memo:
+                memo[chosen] = mine_executions(tool, [executions[i] for i in chosen], thresholds, schema_only) if chosen else []
+            per_fold[k].extend(memo[chosen])
     registries = []
     for k in range(n_folds):
-        train = [r for j, part in sorted(by_fold.items()) if j != k for r in part]
-        reg = learn(train, thresholds)
-        reg.meta.update({"fold": k, "n_folds": n_folds, "seed": seed,
-                         "train_workflows": sum(1 for w, f in assignment.items() if f != k)})
-        registries.append(reg)
+        meta = {"source": "traces", "fold": k, "n_folds": n_folds, "seed": seed, "thresholds": thresholds.to_json(),
+                "train_workflows": sum(1 for f in assignment.values() if f != k)}
+        if schema_only:
+            meta["variant"] = "schema-only"
+        registries.append(Registry(pool_domains(per_fold[k], thresholds), meta))
     return CrossFit(registries, assignment, n_folds, seed, {"n_workflows": len(assignment)})
 
 

@@ -6,51 +6,86 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from environments.seeding import canonical_json
 from harness.monitor.paths import ARG, ROOT, flatten
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
-from harness.monitor.values import MISSING, date_key, is_number, json_type, merge_types, quantum
+from harness.monitor.values import MISSING, date_key, is_number, merge_types, quantum
 
 ARGS_KEY = "#args"
+DOMAIN_CANDIDATE = "domain?"  # per-tool evidence for a categorical domain, pooled by pool_domains
+_JSON_TYPE = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", dict: "object", list: "array"}
+_NUMERIC = {int, float}
+_STR = {str}
+_STR_BOOL = {str, bool}
 
 
-def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[dict, Any]]]:
-    """Clean executions by tool, identical (arguments, result) pairs counted once."""
-    seen: set[str] = set()
-    by_tool: dict[str, list[tuple[dict, Any]]] = {}
+@dataclass
+class Execution:
+    """One distinct clean execution of a tool, flattened once, with the groups (e.g. folds) it
+    occurred in, so cross-fitting can select training executions without re-reading traces."""
+
+    args: dict[str, Any]
+    result: Any
+    groups: set[Any] = field(default_factory=set)
+    _rows: dict[str, list[dict[str, Any]]] | None = None
+
+    @property
+    def rows(self) -> dict[str, list[dict[str, Any]]]:
+        if self._rows is None:
+            out: dict[str, list[dict[str, Any]]] = {}
+            flatten(self.result, self.args, out)
+            akey = repr(sorted(self.args.items()))
+            for rows in out.values():
+                for row in rows:
+                    row[ARGS_KEY] = akey
+            self._rows = out
+        return self._rows
+
+
+def index_executions(traces: Iterable[Mapping[str, Any]], group_of: Callable[[Mapping[str, Any]], Any] | None = None
+                     ) -> dict[str, list[Execution]]:
+    """Clean executions by tool (rows with status "error" skipped); identical (arguments, result)
+    pairs are one execution, so repeated calls add no evidence."""
+    index: dict[str, dict[str, Execution]] = {}
     for t in traces:
         if t.get("status", "ok") == "error":
             continue
         args = dict(t.get("arguments") or {})
-        key = canonical_json([t["tool"], args, t.get("result")])
-        if key in seen:
-            continue
-        seen.add(key)
-        by_tool.setdefault(t["tool"], []).append((args, t.get("result")))
-    return dict(sorted(by_tool.items()))
+        result = t.get("result")
+        # repr is an exact identity key for JSON-decoded values (same keys in the same order)
+        key = repr((args, result))
+        per_tool = index.setdefault(t["tool"], {})
+        ex = per_tool.get(key)
+        if ex is None:
+            ex = per_tool[key] = Execution(args, result)
+        if group_of is not None:
+            ex.groups.add(group_of(t))
+    return {tool: list(ex.values()) for tool, ex in sorted(index.items())}
 
 
-def contexts_of(executions: list[tuple[dict, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for args, result in executions:
-        start = {c: len(rows) for c, rows in out.items()}
-        flatten(result, args, out)
-        akey = canonical_json(args)
-        for c, rows in out.items():
-            for row in rows[start.get(c, 0):]:
-                row[ARGS_KEY] = akey
-    return out
+def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[dict, Any]]]:
+    """Clean ``(arguments, result)`` pairs by tool, identical pairs counted once."""
+    return {tool: [(e.args, e.result) for e in exs] for tool, exs in index_executions(traces).items()}
 
 
 def mine_tool(tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
+    return mine_executions(tool, [Execution(dict(a), r) for a, r in executions], th, schema_only)
+
+
+def mine_executions(tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
+    contexts: dict[str, list[dict[str, Any]]] = {}
+    for ex in executions:
+        for c, rows in ex.rows.items():
+            contexts.setdefault(c, []).extend(rows)
     rules: list[Rule] = []
-    for context, rows in sorted(contexts_of(executions).items()):
+    for context, rows in sorted(contexts.items()):
         rules.extend(_mine_context(tool, context, rows, th, schema_only))
     return rules
 
@@ -77,27 +112,34 @@ def _mine_context(tool: str, context: str, rows: list[dict], th: Thresholds, sch
     def add(cls: str, fields: tuple[str, ...], params: dict | None = None, **support: int) -> None:
         out.append(Rule(tool, cls, context, fields, params or {}, support))
 
+    # classify each column once by the Python types of its non-null values
+    present_of: dict[str, list[Any]] = {}
+    kinds: dict[str, set[type]] = {}
+    for f, col in cols.items():
+        present_of[f] = [v for v in col if v is not MISSING]
+        kinds[f] = {type(v) for v in present_of[f]}
+
     # ---- required and type (presence facts: count executions)
     for f in result_fields:
         if _is_derived(f):
             continue
-        present = [v for v in cols[f] if v is not MISSING]
+        present = present_of[f]
         if f and len(present) == n and n >= th.min_presence:
             add("required", (f,), n=n)
         if len(present) >= th.min_presence:
-            types = merge_types({json_type(v) for v in present})
+            types = merge_types({_JSON_TYPE.get(t, "unknown") for t in kinds[f]})
             add("type", (f,), {"types": sorted(types)}, n=len(present))
     if schema_only:
         return out
 
-    domains: set[str] = set()
     numeric: dict[str, list[Any]] = {}
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
-        present = [v for v in col if v is not MISSING and v is not None]
-        if not present:
+        pytypes = kinds[f] - {type(None)}
+        if not pytypes:
             continue
-        if all(is_number(v) for v in present):
+        present = [v for v in present_of[f] if v is not None] if type(None) in kinds[f] else present_of[f]
+        if pytypes <= _NUMERIC and (float not in pytypes or all(math.isfinite(v) for v in present)):
             numeric[f] = col
             if f.startswith(ARG):
                 continue
@@ -109,34 +151,69 @@ def _mine_context(tool: str, context: str, rows: list[dict], th: Thresholds, sch
                 continue  # implied by its elements' own sign rules
             elif lo >= 0 and len(set(present)) >= th.min_distinct_sign:
                 add("positive", (f,), {"strict": lo > 0}, distinct=len(set(present)))
-        elif all(isinstance(v, str) for v in present) and all(date_key(v) is not None for v in present):
+        elif pytypes == _STR and date_key(present[0]) is not None and all(date_key(v) is not None for v in present):
             dates[f] = col
-        elif not f.startswith(ARG) and f and all(isinstance(v, (str, bool)) for v in present):
-            if _domain_ok(present, rows, col, th):
-                counts = Counter(present)
-                values = sorted(counts, key=lambda v: (str(type(v)), v))
-                nullable = any(v is None for v in col)
-                add("domain", (f,), {"values": values, "nullable": nullable}, n=len(present), distinct=len(values))
-                domains.add(f)
-    # a domain already fixes the type of its field
-    out = [r for r in out if not (r.cls == "type" and r.fields[0] in domains)]
-
+        elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
+            cand = _domain_candidate(present, rows, col, th)
+            if cand is not None:
+                params = {"counts": cand, "nullable": type(None) in kinds[f]}
+                add(DOMAIN_CANDIDATE, (f,), params, n=len(present), distinct=len(cand))
     out.extend(_mine_equalities(tool, context, cols, numeric, th))
     out.extend(_mine_dates(tool, context, dates, th))
     return out
 
 
-def _domain_ok(present: list[Any], rows: list[dict], col: list[Any], th: Thresholds) -> bool:
-    counts = Counter(present)
-    d = len(counts)
-    if d > th.max_domain or min(counts.values()) < th.min_count_per_value:
-        return False
-    if len(present) < max(th.min_presence, th.min_per_category * d):
-        return False
-    if any(isinstance(v, str) and (len(v) > th.max_domain_string) for v in counts):
-        return False
-    arg_tuples = {rows[i][ARGS_KEY] for i, v in enumerate(col) if v is not MISSING and v is not None}
-    return len(arg_tuples) < 2 or d <= th.domain_arg_ratio * len(arg_tuples)
+def _domain_candidate(present: list[Any], rows: list[dict], col: list[Any], th: Thresholds) -> list[list[Any]] | None:
+    """[[value, executions]] for a short categorical field that does not merely copy its inputs."""
+    tuples: dict[Any, set[str]] = {}
+    for i, v in enumerate(col):
+        if v is not MISSING and v is not None:
+            tuples.setdefault(v, set()).add(rows[i][ARGS_KEY])
+    d = len(tuples)
+    if d > th.max_domain or any(isinstance(v, str) and len(v) > th.max_domain_string for v in tuples):
+        return None
+    n_args = len({a for s in tuples.values() for a in s})
+    if n_args >= 2 and d > th.domain_arg_ratio * n_args:
+        return None
+    return [[v, len(s)] for v, s in sorted(tuples.items(), key=lambda kv: (str(type(kv[0])), kv[0]))]
+
+
+def leaf(field: str) -> str:
+    return field.rsplit(".", 1)[-1]
+
+
+def pool_domains(rules: list[Rule], th: Thresholds = DEFAULT) -> list[Rule]:
+    """Turn domain candidates into domain rules over the values pooled by field name.
+
+    Tools that return a field of the same name (``availability``, ``rate_status``) draw it from one
+    vocabulary (TFDV's shared domains; Daikon's comparability by name), so evidence is pooled: the
+    pooled domain must have at most ``max_domain`` values, each seen in at least
+    ``min_count_per_value`` distinct executions (Good-Turing: no singletons, so the estimated unseen
+    mass is 0), and ``min_per_category`` executions per value overall. A kept domain also replaces
+    the field's type rule, which it implies.
+    """
+    pooled: dict[str, Counter] = {}
+    for r in rules:
+        if r.cls == DOMAIN_CANDIDATE:
+            c = pooled.setdefault(leaf(r.fields[0]), Counter())
+            for v, k in r.params["counts"]:
+                c[v] += k
+    keep: dict[str, list[Any]] = {}
+    for name, c in pooled.items():
+        n = sum(c.values())
+        if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
+            keep[name] = sorted(c, key=lambda v: (str(type(v)), v))
+    out, typed = [], set()
+    for r in rules:
+        if r.cls != DOMAIN_CANDIDATE:
+            out.append(r)
+            continue
+        values = keep.get(leaf(r.fields[0]))
+        if values is not None:
+            support = {"n": r.support.get("n", 0), "distinct": len(values)}
+            out.append(Rule(r.tool, "domain", r.context, r.fields, {"values": values, "nullable": r.params["nullable"]}, support, r.source))
+            typed.add((r.tool, r.context, r.fields[0]))
+    return [r for r in out if not (r.cls == "type" and (r.tool, r.context, r.fields[0]) in typed)]
 
 
 def _pairs(ca: list[Any], cb: list[Any]) -> list[tuple[Any, Any]]:
@@ -208,7 +285,9 @@ def _mine_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeri
                 q = [_qmax(x for x, _ in pairs), _qmax(y for _, y in pairs)]
                 out.append(Rule(tool, "relation", context, (f, rep), {"form": "eq", "quanta": q}, {"n": len(pairs), "distinct": distinct}))
     # --- affine and product over one representative per equality class
-    reps = sorted({classes.find(f) for f in numeric})
+    # list lengths only take part in equalities (count == len(items)): a small integer fits some
+    # affine line of any money field within its rounding tolerance by coincidence
+    reps = sorted({classes.find(f) for f in numeric if not f.startswith("len(")})
     targets = [f for f in reps if not f.startswith(ARG)]
     quanta = {f: _qmax(v for v in numeric[f] if is_number(v)) for f in reps}
     for a in targets:
@@ -258,10 +337,21 @@ def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict
     if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
         return None
     distinct = len({y for _, y in pairs})
-    if distinct < th.min_distinct_affine:
+    if distinct < th.min_distinct_affine or not _beyond_chance(tol, [x for x, _ in pairs], len(set(pairs)), th):
         return None
     params = {"form": "affine", "k": k, "c": c, "quanta": [quanta[a], quanta[b]]}
     return Rule(tool, "relation", context, (a, b), params, {"n": len(pairs), "distinct": distinct})
+
+
+def _beyond_chance(tol: float, targets: list[float], n_points: int, th: Thresholds) -> bool:
+    """Daikon's test for an equation with tolerance: a target drawn at random over its observed
+    range lands within +-tol of the prediction with probability p = 2*tol/range; the rule is kept
+    only if p**(distinct points) < 1 - confidence."""
+    spread = max(targets) - min(targets) if targets else 0.0
+    if spread <= 0:
+        return False
+    p = min(1.0, 2 * tol / spread)
+    return p == 0.0 or n_points * math.log(p) < math.log(1 - th.confidence)
 
 
 def _snap(x: float) -> float:
@@ -283,6 +373,9 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
         n += 1
         points.add((y, z))
     if n < th.min_pair_samples or len(points) < th.min_distinct_product:
+        return None
+    tol_max = max(0.5 * (qa + abs(z) * qb + abs(y) * qc) for y, z in points)
+    if not _beyond_chance(tol_max, [x for x in ca if is_number(x)], len(points), th):
         return None
     if len({y for y, _ in points}) < th.min_distinct_affine or len({z for _, z in points}) < th.min_distinct_affine:
         return None
@@ -320,4 +413,4 @@ def _mine_dates(tool: str, context: str, dates: dict[str, list[Any]], th: Thresh
     return out
 
 
-__all__ = ["ROOT", "contexts_of", "group_executions", "mine_tool"]
+__all__ = ["ROOT", "Execution", "group_executions", "index_executions", "mine_executions", "mine_tool", "pool_domains"]

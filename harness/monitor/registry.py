@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.monitor.mine import group_executions, mine_tool
+from harness.monitor.mine import Execution, index_executions, mine_executions, pool_domains
 from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
 from harness.monitor.rules import PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
@@ -61,7 +61,8 @@ class Registry:
         for r in rules:
             self.rules.setdefault(r.tool, []).append(r)
         self.meta: dict[str, Any] = dict(meta or {})
-        self._plans: dict[str, list[_ContextPlan]] = {t: _compile_tool(rs) for t, rs in self.rules.items()}
+        # plans compile on a tool's first check, so building five registries stays cheap
+        self._plans: dict[str, list[_ContextPlan]] = {}
 
     # --------------------------------------------------------------------- queries
 
@@ -93,8 +94,11 @@ class Registry:
     def check(self, tool: str, arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
         """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first."""
         plans = self._plans.get(tool)
-        if not plans:
-            return []
+        if plans is None:
+            rules = self.rules.get(tool)
+            if not rules:
+                return []
+            plans = self._plans[tool] = _compile_tool(rules)
         args = arguments if arguments is not None else {}
         found: list[Violation] = []
         for plan in plans:
@@ -152,16 +156,20 @@ def _default(o: Any) -> Any:
 
 def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
     """Mine every rule class from clean traces (rows with status "error" are skipped)."""
-    groups = group_executions(traces)
-    rules = [r for tool, ex in groups.items() for r in mine_tool(tool, ex, thresholds)]
-    return Registry(rules, {"source": "traces", "n_executions": sum(len(v) for v in groups.values()), "thresholds": thresholds.to_json()})
+    return learn_indexed(index_executions(traces), thresholds)
+
+
+def learn_indexed(index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> Registry:
+    rules = pool_domains([r for tool, ex in index.items() for r in mine_executions(tool, ex, thresholds, schema_only)], thresholds)
+    meta = {"source": "traces", "n_executions": sum(len(v) for v in index.values()), "thresholds": thresholds.to_json()}
+    if schema_only:
+        meta["variant"] = "schema-only"
+    return Registry(rules, meta)
 
 
 def learn_schema_only(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
     """The schema-only detector: required fields and stable types only (GenSON-like)."""
-    groups = group_executions(traces)
-    rules = [r for tool, ex in groups.items() for r in mine_tool(tool, ex, thresholds, schema_only=True)]
-    return Registry(rules, {"source": "traces", "variant": "schema-only", "n_executions": sum(len(v) for v in groups.values())})
+    return learn_indexed(index_executions(traces), thresholds, schema_only=True)
 
 
 __all__ = ["FORMAT_VERSION", "Registry", "display_path", "learn", "learn_schema_only"]
