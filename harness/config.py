@@ -19,7 +19,7 @@ from omegaconf import MISSING, DictConfig, OmegaConf
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 PROMPTS = ("fault_aware", "no_hint")
-MONITOR_VARIANTS = ("none", "full", "no_tools", "generic")
+MONITOR_VARIANTS = ("none", "full", "stripped", "generic")  # harness.monitor.VARIANTS plus "none"
 DETECTORS = ("mined", "schema_only")
 DELIVERIES = ("immediate", "deferred")
 CACHE_MODES = ("off", "record", "replay", "passthrough")
@@ -105,7 +105,7 @@ class Config:
 class ArmCfg:
     name: str = MISSING
     prompt: str = "fault_aware"
-    monitor: str = "none"  # receipt variant: none | full | no_tools | generic
+    monitor: str = "none"  # receipt variant: none | full | stripped (no recovery tools) | generic
     detector: str = "mined"  # mined | schema_only
     delivery: str = "immediate"  # immediate | deferred
     reviewer: bool = False

@@ -61,8 +61,9 @@ class MonitorInterposer:
     """Asks an outcome monitor about each result; records its verdict in ``meta``.
 
     ``monitor_for(ctx)`` returns the monitor for this episode (e.g. the registry of the workflow's
-    held-out fold); it must offer ``annotate(tool, arguments, result, exposed_tools)`` returning an
-    object with ``content, violations, receipt, recovery_tools, n_admissible``. With ``deferred``
+    held-out fold); it must offer ``annotate(tool, arguments, content, exposed_tools, status)``
+    returning an object with ``content, violations, receipt, recovery_tools, n_admissible``
+    (``harness.monitor.Monitor``). With ``deferred``
     delivery the agent-visible content stays raw: the loop delivers the receipt one turn later.
     """
 
@@ -74,7 +75,7 @@ class MonitorInterposer:
         monitor = self.monitor_for(ctx)
         if monitor is None:
             return result
-        ann = monitor.annotate(call.name, dict(call.arguments), result, list(ctx.exposed_tools))
+        ann = monitor.annotate(call.name, dict(call.arguments), result.content, list(ctx.exposed_tools), result.status)
         if not getattr(ann, "receipt", None):
             return result
         meta = dict(result.meta)

@@ -134,8 +134,8 @@ class NegativePriceMonitor:
     def __init__(self, variant: str = "full"):
         self.variant = variant
 
-    def annotate(self, tool: str, arguments: dict, result: ToolResult, exposed_tools: list[str]) -> Annotation:
-        content = result.content
+    def annotate(self, tool: str, arguments: dict, content: Any, exposed_tools: list[str],
+                 status: str = "ok") -> Annotation:
         if not (isinstance(content, dict) and isinstance(content.get("price"), (int, float)) and content["price"] < 0):
             return Annotation(content, [], None, [], 0)
         recovery = [tool] + [t for t in exposed_tools if t.startswith("get_price") and t != tool]

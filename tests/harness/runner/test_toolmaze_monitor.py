@@ -1,0 +1,54 @@
+"""The runner on real ToolMaze with the real cross-fitted monitor (scripted policies, no litellm)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _fakes import policy_factory  # noqa: E402
+
+from harness.config import CONF_DIR, register, to_config  # noqa: E402
+from harness.monitor import CrossFit, fold_of  # noqa: E402
+from harness.records import load_records, validate_record  # noqa: E402
+from harness.runner import run_study  # noqa: E402
+
+register()
+
+
+@pytest.mark.slow
+def test_monitor_arms_on_toolmaze(tmp_path):
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        cfg = to_config(compose("config", overrides=[
+            "study=smoke", "arms=[baseline,monitor,no-tools,schema-only]", "models=[scripted-receipt-aware]",
+            "progress=false",
+        ]))
+    counts = run_study(cfg, tmp_path, factory=policy_factory)
+    records = load_records(tmp_path / "episodes.jsonl")
+    assert counts["planned"] == len(records) == 4 * 4
+    assert all(validate_record(r) == [] for r in records)
+    crossfit = CrossFit.load(tmp_path / "registries" / "crossfit.json")
+    assert crossfit.n_rules > 0
+    assert sorted(p.name for p in (tmp_path / "registries").glob("schema_only_fold*.json")) == [
+        f"schema_only_fold{k}.json" for k in range(cfg.monitor.n_folds)]
+    for r in records:
+        assert r["fold"] == fold_of(r["workflow_id"], cfg.monitor.n_folds, cfg.monitor.seed)
+        if r["arm"] == "baseline":
+            assert r["n_receipts"] == 0
+        for receipt in r["receipts"]:
+            assert receipt["violated"] and receipt["rule_class"]
+            assert receipt["next_action"] in ("switched_listed", "other_tool", "retried_same", "stopped")
+            assert receipt["n_admissible"] == len(receipt["recovery_tools"])
+    fired = [r for r in records if r["arm"] == "monitor" and r["n_receipts"]]
+    assert fired, "the mined monitor fired on none of the smoke episodes"
+    # immediate delivery: the receipt is inside the violating tool message; no-tools strips the list
+    for arm, has_tools in (("monitor", True), ("no-tools", False)):
+        for r in (x for x in records if x["arm"] == arm and x["n_receipts"]):
+            messages = json.loads((tmp_path / r["transcript"]).read_text())["messages"]
+            blocks = [json.loads(m["content"])["outcome_monitor"] for m in messages
+                      if m["role"] == "tool" and "outcome_monitor" in m["content"]]
+            assert blocks and all(("recovery_tools" in b) == has_tools for b in blocks)
