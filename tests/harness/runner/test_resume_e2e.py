@@ -65,6 +65,7 @@ def test_kill_and_resume_matches_uninterrupted_run(tmp_path):
     assert got == want
     assert any(want.values()) and not all(want.values())  # the comparison is not trivially uniform
     assert all(r["status"] in ("completed", "agent_failed") for r in resumed)
+    assert all(r["reviewer_calls"] >= 1 for r in reference if r["arm"] == "reviewer")
 
     # secrets: the key was configured (its variable's name is in the config) but its value is nowhere
     assert "CANARY_KEY" in (full / "config.yaml").read_text()

@@ -52,3 +52,30 @@ def test_monitor_arms_on_toolmaze(tmp_path):
             blocks = [json.loads(m["content"])["outcome_monitor"] for m in messages
                       if m["role"] == "tool" and "outcome_monitor" in m["content"]]
             assert blocks and all(("recovery_tools" in b) == has_tools for b in blocks)
+
+
+def _plan(study: str):
+    from harness.runner import plan_run
+
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        return plan_run(to_config(compose("config", overrides=[f"study={study}"])))
+
+
+def test_table1_and_ablations_select_their_frozen_cells():
+    from collections import Counter
+
+    from environments.seeding import stable_int
+
+    plan = _plan("table1")
+    tasks = {(e.task_id, e.workflow_id, e.complexity, e.mode) for e in plan.schedule}
+    assert Counter((c, m) for _, _, c, m in tasks) == {("C3", "P3"): 20, ("C3", "P4"): 20, ("C4", "P3"): 20,
+                                                       ("C4", "P4"): 20}
+    assert len(plan.schedule) == 80 * 2 * 4
+    # P3 went to the 20 lowest-ranked workflows of each complexity, P4 to the next 20
+    for comp in ("C3", "C4"):
+        ranked = sorted({t.workflow_id for t in plan.env.tasks(comp)}, key=lambda w: stable_int(0, "table1", w))
+        assert {w for _, w, c, m in tasks if c == comp and m == "P3"} == set(ranked[:20])
+        assert {w for _, w, c, m in tasks if c == comp and m == "P4"} == set(ranked[20:40])
+    ablations = _plan("ablations")
+    assert len({e.workflow_id for e in ablations.schedule}) == 114
+    assert {e.arm for e in ablations.schedule} == {"baseline", "monitor", "no-tools", "generic", "deferred"}

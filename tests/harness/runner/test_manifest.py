@@ -1,0 +1,39 @@
+"""The run manifest: provenance at start, counts at the end, refusal to mix different studies."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from environments.seeding import sha256_hex
+from harness.manifest import finish_manifest, git_state, identity_hash, package_versions, start_manifest
+
+CFG = {"study": {"name": "s"}, "seed": 0, "progress": True, "budget": {"usd": 1.0}}
+
+
+def test_start_and_finish(tmp_path):
+    m = start_manifest(tmp_path, CFG, planned=12)
+    on_disk = json.loads((tmp_path / "manifest.json").read_text())
+    assert on_disk["config_hash"] == sha256_hex(CFG) and on_disk["config"] == CFG
+    assert on_disk["counts"] == {"planned": 12} and on_disk["finished"] is None
+    assert set(on_disk["git"]) == {"commit", "dirty"} and on_disk["packages"]["omegaconf"]
+    finish_manifest(tmp_path, m, {"ran_now": 12})
+    done = json.loads((tmp_path / "manifest.json").read_text())
+    assert done["finished"] and done["counts"] == {"planned": 12, "ran_now": 12}
+
+
+def test_resume_keeps_history_and_allows_run_control_changes(tmp_path):
+    start_manifest(tmp_path, CFG, 3)
+    again = start_manifest(tmp_path, {**CFG, "progress": False, "budget": {"usd": 5.0}}, 3)
+    assert len(again["resumes"]) == 1
+    assert identity_hash(CFG) == identity_hash({**CFG, "progress": False})
+    with pytest.raises(ValueError, match="different study config"):
+        start_manifest(tmp_path, {**CFG, "seed": 1}, 3)
+
+
+def test_git_and_versions():
+    state = git_state()
+    assert state["commit"] is None or len(state["commit"]) == 40
+    assert package_versions(("hydra-core", "no-such-package-xyz")) == {
+        "hydra-core": package_versions(("hydra-core",))["hydra-core"], "no-such-package-xyz": None}
