@@ -84,9 +84,9 @@ class State:
             if name == step.tool or other is None or self.dead(name):
                 continue
             for route in self.routes(tool.base_capability):
-                if other in route and step.tool not in {t.name for t in route}:
-                    first = route[0]
-                    if not self.dead(first.name) and self.fill(first) is not None:
+                names = {t.name for t in route}
+                if name in names and step.tool not in names and not any(self.dead(n) for n in names):
+                    if self.fill(route[0]) is not None:
                         return name
         return None
 

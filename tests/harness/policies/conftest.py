@@ -28,6 +28,13 @@ TOOLS = [
             "reason": {"type": "string"}}}}},
 ]
 CLEAN = {"item": "widget", "price": 12.5}
+# a two-step chain providing the same sub-task, listed after the direct tools
+CHAIN = [
+    _tool("resolve_item_ref", "Look up the item price, step 1 of 2: resolve the item. Returns: item_ref (string). "
+          "Capability: shop.price.via_item_ref.1of2", {"item": ("string", "query.item")}),
+    _tool("get_price_by_ref", "Look up the item price, step 2 of 2: price it. " + PRICE.replace(
+        "shop.price", "shop.price.via_item_ref.2of2"), {"item_ref": ("string", "item_ref")}),
+]
 
 
 class Convo:
@@ -65,4 +72,9 @@ class Convo:
 @pytest.fixture
 def convo() -> Convo:
     return Convo()
+
+
+@pytest.fixture
+def chain_convo() -> Convo:
+    return Convo(TOOLS[:3] + CHAIN + TOOLS[3:])
 

@@ -97,3 +97,21 @@ def test_no_receipt_on_action_repeats_the_write(convo):
     convo.call("place_order", {"item": "widget", "price": 12.5, "quantity": 2})
     convo.result({"confirmation_code": "CF-1A"}, receipt={"violated": "x", "observed": 1, "recovery_tools": []})
     assert convo.next_call(respond("receipt-aware", convo))[0] == "finish"
+
+
+def test_receipt_aware_walks_a_chain_and_never_switches_into_a_route_it_left(chain_convo):
+    c = chain_convo
+
+    def flagged(tool: str, args: dict, listed: list[str]):
+        c.call(tool, args).result(BAD, receipt={**RECEIPT, "recovery_tools": listed})
+        return c.next_call(respond("receipt-aware", c))
+
+    assert flagged("get_price_a", {"item": "widget"}, ["resolve_item_ref"]) == ("resolve_item_ref", {"item": "widget"})
+    c.call("resolve_item_ref", {"item": "widget"}).result({"item_ref": "R-1"})
+    assert c.next_call(respond("receipt-aware", c)) == ("get_price_by_ref", {"item_ref": "R-1"})
+    assert flagged("get_price_by_ref", {"item_ref": "R-1"}, ["get_price_b"]) == ("get_price_b", {"sku": "widget"})
+    # the only listed tool opens the chain it already left: retry instead of going back
+    assert flagged("get_price_b", {"sku": "widget"}, ["resolve_item_ref"])[0] == "get_price_b"
+    # a second failure with no live route left aborts, naming the sub-task
+    tool, args = flagged("get_price_b", {"sku": "widget"}, ["resolve_item_ref"])
+    assert tool == "finish" and args["status"] == "aborted" and "look up the item price" in args["reason"]
