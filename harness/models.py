@@ -118,6 +118,7 @@ class RetryPolicy:
     max_wait_s: float = 60.0
     max_retry_after_s: float = 120.0  # never sleep longer than this even if the server asks
     jitter: float = 0.25  # +- share of the wait, drawn from a seeded rng
+    max_total_s: float = 900.0  # give up when the next wait would end past this since the first attempt
 
 
 DEFAULT_RETRY = RetryPolicy()
@@ -435,6 +436,8 @@ async def _call_with_retries(
             ra = _retry_after(exc)
             retryable = kind in RETRYABLE_KINDS and attempt + 1 < spec.max_attempts
             wait = backoff_wait(policy, key, attempt, ra) if retryable else 0.0
+            if retryable and time.monotonic() - started + wait > policy.max_total_s:
+                retryable, wait = False, 0.0
             attempts.append(
                 {
                     "attempt": attempt,
@@ -475,6 +478,12 @@ async def _call_with_retries(
             cost_source=source,
         )
     raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+async def aclose_clients() -> None:
+    """Close litellm's pooled async HTTP clients before the event loop ends (avoids 'unclosed' warnings)."""
+    if _LITELLM is not None and hasattr(_LITELLM, "close_litellm_async_clients"):
+        await _LITELLM.close_litellm_async_clients()
 
 
 def complete(spec: ModelSpec, messages: list[dict], tools: list[dict], **kw: Any) -> Completion:

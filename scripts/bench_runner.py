@@ -52,7 +52,7 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=8)
     ap.add_argument("--latency-ms", type=int, default=200)
-    ap.add_argument("--latency-calls", type=int, default=0, help="calls for the latency run (default 8*C)")
+    ap.add_argument("--latency-calls", type=int, default=0, help="calls for the latency run (default 20*C)")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -77,8 +77,9 @@ def main() -> None:
             dt = asyncio.run(run_calls(scripted, args.calls, args.concurrency, cache))
         print(f"replay from cache          : {args.calls / dt:8.1f} calls/s")
 
-    n = args.latency_calls or 8 * args.concurrency
+    n = args.latency_calls or 20 * args.concurrency
     slow = ModelSpec(name="latency", model=f"chaos/latency-{args.latency_ms}", timeout_s=30.0)
+    asyncio.run(run_calls(slow, args.concurrency, args.concurrency))  # warm the chaos provider's path
     cpu0 = time.process_time()
     dt = asyncio.run(run_calls(slow, n, args.concurrency))
     cpu = time.process_time() - cpu0

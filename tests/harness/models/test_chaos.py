@@ -84,3 +84,13 @@ def test_backoff_is_exponential_seeded_and_capped():
     assert waits != [backoff_wait(p, "other", i, None) for i in range(6)]
     assert backoff_wait(p, "k", 0, 30.0) >= 30.0
     assert backoff_wait(DEFAULT_RETRY, "k", 0, 1e6) <= DEFAULT_RETRY.max_retry_after_s * (1 + DEFAULT_RETRY.jitter)
+
+
+def test_total_retry_time_is_capped():
+    chaos.reset()
+    s = ModelSpec(name="c", model="chaos/server_error", max_attempts=50)
+    capped = RetryPolicy(base_s=0.01, max_wait_s=0.01, jitter=0.0, max_total_s=0.05)
+    with pytest.raises(InfraError) as err:
+        asyncio.run(acomplete(s, MSGS, TOOLS, retry=capped))
+    assert err.value.kind == "server" and 1 < len(err.value.attempts) < 50
+    assert sum(a["wait_s"] for a in err.value.attempts) <= capped.max_total_s
