@@ -32,9 +32,28 @@ def _git(*args: str) -> str | None:
     return out.stdout.strip()
 
 
+def _head_from_files(root: Path = REPO_ROOT) -> str | None:
+    """HEAD read from ``.git`` directly, for machines without a git executable."""
+    head = root / ".git" / "HEAD"
+    try:
+        text = head.read_text().strip()
+        if text.startswith("ref: "):
+            ref = text[5:]
+            loose = root / ".git" / ref
+            if loose.exists():
+                return loose.read_text().strip()
+            for line in (root / ".git" / "packed-refs").read_text().splitlines():
+                if line.endswith(" " + ref):
+                    return line.split()[0]
+            return None
+        return text or None
+    except OSError:
+        return None
+
+
 def git_state() -> dict[str, Any]:
     """{"commit", "dirty"}; commit is None outside a git checkout (e.g. an sdist)."""
-    commit = _git("rev-parse", "HEAD")
+    commit = _git("rev-parse", "HEAD") or _head_from_files()
     status = _git("status", "--porcelain", "--untracked-files=no")
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 

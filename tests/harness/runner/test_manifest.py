@@ -37,3 +37,19 @@ def test_git_and_versions():
     assert state["commit"] is None or len(state["commit"]) == 40
     assert package_versions(("hydra-core", "no-such-package-xyz")) == {
         "hydra-core": package_versions(("hydra-core",))["hydra-core"], "no-such-package-xyz": None}
+
+
+def test_head_fallback_reads_git_files(tmp_path):
+    from harness.manifest import _head_from_files
+
+    sha = "ab" * 20
+    (tmp_path / ".git" / "refs" / "heads").mkdir(parents=True)
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".git" / "packed-refs").write_text(f"# pack-refs\n{sha} refs/heads/main\n")
+    assert _head_from_files(tmp_path) == sha
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text("cd" * 20 + "\n")
+    assert _head_from_files(tmp_path) == "cd" * 20
+    assert _head_from_files(tmp_path / "nowhere") is None
+    here = _head_from_files()  # this checkout: the file reading agrees with git itself
+    if here is not None:
+        assert here == git_state()["commit"]
