@@ -52,6 +52,7 @@ class Table:
     notes: list[str] = field(default_factory=list)
     paper: pd.DataFrame | None = None  # shown under the run's table in the Markdown, labelled "paper"
     paper_title: str = ""
+    detail: pd.DataFrame | None = None  # every computed column, written as <name>_detail.csv
 
     def to_markdown(self) -> str:
         parts = [f"## {self.title}", "", markdown_table(self.frame)]
@@ -71,6 +72,8 @@ class Table:
         out.mkdir(parents=True, exist_ok=True)
         csv, md = out / f"{self.name}.csv", out / f"{self.name}.md"
         self.frame.to_csv(csv, index=False)
+        if self.detail is not None:
+            self.detail.to_csv(out / f"{self.name}_detail.csv", index=False)
         md.write_text(self.to_markdown(), encoding="utf-8")
         return csv, md
 
@@ -161,11 +164,20 @@ def table1(
         iid = full[full["model"] == "pooled"]
         if len(iid):
             r = iid.iloc[0]
+            mde = (
+                f"{r.mde_points:.1f} points"
+                if not math.isnan(r.mde_points)
+                else f"not reached with {r.n} pairs"
+            )
             notes.append(
                 f"pooled iid paired-bootstrap CI [{r.ci_iid_low:.1f}, {r.ci_iid_high:.1f}]; mid-p McNemar "
-                f"{r.p_midp:.3g}; exact-power MDE at 80% for the realized discordance {r.discordance:.3f}: "
-                f"{r.mde_points:.1f} points"
+                f"{r.p_midp:.3g}; exact-power MDE at 80% for the realized discordance {r.discordance:.3f}: {mde}"
             )
+        notes.append(
+            "every computed column (iid CI, mid-p, clusters, discordance, MDE) is in table1_detail.csv"
+        )
+    else:
+        notes.append("no complete baseline/monitor pairs in these records")
     if repl:
         notes.append(f"replication model(s) {sorted(repl)}: rows below pooled, not pooled")
     p1 = paper.paper_table1()
@@ -175,17 +187,24 @@ def table1(
         r.setdefault("monitor_pct", 100.0 * r["monitor_successes"] / r["n"])
     paper_frame = pd.DataFrame(prow).reindex(columns=list(TABLE1_COLUMNS))
     title = titled(
-        f"Table 1: paired completion, monitor vs baseline{f' ({study})' if study else ''}", pf.scripted
+        f"Table 1: paired completion, monitor vs baseline{f' ({study})' if study else ''}",
+        pf.scripted or _scripted(records),
     )
     return Table(
-        "table1", title, frame, notes, paper_frame, p1["study"] + "; MiniMax M3 is the replication row"
+        "table1",
+        title,
+        frame,
+        notes,
+        paper_frame,
+        p1["study"] + "; MiniMax M3 is the replication row",
+        detail=full if len(full) else None,
     )
 
 
 def strata_label(df: pd.DataFrame) -> pd.Series:
-    """``complexity x fault_kind`` (e.g. ``C3 permanent``); absent values shown as ``-``."""
+    """``complexity x fault kind`` (e.g. ``C3 implicit_permanent``); the mode stands in for a missing kind."""
     c = df["complexity"].fillna("-").astype(str)
-    k = df["fault_kind"].fillna("-").astype(str)
+    k = df["fault_kind"].fillna(df["mode"]).fillna("-").astype(str)
     return c + " " + k
 
 
@@ -207,7 +226,8 @@ def table1_strata(
         for (model, stratum), g in pairs.groupby(["model", kind], sort=True):
             e = effect(g, **kw)
             rows.append({"model": model, "stratum_by": kind, "stratum": stratum} | {
-                k: e[k] for k in ("n", "baseline_successes", "monitor_successes", "delta_points", "wins", "losses",
+                k: e[k] for k in ("n", "baseline_successes", "monitor_successes", "baseline_pct", "monitor_pct",
+                                  "delta_points", "wins", "losses",
                                   "ci_low", "ci_high", "p_mcnemar")
             })  # fmt: skip
     frame = pd.DataFrame(rows)
@@ -215,7 +235,12 @@ def table1_strata(
     notes = [f"every model, every stratum nonnegative: {str(nonneg).lower()} ({PAPER_LABEL} claims: true)"]
     notes.append(f"stratum CIs use {n_resamples} cluster-bootstrap resamples, seed {seed}")
     notes += _drop_notes(pf)
-    return Table("table1_strata", titled("Table 1 strata: monitor vs baseline", pf.scripted), frame, notes)
+    return Table(
+        "table1_strata",
+        titled("Table 1 strata: monitor vs baseline", pf.scripted or _scripted(records)),
+        frame,
+        notes,
+    )
 
 
 def every_stratum_nonnegative(strata: Table) -> bool:

@@ -108,3 +108,21 @@ def test_boundaries_one_row_per_study_beside_paper(synth, make_run):
     run = t.frame[t.frame["source"] == "this run"]
     assert sorted(run["study"]) == ["clean", "implicit"]
     assert (t.frame["source"] == "paper").sum() == 5
+
+
+def test_table1_detail_keeps_iid_ci_midp_and_mde(records, tmp_path):
+    df, _ = records
+    t = tables.table1(df, **FAST)
+    t.write(tmp_path)
+    detail = pd.read_csv(tmp_path / "table1_detail.csv").set_index("model")
+    row = detail.loc["pooled"]
+    assert row["ci_iid_low"] <= row["delta_points"] <= row["ci_iid_high"]
+    assert row["p_midp"] <= row["p_mcnemar"]
+    assert row["discordance"] == pytest.approx((row["wins"] + row["losses"]) / row["n"])
+
+
+def test_strata_fall_back_to_mode_without_fault_kind(synth, make_run):
+    recs = [dict(r, fault_kind=None) for r in synth(models=("m",))]
+    t = tables.table1_strata(load_records(make_run(recs)), **FAST)
+    labels = set(t.frame[t.frame["stratum_by"] == "complexity x fault_kind"]["stratum"])
+    assert labels == {"C3 P3", "C4 P3"}
