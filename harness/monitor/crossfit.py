@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from environments.seeding import rng, stable_int
-from harness.monitor.mine import index_executions, mine_executions, pool_domains
+from harness.monitor.mine import Collected, admit, collect, index_executions
 from harness.monitor.registry import FORMAT_VERSION, Registry, learn
-from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 
 CROSSFIT_KIND = "outcome-monitor-crossfit"
@@ -121,21 +120,23 @@ def build_crossfit(traces: Iterable[Mapping[str, Any]], n_folds: int = 5, seed: 
     rows = list(traces)
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
     index = index_executions(rows, lambda r: assignment[workflow_of(r)])
-    per_fold: list[list[Rule]] = [[] for _ in range(n_folds)]
+    per_fold: list[list[Collected]] = [[] for _ in range(n_folds)]
     for tool, executions in index.items():
-        memo: dict[tuple[int, ...], list[Rule]] = {}
+        memo: dict[tuple[int, ...], Collected] = {}
         for k in range(n_folds):
             chosen = tuple(i for i, e in enumerate(executions) if e.groups - {k})
+            if not chosen:
+                continue
             if chosen not in memo:
-                memo[chosen] = mine_executions(tool, [executions[i] for i in chosen], thresholds, schema_only) if chosen else []
-            per_fold[k].extend(memo[chosen])
+                memo[chosen] = collect(tool, [executions[i] for i in chosen], schema_only)
+            per_fold[k].append(memo[chosen])
     registries = []
     for k in range(n_folds):
         meta = {"source": "traces", "fold": k, "n_folds": n_folds, "seed": seed, "thresholds": thresholds.to_json(),
                 "train_workflows": sum(1 for f in assignment.values() if f != k)}
         if schema_only:
             meta["variant"] = "schema-only"
-        registries.append(Registry(pool_domains(per_fold[k], thresholds), meta))
+        registries.append(Registry(admit(per_fold[k], thresholds), meta))
     return CrossFit(registries, assignment, n_folds, seed, {"n_workflows": len(assignment)})
 
 

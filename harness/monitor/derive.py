@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from harness.monitor.mine import mine_tool, pool_domains
+from harness.monitor.mine import mine_tool
 from harness.monitor.paths import ROOT
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Rule
@@ -142,7 +142,7 @@ def from_records(collections: Mapping[str, list[Mapping[str, Any]]], thresholds:
     out: dict[str, list[Rule]] = {}
     for name, recs in sorted(collections.items()):
         tool = f"@{name}"
-        rules = pool_domains(mine_tool(tool, [({}, dict(rec)) for rec in recs], th), th)
+        rules = mine_tool(tool, [({}, dict(rec)) for rec in recs], th)
         for r in rules:
             r.source = "records"
         formats = _formats(tool, recs, th)

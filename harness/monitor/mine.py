@@ -1,7 +1,13 @@
-"""Contract mining: one learner per rule class over the flattened rows of clean tool executions.
+"""Contract mining in two phases: per tool, every candidate rule that holds on all of the tool's
+clean examples (with its evidence); then across tools, pooling of evidence by comparability.
 
-``mine_tool(tool, executions)`` turns one tool's clean ``(arguments, result)`` pairs into rules;
-``learn`` (in registry.py) applies it per tool. Knows nothing about receipts, folds or the CLI.
+Phase 1 (``collect``) flattens one tool's executions into rows per context and proposes, for each
+rule class, the candidates no example contradicts, plus the templates some example falsifies.
+Phase 2 (``admit``) pools evidence for the same template, i.e. the same class over the same field
+names (``valid_from <= valid_to``, ``subtotal == quantity * unit_price``), across the tools that
+carry those fields (Daikon's comparability by name): a template is admitted only if no tool
+falsifies it and the pooled evidence meets the class threshold; then implied rules are removed per
+tool. Knows nothing about receipts, folds or the CLI.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from harness.monitor.paths import ARG, ROOT, flatten
+import numpy as np
+
+from harness.monitor.paths import ARG, flatten
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import MISSING, date_key, is_number, merge_types, quantum
@@ -76,18 +84,66 @@ def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tupl
 
 
 def mine_tool(tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
-    return mine_executions(tool, [Execution(dict(a), r) for a, r in executions], th, schema_only)
+    """Rules of one tool from its own executions only (no pooling with other tools)."""
+    return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only)], th)
 
 
 def mine_executions(tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
+    return admit([collect(tool, executions, schema_only)], th)
+
+
+# ============================================================================ phase 1: collect
+
+
+def _key(r: Rule) -> tuple:
+    if r.cls == DOMAIN_CANDIDATE:
+        return (r.cls, leaf(r.fields[0]))
+    extra: tuple = ()
+    if r.cls == "type":
+        extra = tuple(r.params["types"])
+    elif r.cls == "positive":
+        extra = (r.params["strict"],)
+    elif r.cls == "relation":
+        extra = (r.params["form"], r.params.get("k"), r.params.get("c"))
+    return (r.cls, r.context, r.fields, extra)
+
+
+@dataclass
+class Candidate:
+    """A rule that holds on all of one tool's examples, with additive evidence."""
+
+    rule: Rule
+    ev: dict[str, Any]
+    key: tuple = ()
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = _key(self.rule)
+
+
+@dataclass
+class Collected:
+    """Phase-1 output for one tool: candidates that hold, and templates the tool falsifies."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    falsified: set[tuple] = field(default_factory=set)
+
+    def add(self, rule: Rule, ev: dict[str, Any], falsified: bool = False) -> None:
+        if falsified:
+            self.falsified.add(_key(rule))
+        else:
+            self.candidates.append(Candidate(rule, ev))
+
+
+def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False) -> Collected:
     contexts: dict[str, list[dict[str, Any]]] = {}
     for ex in executions:
         for c, rows in ex.rows.items():
             contexts.setdefault(c, []).extend(rows)
-    rules: list[Rule] = []
+    out = Collected()
     for context, rows in sorted(contexts.items()):
-        rules.extend(_mine_context(tool, context, rows, th, schema_only))
-    return rules
+        _collect_context(tool, context, rows, schema_only, out)
+    return out
 
 
 def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -103,16 +159,13 @@ def _is_derived(f: str) -> bool:
     return f.startswith("len(") or f.startswith("sum(")
 
 
-def _mine_context(tool: str, context: str, rows: list[dict], th: Thresholds, schema_only: bool) -> list[Rule]:
+def _collect_context(tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected) -> None:
     n = len(rows)
     cols = _columns(rows)
-    result_fields = [f for f in cols if not f.startswith(ARG)]
-    out: list[Rule] = []
 
-    def add(cls: str, fields: tuple[str, ...], params: dict | None = None, **support: int) -> None:
-        out.append(Rule(tool, cls, context, fields, params or {}, support))
+    def add(cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any) -> None:
+        out.add(Rule(tool, cls, context, fields, params or {}, {}), ev, falsified)
 
-    # classify each column once by the Python types of its non-null values
     present_of: dict[str, list[Any]] = {}
     kinds: dict[str, set[type]] = {}
     for f, col in cols.items():
@@ -120,17 +173,16 @@ def _mine_context(tool: str, context: str, rows: list[dict], th: Thresholds, sch
         kinds[f] = {type(v) for v in present_of[f]}
 
     # ---- required and type (presence facts: count executions)
-    for f in result_fields:
-        if _is_derived(f):
+    for f, present in present_of.items():
+        if f.startswith(ARG) or _is_derived(f):
             continue
-        present = present_of[f]
-        if f and len(present) == n and n >= th.min_presence:
-            add("required", (f,), n=n)
-        if len(present) >= th.min_presence:
+        if f:
+            add("required", (f,), falsified=len(present) < n, n=n)
+        if present:
             types = merge_types({_JSON_TYPE.get(t, "unknown") for t in kinds[f]})
             add("type", (f,), {"types": sorted(types)}, n=len(present))
     if schema_only:
-        return out
+        return
 
     numeric: dict[str, list[Any]] = {}
     dates: dict[str, list[Any]] = {}
@@ -141,30 +193,29 @@ def _mine_context(tool: str, context: str, rows: list[dict], th: Thresholds, sch
         present = [v for v in present_of[f] if v is not None] if type(None) in kinds[f] else present_of[f]
         if pytypes <= _NUMERIC and (float not in pytypes or all(math.isfinite(v) for v in present)):
             numeric[f] = col
-            if f.startswith(ARG):
-                continue
+            if f.startswith(ARG) or f.startswith("sum("):
+                continue  # arguments are not results; sums are implied by their elements' signs
             lo = min(present)
             if f.startswith("len("):
-                if lo > 0 and len(present) >= th.min_presence:
-                    add("positive", (f,), {"strict": True}, n=len(present))
-            elif f.startswith("sum("):
-                continue  # implied by its elements' own sign rules
-            elif lo >= 0 and len(set(present)) >= th.min_distinct_sign:
-                add("positive", (f,), {"strict": lo > 0}, distinct=len(set(present)))
+                add("positive", (f,), {"strict": True}, falsified=lo <= 0, n=len(present))
+                continue
+            d = len(set(present))
+            add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
+            add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
         elif pytypes == _STR and date_key(present[0]) is not None and all(date_key(v) is not None for v in present):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
-            cand = _domain_candidate(present, rows, col, th)
-            if cand is not None:
-                params = {"counts": cand, "nullable": type(None) in kinds[f]}
-                add(DOMAIN_CANDIDATE, (f,), params, n=len(present), distinct=len(cand))
-    out.extend(_mine_equalities(tool, context, cols, numeric, th))
-    out.extend(_mine_dates(tool, context, dates, th))
-    return out
+            counts = _domain_counts(rows, col)
+            if counts is not None:
+                add(DOMAIN_CANDIDATE, (f,), {"counts": counts, "nullable": type(None) in kinds[f]}, n=len(present))
+    _collect_equalities(tool, context, cols, numeric, out)
+    _collect_dates(tool, context, dates, out)
 
 
-def _domain_candidate(present: list[Any], rows: list[dict], col: list[Any], th: Thresholds) -> list[list[Any]] | None:
-    """[[value, executions]] for a short categorical field that does not merely copy its inputs."""
+def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
+    """[[value, distinct argument tuples]] of a short categorical field that does not merely copy
+    its inputs (then its values would grow with new inputs: a name per city)."""
+    th = DEFAULT
     tuples: dict[Any, set[str]] = {}
     for i, v in enumerate(col):
         if v is not MISSING and v is not None:
@@ -182,40 +233,6 @@ def leaf(field: str) -> str:
     return field.rsplit(".", 1)[-1]
 
 
-def pool_domains(rules: list[Rule], th: Thresholds = DEFAULT) -> list[Rule]:
-    """Turn domain candidates into domain rules over the values pooled by field name.
-
-    Tools that return a field of the same name (``availability``, ``rate_status``) draw it from one
-    vocabulary (TFDV's shared domains; Daikon's comparability by name), so evidence is pooled: the
-    pooled domain must have at most ``max_domain`` values, each seen in at least
-    ``min_count_per_value`` distinct executions (Good-Turing: no singletons, so the estimated unseen
-    mass is 0), and ``min_per_category`` executions per value overall. A kept domain also replaces
-    the field's type rule, which it implies.
-    """
-    pooled: dict[str, Counter] = {}
-    for r in rules:
-        if r.cls == DOMAIN_CANDIDATE:
-            c = pooled.setdefault(leaf(r.fields[0]), Counter())
-            for v, k in r.params["counts"]:
-                c[v] += k
-    keep: dict[str, list[Any]] = {}
-    for name, c in pooled.items():
-        n = sum(c.values())
-        if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
-            keep[name] = sorted(c, key=lambda v: (str(type(v)), v))
-    out, typed = [], set()
-    for r in rules:
-        if r.cls != DOMAIN_CANDIDATE:
-            out.append(r)
-            continue
-        values = keep.get(leaf(r.fields[0]))
-        if values is not None:
-            support = {"n": r.support.get("n", 0), "distinct": len(values)}
-            out.append(Rule(r.tool, "domain", r.context, r.fields, {"values": values, "nullable": r.params["nullable"]}, support, r.source))
-            typed.add((r.tool, r.context, r.fields[0]))
-    return [r for r in out if not (r.cls == "type" and (r.tool, r.context, r.fields[0]) in typed)]
-
-
 def _pairs(ca: list[Any], cb: list[Any]) -> list[tuple[Any, Any]]:
     return [(a, b) for a, b in zip(ca, cb, strict=True) if a is not MISSING and b is not MISSING and a is not None and b is not None]
 
@@ -224,8 +241,301 @@ def _qmax(values: Iterable[Any]) -> float:
     return max((quantum(v) for v in values), default=0.0)
 
 
+def _equal(x: Any, y: Any) -> bool:
+    if is_number(x) and is_number(y):
+        return abs(x - y) <= 1e-9 * max(1.0, abs(y))
+    if isinstance(x, bool) or isinstance(y, bool) or isinstance(x, (dict, list)):
+        return False
+    return type(x) is type(y) and x == y
+
+
+def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]], out: Collected) -> None:
+    args = [f for f in cols if f.startswith(ARG)]
+    scalars = [f for f in cols if not f.startswith(ARG) and f and all(not isinstance(v, (dict, list)) for v in cols[f])]
+    names = sorted(numeric)
+    mat = np.array([[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]).T
+    dense = {f for i, f in enumerate(names) if not np.isnan(mat[:, i]).any()} if len(names) else set()
+    idx = {f: i for i, f in enumerate(names)}
+    n = mat.shape[0] if len(names) else 0
+    distinct = {f: len({v for v in numeric[f] if v is not MISSING and v is not None}) for f in names}
+    quanta = {f: _qmax(v for v in numeric[f] if is_number(v)) for f in names}
+    if dense and n:
+        # pairwise equality of every dense numeric column at once
+        close = np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))
+        eq_all = close.all(axis=0)
+
+    def equal_pair(a: str, b: str) -> tuple[bool, int] | None:
+        if a in dense and b in dense:
+            return bool(eq_all[idx[a], idx[b]]), n
+        pairs = _pairs(cols[a], cols[b])
+        return (all(_equal(u, v) for u, v in pairs), len(pairs)) if pairs else None
+
+    # echo: result field == argument (numbers through the matrix, strings pairwise)
+    for a in scalars:
+        for x in args:
+            res = equal_pair(a, x) if a in idx and x in idx else None
+            if res is None:
+                pairs = _pairs(cols[a], cols[x])
+                if not pairs:
+                    continue
+                res = (all(_equal(u, v) for u, v in pairs), len(pairs))
+            ok, m = res
+            d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
+            out.add(Rule(tool, "echo", context, (a, x), {}, {}), {"n": m, "distinct": d}, not ok)
+    res_num = sorted(f for f in numeric if not f.startswith(ARG))
+    # a == b between result numbers (list lengths included: count == len(items))
+    for a, b in combinations(res_num, 2):
+        res = equal_pair(a, b)
+        if res is None:
+            continue
+        params = {"form": "eq", "quanta": [quanta[a], quanta[b]]}
+        out.add(Rule(tool, "relation", context, (a, b), params, {}), {"n": res[1], "distinct": distinct[a]}, not res[0])
+    # affine and product: list lengths excluded (a small integer fits some line of any money field
+    # within its rounding tolerance by coincidence)
+    operands = sorted(f for f in numeric if not f.startswith("len("))
+    targets = [f for f in operands if not f.startswith(ARG)]
+    affine_ok = _dense_affine(mat, idx, dense, quanta)
+    for a in targets:
+        for b in operands:
+            if b == a or (not b.startswith(ARG) and b < a):
+                continue
+            cand = _affine(tool, context, a, b, numeric, quanta) if affine_ok(a, b) else None
+            if not b.startswith(ARG) and (cand is None or abs(cand.rule.params["k"]) < 1):
+                # one direction per pair: the one with |k| >= 1 reads naturally (F = 1.8 C + 32)
+                cand = (_affine(tool, context, b, a, numeric, quanta) if affine_ok(b, a) else None) or cand
+            if cand is not None:
+                out.candidates.append(cand)
+    _collect_products(tool, context, targets, operands, numeric, mat, idx, dense, quanta, out)
+
+
+def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]) -> Callable[[str, str], bool]:
+    """A prefilter: whether a == k*b + c could hold (always True for sparse columns)."""
+    cols = sorted(dense, key=idx.get)
+    if len(cols) < 2 or mat.shape[0] < 3:
+        return lambda a, b: not (a in dense and b in dense) and True
+    sub = mat[:, [idx[f] for f in cols]]
+    lo, hi = sub.argmin(axis=0), sub.argmax(axis=0)
+    cols_i = np.arange(len(cols))
+    xb_lo, xb_hi = sub[lo, cols_i], sub[hi, cols_i]  # per b
+    xa_lo, xa_hi = sub[lo, :].T, sub[hi, :].T  # [a, b]: a's value at b's extreme rows
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = (xa_hi - xa_lo) / (xb_hi - xb_lo)[None, :]
+        c = xa_lo - k * xb_lo[None, :]
+        q = np.array([quanta[f] for f in cols])
+        tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(sub)).max(axis=0)[:, None]
+        resid = np.abs(sub[:, :, None] - k[None] * sub[:, None, :] - c[None])
+        ok = np.isfinite(k) & (resid <= tol[None] * 1.001 + 1e-9).all(axis=0)
+    pos = {f: i for i, f in enumerate(cols)}
+    return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
+
+
+def _collect_products(tool: str, context: str, targets: list[str], operands: list[str], numeric: dict, mat: np.ndarray,
+                      idx: dict[str, int], dense: set[str], quanta: dict[str, float], out: Collected) -> None:
+    pairs = list(combinations(operands, 2))
+    dpairs = [(b, c) for b, c in pairs if b in dense and c in dense]
+    if dpairs and mat.shape[0]:
+        bi = np.array([idx[b] for b, _ in dpairs])
+        ci = np.array([idx[c] for _, c in dpairs])
+        xb, xc = mat[:, bi], mat[:, ci]
+        prod = xb * xc
+        qb = np.array([quanta[b] for b, _ in dpairs])
+        qc = np.array([quanta[c] for _, c in dpairs])
+        tol_bc = 0.5 * (np.abs(xc) * qb + np.abs(xb) * qc)
+    for a in targets:
+        if a in dense and dpairs:
+            xa = mat[:, idx[a]][:, None]
+            ok = (np.abs(xa - prod) <= 0.5 * quanta[a] + tol_bc + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
+            for j, (b, c) in enumerate(dpairs):
+                if a in (b, c):
+                    continue
+                if ok[j]:
+                    cand = _product(tool, context, a, b, c, numeric, quanta)
+                    if cand is not None:
+                        out.candidates.append(cand)
+                else:
+                    out.falsified.add(("relation", context, (a, b, c), ("product", None, None)))
+            rest = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
+        else:
+            rest = pairs
+        for b, c in rest:
+            if a in (b, c):
+                continue
+            cand = _product(tool, context, a, b, c, numeric, quanta)
+            if cand is None:
+                continue
+            if cand.ev:
+                out.candidates.append(cand)
+            else:
+                out.falsified.add(cand.key)
+
+
+def _log_chance(tol: float, targets: list[float], n_points: int) -> float:
+    """log P(an equation with tolerance held on n_points by chance): a target drawn at random over
+    its observed range lands within +-tol of the prediction with probability 2*tol/range."""
+    spread = max(targets) - min(targets) if targets else 0.0
+    if spread <= 0:
+        return 0.0
+    p = min(1.0, 2 * tol / spread)
+    return -1e9 if p == 0.0 else n_points * math.log(p)
+
+
+def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict) -> Candidate | None:
+    pairs = [(x, y) for x, y in _pairs(numeric[a], numeric[b]) if is_number(x) and is_number(y)]
+    if len(pairs) < 3:
+        return None
+    lo = min(pairs, key=lambda p: p[1])
+    hi = max(pairs, key=lambda p: p[1])
+    if hi[1] == lo[1]:
+        return None
+    k = (hi[0] - lo[0]) / (hi[1] - lo[1])
+    c = lo[0] - k * lo[1]
+    if abs(k) < 1e-12 or (abs(k - 1) < 1e-9 and abs(c) < 1e-9):
+        return None
+    k, c = _snap(k), _snap(c)  # round constants the data cannot tell apart (1.8, not 1.7999999)
+    tol = 0.5 * (quanta[a] + abs(k) * quanta[b])
+    if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
+        return None
+    params = {"form": "affine", "k": k, "c": c, "quanta": [quanta[a], quanta[b]]}
+    ev = {"n": len(pairs), "distinct": len({y for _, y in pairs}), "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2)}  # two points fit k and c
+    return Candidate(Rule(tool, "relation", context, (a, b), params, {}), ev)
+
+
+def _snap(x: float) -> float:
+    r = round(x, 6)
+    return r if abs(r - x) <= 1e-9 * max(1.0, abs(x)) else x
+
+
+def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, quanta: dict) -> Candidate | None:
+    ca, cb, cc = numeric[a], numeric[b], numeric[c]
+    qa, qb, qc = quanta[a], quanta[b], quanta[c]
+    n = 0
+    points: set[tuple[Any, Any]] = set()
+    tol_max = 0.0
+    for x, y, z in zip(ca, cb, cc, strict=True):
+        if not (is_number(x) and is_number(y) and is_number(z)):
+            continue
+        tol = 0.5 * (qa + abs(z) * qb + abs(y) * qc) + 1e-9 * max(1.0, abs(x))
+        if abs(x - y * z) > tol:
+            # falsified: most candidates die on their first row; recorded so pooling sees it
+            return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product"}, {}), {})
+        n += 1
+        points.add((y, z))
+        tol_max = max(tol_max, tol)
+    if n == 0:
+        return None
+    ev = {"n": n, "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
+          "logp": _log_chance(tol_max, [x for x in ca if is_number(x)], len(points))}
+    return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, {}), ev)
+
+
+def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Collected) -> None:
+    names = sorted(dates)
+    for a in names:
+        for b in names:
+            if a == b or (a.startswith(ARG) and b.startswith(ARG)):
+                continue
+            pairs = [(date_key(x), date_key(y)) for x, y in _pairs(dates[a], dates[b])]
+            if not pairs:
+                continue
+            bad = any(x > y for x, y in pairs)
+            ev = {"n": len(pairs), "distinct": len(set(pairs)), "strict": sum(x < y for x, y in pairs),
+                  "min_b": min(y for _, y in pairs), "max_a": max(x for x, _ in pairs)}
+            out.add(Rule(tool, "date_order", context, (a, b), {}, {}), ev, bad)
+
+
+# ============================================================================ phase 2: admit
+
+
+def _merge(evs: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for ev in evs:
+        for k, v in ev.items():
+            if k == "min_b":
+                out[k] = min(out.get(k, v), v)
+            elif k == "max_a":
+                out[k] = max(out.get(k, v), v)
+            else:
+                out[k] = out.get(k, 0) + v
+    return out
+
+
+def _admissible(rule: Rule, ev: dict[str, Any], th: Thresholds) -> bool:
+    c = rule.cls
+    chance = math.log(1 - th.confidence)
+    if c in ("required", "type"):
+        return ev["n"] >= th.min_presence
+    if c == "positive":
+        return ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign
+    if c == "echo" or (c == "relation" and rule.params["form"] == "eq"):
+        return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
+    if c == "relation" and rule.params["form"] == "affine":
+        return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_affine and ev["logp"] < chance
+    if c == "relation":
+        return (ev["n"] >= th.min_pair_samples and ev["points"] >= th.min_distinct_product and ev["logp"] < chance
+                and ev["bd"] >= th.min_distinct_affine and ev["cd"] >= th.min_distinct_affine)
+    if c == "date_order":
+        # AGORA: fields whose observed ranges do not overlap are unrelated, not ordered
+        return (ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_dates and ev["strict"] > 0
+                and ev["min_b"] <= ev["max_a"])
+    return False
+
+
+def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule]:
+    """Pool candidates by template across tools, keep the admissible ones, remove implied rules."""
+    by_key: dict[tuple, list[Candidate]] = {}
+    falsified: set[tuple] = set()
+    for col in collected:
+        falsified |= col.falsified
+        for cand in col.candidates:
+            by_key.setdefault(cand.key, []).append(cand)
+    domains = _pool_domains(by_key, th)
+    kept: dict[str, list[Rule]] = {}
+    for key, group in by_key.items():
+        if key[0] == DOMAIN_CANDIDATE or key in falsified:
+            continue
+        ev = _merge([c.ev for c in group])
+        if not _admissible(group[0].rule, ev, th):
+            continue
+        tools = len({c.rule.tool for c in group})
+        for cand in group:
+            r = cand.rule
+            support = {k: v for k, v in cand.ev.items() if k in ("n", "distinct", "points")}
+            if tools > 1:
+                support.update({"pooled_n": ev.get("n", ev.get("distinct", 0)), "pooled_tools": tools})
+            kept.setdefault(r.tool, []).append(Rule(r.tool, r.cls, r.context, r.fields, r.params, support, r.source))
+    for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
+        values = domains.get(cand.key[1])
+        if values is not None:
+            r = cand.rule
+            params = {"values": values, "nullable": r.params["nullable"]}
+            kept.setdefault(r.tool, []).append(Rule(r.tool, "domain", r.context, r.fields, params, {"n": cand.ev["n"], "distinct": len(values)}, r.source))
+    out: list[Rule] = []
+    for tool in sorted(kept):
+        out.extend(_suppress(kept[tool]))
+    return out
+
+
+def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[str, list[Any]]:
+    """Categorical domains pooled by field name: tools returning ``availability`` draw it from one
+    vocabulary (TFDV's shared domains). The pooled domain must have at most ``max_domain`` values,
+    each seen in at least ``min_count_per_value`` distinct executions (Good-Turing: no singletons,
+    so the estimated unseen mass is 0), and ``min_per_category`` executions per value overall."""
+    keep: dict[str, list[Any]] = {}
+    for key, group in by_key.items():
+        if key[0] != DOMAIN_CANDIDATE:
+            continue
+        c: Counter = Counter()
+        for cand in group:
+            for v, k in cand.rule.params["counts"]:
+                c[v] += k
+        n = sum(c.values())
+        if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
+            keep[key[1]] = sorted(c, key=lambda v: (str(type(v)), v))
+    return keep
+
+
 class _Classes:
-    """Union-find over fields that are equal on every example (one representative each)."""
+    """Union-find over fields known equal; arguments represent their class."""
 
     def __init__(self) -> None:
         self.parent: dict[str, str] = {}
@@ -239,178 +549,44 @@ class _Classes:
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return False
-        # arguments represent their class, so every result field in it is an echo of the argument
         if rb.startswith(ARG) or (not ra.startswith(ARG) and rb < ra):
             ra, rb = rb, ra
         self.parent[rb] = ra
         return True
 
 
-def _mine_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]], th: Thresholds) -> list[Rule]:
+def _suppress(rules: list[Rule]) -> list[Rule]:
+    """Drop rules implied by others so receipts stay short: non-negative beside positive, types
+    beside domains, equalities outside a spanning forest of each equality class, relations that
+    restate another through equal fields, and date orderings implied by transitivity."""
+    strict = {(r.context, r.fields[0]) for r in rules if r.cls == "positive" and r.params.get("strict")}
+    domain = {(r.context, r.fields[0]) for r in rules if r.cls == "domain"}
     out: list[Rule] = []
-    classes = _Classes()
-    # fields seen too rarely can support no pairwise rule: drop them before pairing (keys that are
-    # ids, like variants.<item_id>.price, would otherwise blow up the candidate set)
-    enough = {f for f, col in cols.items() if sum(v is not MISSING and v is not None for v in col) >= th.min_pair_samples}
-    cols = {f: c for f, c in cols.items() if f in enough}
-    numeric = {f: c for f, c in numeric.items() if f in enough}
-    # --- echo (result == argument, strings and numbers) and numeric a == b, as equality classes
-    args = [f for f in cols if f.startswith(ARG)]
-    res = [f for f in cols if not f.startswith(ARG) and f and not isinstance(_first(cols[f]), (dict, list))]
-    candidates = [(a, x) for a in res for x in args] + [(a, b) for a, b in combinations(sorted(f for f in numeric if not f.startswith(ARG)), 2)]
-    for a, b in candidates:
-        pairs = _pairs(cols[a], cols[b])
-        if len(pairs) < th.min_pair_samples or classes.find(a) == classes.find(b):
+    classes: dict[str, _Classes] = {}
+    for r in sorted(rules, key=lambda r: (r.cls != "echo", r.cls != "relation" or r.params["form"] != "eq", r.rule_id)):
+        key1 = (r.context, r.fields[0])
+        if r.cls == "positive" and not r.params.get("strict") and key1 in strict:
             continue
-        if not all(_equal(x, y) for x, y in pairs):
+        if r.cls == "type" and key1 in domain:
             continue
-        if len({x for x, _ in pairs if not isinstance(x, (dict, list))}) < th.min_distinct_eq:
-            continue
-        classes.union(a, b)
-    members: dict[str, list[str]] = {}
-    for f in set(classes.parent) | set(classes.parent.values()):
-        members.setdefault(classes.find(f), []).append(f)
-    for rep, group in sorted(members.items()):
-        for f in sorted(group):
-            if f == rep or f.startswith(ARG):
+        if r.cls == "echo" or (r.cls == "relation" and r.params["form"] == "eq"):
+            if not classes.setdefault(r.context, _Classes()).union(r.fields[0], r.fields[1]):
                 continue
-            pairs = _pairs(cols[f], cols[rep])
-            distinct = len({x for x, _ in pairs if not isinstance(x, (dict, list))})
-            # classes join on pairwise evidence; each kept edge must hold and be supported itself
-            if len(pairs) < th.min_pair_samples or distinct < th.min_distinct_eq or not all(_equal(x, y) for x, y in pairs):
+        out.append(r)
+    seen: set[tuple] = set()
+    final = []
+    for r in out:
+        if r.cls == "relation" and r.params["form"] in ("affine", "product"):
+            cl = classes.get(r.context, _Classes())
+            canon = (r.context, r.params["form"], cl.find(r.fields[0]), *sorted(cl.find(f) for f in r.fields[1:]))
+            if canon in seen:
                 continue
-            if rep.startswith(ARG):
-                out.append(Rule(tool, "echo", context, (f, rep), {}, {"n": len(pairs), "distinct": distinct}))
-            else:
-                q = [_qmax(x for x, _ in pairs), _qmax(y for _, y in pairs)]
-                out.append(Rule(tool, "relation", context, (f, rep), {"form": "eq", "quanta": q}, {"n": len(pairs), "distinct": distinct}))
-    # --- affine and product over one representative per equality class
-    # list lengths only take part in equalities (count == len(items)): a small integer fits some
-    # affine line of any money field within its rounding tolerance by coincidence
-    reps = sorted({classes.find(f) for f in numeric if not f.startswith("len(")})
-    targets = [f for f in reps if not f.startswith(ARG)]
-    quanta = {f: _qmax(v for v in numeric[f] if is_number(v)) for f in reps}
-    for a in targets:
-        for b in reps:
-            if b == a or (not b.startswith(ARG) and b < a):
-                continue
-            rule = _affine(tool, context, a, b, numeric, quanta, th)
-            if not b.startswith(ARG) and (rule is None or abs(rule.params["k"]) < 1):
-                # one direction per pair: the one with |k| >= 1 reads naturally (F = 1.8 C + 32)
-                rule = _affine(tool, context, b, a, numeric, quanta, th) or rule
-            if rule is not None:
-                out.append(rule)
-        for b, c in combinations([f for f in reps if f != a], 2):
-            rule = _product(tool, context, a, b, c, numeric, quanta, th)
-            if rule is not None:
-                out.append(rule)
-    return out
+            seen.add(canon)
+        final.append(r)
+    dates = {(r.context, r.fields[0], r.fields[1]) for r in final if r.cls == "date_order"}
+    names = {f for _, a, b in dates for f in (a, b)}
+    return [r for r in final if r.cls != "date_order"
+            or not any((r.context, r.fields[0], m) in dates and (r.context, m, r.fields[1]) in dates for m in names - set(r.fields))]
 
 
-def _first(col: list[Any]) -> Any:
-    return next((v for v in col if v is not MISSING), MISSING)
-
-
-def _equal(x: Any, y: Any) -> bool:
-    if is_number(x) and is_number(y):
-        return abs(x - y) <= 1e-9 * max(1.0, abs(y))
-    if isinstance(x, bool) or isinstance(y, bool) or isinstance(x, (dict, list)):
-        return False
-    return type(x) is type(y) and x == y
-
-
-def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict, th: Thresholds) -> Rule | None:
-    pairs = [(x, y) for x, y in _pairs(numeric[a], numeric[b]) if is_number(x) and is_number(y)]
-    if len(pairs) < th.min_pair_samples:
-        return None
-    lo = min(pairs, key=lambda p: p[1])
-    hi = max(pairs, key=lambda p: p[1])
-    if hi[1] == lo[1]:
-        return None
-    k = (hi[0] - lo[0]) / (hi[1] - lo[1])
-    c = lo[0] - k * lo[1]
-    if abs(k) < 1e-12 or (abs(k - 1) < 1e-9 and abs(c) < 1e-9):
-        return None
-    # snap to round constants the data cannot tell apart (1.8 rather than 1.7999999)
-    k, c = _snap(k), _snap(c)
-    tol = 0.5 * (quanta[a] + abs(k) * quanta[b])
-    if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
-        return None
-    distinct = len({y for _, y in pairs})
-    if distinct < th.min_distinct_affine or not _beyond_chance(tol, [x for x, _ in pairs], len(set(pairs)), th):
-        return None
-    params = {"form": "affine", "k": k, "c": c, "quanta": [quanta[a], quanta[b]]}
-    return Rule(tool, "relation", context, (a, b), params, {"n": len(pairs), "distinct": distinct})
-
-
-def _beyond_chance(tol: float, targets: list[float], n_points: int, th: Thresholds) -> bool:
-    """Daikon's test for an equation with tolerance: a target drawn at random over its observed
-    range lands within +-tol of the prediction with probability p = 2*tol/range; the rule is kept
-    only if p**(distinct points) < 1 - confidence."""
-    spread = max(targets) - min(targets) if targets else 0.0
-    if spread <= 0:
-        return False
-    p = min(1.0, 2 * tol / spread)
-    return p == 0.0 or n_points * math.log(p) < math.log(1 - th.confidence)
-
-
-def _snap(x: float) -> float:
-    r = round(x, 6)
-    return r if abs(r - x) <= 1e-9 * max(1.0, abs(x)) else x
-
-
-def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, quanta: dict, th: Thresholds) -> Rule | None:
-    ca, cb, cc = numeric[a], numeric[b], numeric[c]
-    qa, qb, qc = quanta[a], quanta[b], quanta[c]
-    n = 0
-    points: set[tuple[Any, Any]] = set()
-    for x, y, z in zip(ca, cb, cc, strict=True):
-        if not (is_number(x) and is_number(y) and is_number(z)):
-            continue
-        tol = 0.5 * (qa + abs(z) * qb + abs(y) * qc) + 1e-9 * max(1.0, abs(x))
-        if abs(x - y * z) > tol:
-            return None  # falsified: most candidates die on their first row
-        n += 1
-        points.add((y, z))
-    if n < th.min_pair_samples or len(points) < th.min_distinct_product:
-        return None
-    tol_max = max(0.5 * (qa + abs(z) * qb + abs(y) * qc) for y, z in points)
-    if not _beyond_chance(tol_max, [x for x in ca if is_number(x)], len(points), th):
-        return None
-    if len({y for y, _ in points}) < th.min_distinct_affine or len({z for _, z in points}) < th.min_distinct_affine:
-        return None
-    params = {"form": "product", "quanta": [qa, qb, qc]}
-    return Rule(tool, "relation", context, (a, b, c), params, {"n": n, "distinct": len(points)})
-
-
-def _mine_dates(tool: str, context: str, dates: dict[str, list[Any]], th: Thresholds) -> list[Rule]:
-    found: list[tuple[str, str, int, int]] = []
-    dates = {f: c for f, c in dates.items() if sum(v is not MISSING and v is not None for v in c) >= th.min_pair_samples}
-    names = sorted(dates)
-    for a in names:
-        for b in names:
-            if a == b or (a.startswith(ARG) and b.startswith(ARG)):
-                continue
-            pairs = [(date_key(x), date_key(y)) for x, y in _pairs(dates[a], dates[b])]
-            if len(pairs) < th.min_pair_samples or any(x > y for x, y in pairs):
-                continue
-            if all(x == y for x, y in pairs):
-                continue  # always equal: an equality, not an ordering
-            distinct = len(set(pairs))
-            if distinct < th.min_distinct_dates:
-                continue
-            # AGORA: fields whose observed ranges do not overlap are unrelated, not ordered
-            if min(y for _, y in pairs) > max(x for x, _ in pairs):
-                continue
-            found.append((a, b, len(pairs), distinct))
-    # transitive reduction: drop a <= c when a <= b <= c are both kept
-    edges = {(a, b) for a, b, _, _ in found}
-    out = []
-    for a, b, n, distinct in found:
-        if any((a, m) in edges and (m, b) in edges for m in names if m not in (a, b)):
-            continue
-        out.append(Rule(tool, "date_order", context, (a, b), {}, {"n": n, "distinct": distinct}))
-    return out
-
-
-__all__ = ["ROOT", "Execution", "group_executions", "index_executions", "mine_executions", "mine_tool", "pool_domains"]
+__all__ = ["Candidate", "Collected", "Execution", "admit", "collect", "group_executions", "index_executions", "mine_executions", "mine_tool"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.monitor.mine import Execution, index_executions, mine_executions, pool_domains
+from harness.monitor.mine import Execution, admit, collect, index_executions
 from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
 from harness.monitor.rules import PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
@@ -160,7 +160,7 @@ def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT)
 
 
 def learn_indexed(index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> Registry:
-    rules = pool_domains([r for tool, ex in index.items() for r in mine_executions(tool, ex, thresholds, schema_only)], thresholds)
+    rules = admit([collect(tool, ex, schema_only) for tool, ex in index.items()], thresholds)
     meta = {"source": "traces", "n_executions": sum(len(v) for v in index.values()), "thresholds": thresholds.to_json()}
     if schema_only:
         meta["variant"] = "schema-only"
