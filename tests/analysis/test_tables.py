@@ -126,3 +126,12 @@ def test_strata_fall_back_to_mode_without_fault_kind(synth, make_run):
     t = tables.table1_strata(load_records(make_run(recs)), **FAST)
     labels = set(t.frame[t.frame["stratum_by"] == "complexity x fault_kind"]["stratum"])
     assert labels == {"C3 P3", "C4 P3"}
+
+
+def test_tables_are_reproducible_for_a_seed(records):
+    df, _ = records
+    a = tables.ablations(df, **FAST).frame
+    b = tables.ablations(df, **FAST).frame
+    pd.testing.assert_frame_equal(a, b)
+    c = tables.ablations(df, seed=1, **FAST).frame
+    assert not a[["ci_low", "ci_high"]].equals(c[["ci_low", "ci_high"]])
