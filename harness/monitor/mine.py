@@ -488,7 +488,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         falsified |= col.falsified
         for cand in col.candidates:
             by_key.setdefault(cand.key, []).append(cand)
-    domains = _pool_domains(by_key, th)
+    domains = _pool_domains(by_key, th)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
     for key, group in by_key.items():
         if key[0] == DOMAIN_CANDIDATE or key in falsified:
@@ -504,7 +504,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
                 support.update({"pooled_n": ev.get("n", ev.get("distinct", 0)), "pooled_tools": tools})
             kept.setdefault(r.tool, []).append(Rule(r.tool, r.cls, r.context, r.fields, r.params, support, r.source))
     for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
-        values = domains.get(cand.key[1])
+        values = domains.get(id(cand))
         if values is not None:
             r = cand.rule
             params = {"values": values, "nullable": r.params["nullable"]}
@@ -515,22 +515,45 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
     return out
 
 
-def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[str, list[Any]]:
-    """Categorical domains pooled by field name: tools returning ``availability`` draw it from one
-    vocabulary (TFDV's shared domains). The pooled domain must have at most ``max_domain`` values,
-    each seen in at least ``min_count_per_value`` distinct executions (Good-Turing: no singletons,
-    so the estimated unseen mass is 0), and ``min_per_category`` executions per value overall."""
-    keep: dict[str, list[Any]] = {}
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[int, list[Any]]:
+    """Categorical domains pooled by field name and shared values: tools returning ``availability``
+    values that overlap draw them from one vocabulary (TFDV's shared domains), so their evidence is
+    pooled; tools of the same field name whose values never meet stay separate vocabularies. A
+    pooled domain must have at most ``max_domain`` values, each seen in at least
+    ``min_count_per_value`` distinct executions (Good-Turing: no singletons, so the estimated unseen
+    mass is 0), and ``min_per_category`` executions per value overall. Returns {id(candidate): values}.
+    """
+    keep: dict[int, list[Any]] = {}
     for key, group in by_key.items():
         if key[0] != DOMAIN_CANDIDATE:
             continue
-        c: Counter = Counter()
-        for cand in group:
-            for v, k in cand.rule.params["counts"]:
-                c[v] += k
-        n = sum(c.values())
-        if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
-            keep[key[1]] = sorted(c, key=lambda v: (str(type(v)), v))
+        # connected components of candidates linked by a shared value
+        owner: dict[Any, int] = {}
+        parent = list(range(len(group)))
+        for i, cand in enumerate(group):
+            for v, _ in cand.rule.params["counts"]:
+                j = owner.setdefault((type(v), v), i)
+                parent[_find(parent, j)] = _find(parent, i)
+        comps: dict[int, list[Candidate]] = {}
+        for i, cand in enumerate(group):
+            comps.setdefault(_find(parent, i), []).append(cand)
+        for members in comps.values():
+            c: Counter = Counter()
+            for cand in members:
+                for v, k in cand.rule.params["counts"]:
+                    c[v] += k
+            n = sum(c.values())
+            if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
+                values = sorted(c, key=lambda v: (str(type(v)), v))
+                for cand in members:
+                    keep[id(cand)] = values
     return keep
 
 
