@@ -20,38 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from environments.registry import get_environment  # noqa: E402
-from harness.agents.policies.driver import run_grid  # noqa: E402
+from harness.agents.policies.driver import monitor_interposers, run_grid  # noqa: E402
 
 POLICIES = ("trusting", "receipt-aware", "skeptic", "noisy")
 MODES = ("P0", "P1", "P2", "P3", "P4")
-
-
-def monitor_factory(env, variant: str, delivery: str, n_folds: int = 5, seed: int = 0):
-    """Per-task interposers for the monitor arm (as the runner builds them), or None without a monitor.
-
-    Contracts are mined from the clean P0 oracle traces and cross-fitted: a task is checked by the
-    registry learned from the other folds' workflows.
-    """
-    try:
-        from harness.monitor import Monitor
-        from harness.monitor.crossfit import build_crossfit
-    except ImportError:
-        return None
-    from environments.toolmaze.__main__ import traces
-    from harness.stream import MonitorInterposer
-
-    crossfit = build_crossfit(traces(env, mode="P0"), n_folds=n_folds, seed=seed)
-    catalog = env.tool_specs()
-    monitors: dict[int, object] = {}
-
-    def monitor_for(ctx):
-        fold = crossfit.fold(ctx.task.workflow_id)
-        if fold not in monitors:
-            monitors[fold] = Monitor(crossfit.registry_for(ctx.task.workflow_id), catalog, variant)
-        return monitors[fold]
-
-    interposer = MonitorInterposer(monitor_for, delivery)
-    return lambda task: [interposer]
 
 
 def print_grid(title: str, grid: dict) -> None:
@@ -84,9 +56,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.monitor != "only":
         arms.append(("baseline (no monitor)", None))
     if args.monitor != "none":
-        factory = monitor_factory(env, args.variant, args.delivery, seed=args.seed)
-        if factory is None:
-            print("monitor arm skipped: harness.monitor has no Monitor yet")
+        try:
+            factory = monitor_interposers(env, args.variant, args.delivery, seed=args.seed)
+        except ImportError as exc:
+            print(f"monitor arm skipped: {exc}")
         else:
             arms.append((f"monitor ({args.variant}, {args.delivery})", factory))
     print("ToolMaze success rate (%) of scripted reference policies [instruments, not models]")

@@ -4,6 +4,7 @@ It feeds the policy through the project's one agent loop (``harness.agents.loop.
 completer that calls ``policy.respond`` directly (same rng derivation and reply finishing as the
 ``scripted`` provider), so a driver episode sees exactly what a litellm-routed episode sees,
 including interposers (fault injectors, the monitor) and deferred receipt delivery.
+``monitor_interposers`` builds a cross-fitted monitor arm for ToolMaze as the runner does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from environments.base import Environment, Outcome, Task
 from harness.agents.loop import LoopResult, run_loop
@@ -95,3 +97,30 @@ def run_grid(
         counts[0] += int(outcome.success)
         counts[1] += 1
     return {cell: (ok, n) for cell, (ok, n) in sorted(grid.items())}
+
+
+def monitor_interposers(env: Environment, variant: str = "full", delivery: str = "immediate",
+                        n_folds: int = 5, seed: int = 0, crossfit: Any = None) -> InterposerFactory:
+    """Per-task interposers of a monitor arm, built as the runner builds them (ToolMaze only).
+
+    Contracts are mined from the clean P0 oracle traces and cross-fitted, so a task is checked
+    by the registry learned from the other folds' workflows (pass ``crossfit`` to reuse one).
+    Raises ImportError without a monitor.
+    """
+    from environments.toolmaze.__main__ import traces
+    from harness.monitor import Monitor, build_crossfit
+    from harness.stream import MonitorInterposer
+
+    if crossfit is None:
+        crossfit = build_crossfit(traces(env, mode="P0"), n_folds=n_folds, seed=seed)
+    catalog = env.tool_specs()
+    monitors: dict[int, Monitor] = {}
+
+    def monitor_for(ctx) -> Monitor:
+        fold = crossfit.fold(ctx.task.workflow_id)
+        if fold not in monitors:
+            monitors[fold] = Monitor(crossfit.registry_for(ctx.task.workflow_id), catalog, variant)
+        return monitors[fold]
+
+    chain = [MonitorInterposer(monitor_for, delivery)]
+    return lambda task: chain

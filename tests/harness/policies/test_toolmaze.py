@@ -53,3 +53,21 @@ def test_faults_separate_the_policies(env):
     skeptic = _rate(run_grid("skeptic", env, modes=("P3", "P4"), limit=10))
     assert explicit >= TARGET
     assert skeptic > trusting
+
+
+@pytest.mark.slow
+def test_monitor_receipts_help_only_the_policies_that_read_them(env):
+    from environments.toolmaze.__main__ import traces
+    from harness.agents.policies.driver import monitor_interposers
+    from harness.monitor import build_crossfit
+
+    crossfit = build_crossfit(traces(env, mode="P0"))
+    def grid(policy: str, **kw) -> dict:
+        return run_grid(policy, env, modes=("P3", "P4"), limit=8, **kw)
+
+    immediate = monitor_interposers(env, crossfit=crossfit)
+    assert grid("trusting", interposers_for=immediate) == grid("trusting")  # receipts change nothing
+    aware_base = _rate(grid("receipt-aware"))
+    assert _rate(grid("receipt-aware", interposers_for=immediate)) > aware_base
+    deferred = monitor_interposers(env, delivery="deferred", crossfit=crossfit)
+    assert _rate(grid("receipt-aware", interposers_for=deferred, delivery="deferred")) > aware_base
