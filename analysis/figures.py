@@ -90,9 +90,11 @@ def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
     if len(pap):
         ax.scatter(pap["baseline_pct"], pap["delta_points"], s=50, facecolors="none", edgecolors=GREY, marker="s",
                    label=PAPER_LABEL)  # fmt: skip
-        for r in pap.itertuples(index=False):
-            ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(5, -9), textcoords="offset points",
-                        fontsize=6, color=GREY)  # fmt: skip
+        for i, r in enumerate(pap.itertuples(index=False)):
+            # paper points share y = 0 at high baselines: stagger the labels and keep them inside the axes
+            right = r.baseline_pct > 55
+            ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(-5 if right else 5, 6 + 8 * (i % 3)),
+                        textcoords="offset points", fontsize=6, color=GREY, ha="right" if right else "left")  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
     ax.axvline(16, color=GREY, lw=0.8, ls="--")
     ax.text(
