@@ -96,6 +96,7 @@ class Cache:
             "cost_usd": completion.cost_usd,
             "cost_source": completion.cost_source,
             "latency_s": completion.latency_s,
+            "finish_reason": completion.finish_reason,
             "attempts": completion.attempts,
             "model": spec.model,
             "litellm_version": _litellm_version(),

@@ -92,6 +92,7 @@ class Completion:
     cached: bool
     request_key: str
     cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none"
+    finish_reason: str | None = None  # "stop", "tool_calls", "length" (truncated)...; do not branch on it
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -399,6 +400,7 @@ async def acomplete(
                 cached=True,
                 request_key=key,
                 cost_source=hit.get("cost_source", "table"),
+                finish_reason=hit.get("finish_reason"),
             )
         if mode == "replay":
             raise InfraError(
@@ -476,6 +478,7 @@ async def _call_with_retries(
             cached=False,
             request_key=key,
             cost_source=source,
+            finish_reason=getattr(choices[0], "finish_reason", None),
         )
     raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 

@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from environments.seeding import rng, sha256_hex
-from harness.agents.scripted import build_response, finalize_reply, get_policy, policy_rng, usage_for
+from harness.agents.scripted import _plain, build_response, finalize_reply, get_policy, policy_rng, usage_for
 
 FAILS_BEFORE_OK = 2
 RETRY_AFTER_S = 0.05
@@ -77,8 +77,8 @@ def _ok(model: str, messages: list[dict], tools: list[dict], seed: Any) -> dict:
 
 async def _respond(litellm: Any, model: str, messages: list, optional_params: dict) -> Any:
     scenario = model.split("/", 1)[1] if model.startswith("chaos/") else model
-    tools = list(optional_params.get("tools") or [])
-    messages = [dict(m) for m in messages]
+    tools = _plain(optional_params.get("tools") or [])
+    messages = _plain(messages)
     seed = optional_params.get("seed")
     req = sha256_hex([scenario, messages, tools, seed])
     attempt = _ATTEMPTS.get(req, 0)

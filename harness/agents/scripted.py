@@ -116,8 +116,10 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
 
 def _respond(litellm: Any, model: str, messages: list, optional_params: dict) -> Any:
     name = model.split("/", 1)[1] if model.startswith("scripted/") else model
-    tools = list(optional_params.get("tools") or [])
-    messages = [dict(m) for m in messages]
+    # plain JSON copies: a policy can neither see litellm objects nor mutate the caller's request
+    # (litellm drops null keys such as an assistant message's "content": None on the way here)
+    tools = _plain(optional_params.get("tools") or [])
+    messages = _plain(messages)
     try:
         policy = get_policy(name)
         raw = policy.respond(messages, tools, policy_rng(optional_params.get("seed"), messages, tools))
@@ -125,6 +127,10 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
     except Exception as exc:
         raise ScriptedPolicyError(f"scripted policy {name!r} raised {type(exc).__name__}: {exc}") from exc
     return build_response(litellm, f"scripted/{name}", reply, usage_for(messages, tools, reply))
+
+
+def _plain(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, default=lambda o: o.model_dump() if hasattr(o, "model_dump") else str(o)))
 
 
 def register_provider(litellm: Any) -> None:

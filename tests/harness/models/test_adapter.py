@@ -143,3 +143,29 @@ def test_missing_key_at_call_time_is_an_infra_error(monkeypatch):
     with pytest.raises(models.InfraError) as err:
         run(acomplete(spec(api_key_env="NO_SUCH_KEY_ENV"), MSGS, TOOLS))
     assert err.value.kind == "missing_key" and "NO_SUCH_KEY_ENV" in str(err.value)
+
+
+class _Spy:
+    name = "spy"
+    seen: list = []
+
+    def respond(self, messages, tools, rng):
+        _Spy.seen.append((messages, tools))
+        messages.append({"role": "user", "content": "mutated"})  # must not leak into the caller's list
+        return {"role": "assistant", "content": "done"}
+
+
+def test_policy_sees_only_plain_messages_and_tools():
+    register_policy("spy", _Spy)
+    _Spy.seen.clear()
+    call = {"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": '{"item": "a", "qty": 1}'}}
+    msgs = [*MSGS, {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"price": 3}'}]
+    before = json.dumps(msgs)
+    c = run(acomplete(spec(model="scripted/spy"), msgs, TOOLS))
+    (seen_msgs, seen_tools), = _Spy.seen
+    assert json.dumps(msgs) == before and c.finish_reason == "stop"
+    assert seen_tools == TOOLS
+    # litellm drops null keys (an assistant's "content": None); everything else arrives unchanged
+    assert [{k: v for k, v in m.items() if v is not None} for m in msgs] == seen_msgs[: len(msgs)]
+    assert json.loads(json.dumps(seen_msgs)) == seen_msgs  # plain JSON, no litellm objects
