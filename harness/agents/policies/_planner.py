@@ -178,7 +178,11 @@ class PlanningPolicy:
     def next_call(self, history: History, infos: list[ToolInfo], state: State) -> tuple[tuple[str, dict] | None, str]:
         if state.abandon:
             return self._finish(infos, "aborted", f"Task aborted: {state.abandon}", state.abandon)
-        for capability in _subtasks(history.query, infos):
+        subtasks = _subtasks(history.query, infos)
+        if not subtasks:  # e.g. tau-bench or AppWorld tools: say so instead of pretending to be done
+            reason = "cannot plan: no tool carries the ToolMaze planning conventions (Capability, source tags)"
+            return self._finish(infos, "aborted", f"Task aborted: {reason}", reason)
+        for capability in subtasks:
             if capability in state.done:
                 continue
             routes = [r for r in state.routes(capability) if not any(state.dead(t.name) for t in r)]

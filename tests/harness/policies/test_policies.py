@@ -115,3 +115,12 @@ def test_receipt_aware_walks_a_chain_and_never_switches_into_a_route_it_left(cha
     # a second failure with no live route left aborts, naming the sub-task
     tool, args = flagged("get_price_b", {"sku": "widget"}, ["resolve_item_ref"])
     assert tool == "finish" and args["status"] == "aborted" and "look up the item price" in args["reason"]
+
+
+def test_tools_without_conventions_are_declined_not_faked():
+    tools = [{"type": "function", "function": {"name": "get_user", "description": "Get a user.",
+                                               "parameters": {"type": "object", "properties": {}}}}]
+    messages = [{"role": "user", "content": "Cancel my order."}]
+    reply = get_policy("trusting").respond(messages, tools, random.Random(0))
+    assert reply["tool_calls"] == [] and "cannot plan" in reply["content"]
+    assert reply["content"].startswith("[scripted policy trusting]")
