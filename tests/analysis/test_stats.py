@@ -113,3 +113,10 @@ def test_paired_effect_with_no_discordance():
     assert e["p_mcnemar"] == 1.0 and e["p_signflip"] == 1.0
     assert (e["ci_low"], e["ci_high"]) == (0.0, 0.0)
     assert e["wins"] == e["losses"] == 0 and math.isnan(e["mde_points"])
+
+
+def test_signflip_equals_exact_mcnemar_with_one_pair_per_cluster():
+    gen = np.random.default_rng(6)
+    diff = gen.choice([-1, 0, 1], size=60, p=[0.15, 0.6, 0.25])
+    wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
+    assert stats.signflip_test(diff, np.arange(60)) == pytest.approx(stats.mcnemar_exact(wins, losses), rel=1e-9)
