@@ -185,6 +185,8 @@ async def run_loop(
             }
         )
         message = completion.message or {}
+        if message.get("reasoning_content"):  # kept in the transcript, not sent back to the provider
+            out.turns[-1]["reasoning_content"] = message["reasoning_content"]
         # every call needs an id its tool message can answer (some providers and policies omit it)
         calls = [
             {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"} for i, tc in enumerate(message.get("tool_calls") or [])
