@@ -71,7 +71,8 @@ class Monitor:
         if not violations:
             return Annotation(result)
         fields = [f for v in violations for f in _violated_fields(v)]
-        tools = recovery_tools(tool, fields, self.catalog, exposed_tools or [tool])
+        # with no episode interface given, the whole catalog is the public interface (or just a retry)
+        tools = recovery_tools(tool, fields, self.catalog, exposed_tools or ([] if self.catalog else [tool]))
         receipt = self.render(violations, tools)
         self.events.append({
             "tool": tool,

@@ -31,6 +31,7 @@ class _Check:
     path: str
     expected: str
     sentence: str
+    shape: bool = False  # the element's own type rule
 
 
 @dataclass
@@ -43,12 +44,14 @@ class _ContextPlan:
 
 def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
     by_context: dict[str, list[Rule]] = {}
-    for r in sorted(rules, key=lambda r: PRIORITY[r.cls]):
+    # the element's own type first: when it fails, its field rules are implied and skipped
+    for r in sorted(rules, key=lambda r: (not (r.cls == "type" and r.fields[0] == ""), PRIORITY[r.cls])):
         by_context.setdefault(r.context, []).append(r)
     plans = []
     for context, rs in sorted(by_context.items(), key=lambda kv: (kv[0].count("[*]"), kv[0])):
         needed = sorted({f for r in rs for f in r.fields if not f.startswith(ARG)})
-        checks = [_Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence()) for r in rs]
+        checks = [_Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
+                  for r in rs]
         plans.append(_ContextPlan(context, context_steps(context), [(f, field_getter(f)) for f in needed], checks))
     return plans
 
@@ -109,6 +112,8 @@ class Registry:
                     if hit is not None:
                         path = concrete(c.path, index) if index else c.path
                         found.append(Violation(c.rule_id, c.rule.cls, path, hit[0], c.expected, c.sentence))
+                        if c.shape:
+                            break
         return found
 
     # --------------------------------------------------------------------- storage

@@ -1,0 +1,129 @@
+"""Command line of the monitor: ``learn``, ``check`` and ``explain`` (see ``__main__``).
+
+    python -m harness.monitor learn --env toolmaze [--fold K | --all-folds] --out PATH [--schema-only]
+    python -m harness.monitor learn --input TRACES.jsonl [--fold K | --all-folds] --out FILE
+    python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env toolmaze]
+    python -m harness.monitor explain --registry FILE [--tool NAME]
+
+A cross-fit file (``--all-folds``) checks each row with the registry of its workflow's fold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from harness.monitor.crossfit import CROSSFIT_KIND, CrossFit, build_crossfit, build_fold, workflow_of
+from harness.monitor.receipt import VARIANTS, Monitor, annotate_stream
+from harness.monitor.registry import Registry, learn, learn_schema_only
+
+
+def read_jsonl(path: str) -> Iterator[dict[str, Any]]:
+    with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
+    if args.input:
+        return list(read_jsonl(args.input))
+    if args.env == "toolmaze":
+        from harness.monitor.audit import toolmaze_traces
+
+        return toolmaze_traces("P0", seed=args.seed)
+    raise SystemExit(f"learn --env {args.env}: only toolmaze traces are built in; pass --input TRACES.jsonl")
+
+
+def cmd_learn(args: argparse.Namespace) -> int:
+    rows = _traces(args)
+    t0 = time.perf_counter()
+    if args.all_folds:
+        cf = build_crossfit(rows, args.folds, args.seed, schema_only=args.schema_only)
+        cf.save(args.out)
+        took = time.perf_counter() - t0
+        print(f"{len(rows)} trace rows, {len(cf.assignment)} workflows -> {args.folds} registries, "
+              f"{cf.n_rules} rules ({[r.n_rules for r in cf.registries]}) in {took:.2f}s -> {args.out}", file=sys.stderr)
+        return 0
+    if args.fold is not None:
+        if args.schema_only:
+            raise SystemExit("--schema-only with --fold: use --all-folds")
+        reg = build_fold(rows, args.fold, args.folds, args.seed)
+    else:
+        reg = learn_schema_only(rows) if args.schema_only else learn(rows)
+    reg.save(args.out)
+    took = time.perf_counter() - t0
+    print(f"{len(rows)} trace rows -> {reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}", file=sys.stderr)
+    return 0
+
+
+def load_any(path: str) -> Registry | CrossFit:
+    obj = json.loads(Path(path).read_text())
+    return CrossFit.from_json(obj) if obj.get("kind") == CROSSFIT_KIND else Registry.from_json(obj)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    loaded = load_any(args.registry)
+    catalog = {}
+    if args.env:
+        from environments.registry import get_environment
+
+        catalog = get_environment(args.env).tool_specs()
+    n = fired = 0
+    with open(args.output, "w", encoding="utf-8") as out:
+        monitors: dict[int, Monitor] = {}
+        for row in read_jsonl(args.input):
+            if isinstance(loaded, CrossFit):
+                k = loaded.fold(workflow_of(row))
+                mon = monitors.setdefault(k, Monitor(loaded.registries[k], catalog, args.variant))
+            else:
+                mon = monitors.setdefault(0, Monitor(loaded, catalog, args.variant))
+            for res in annotate_stream(mon, [row]):
+                out.write(json.dumps(res, ensure_ascii=False, default=repr) + "\n")
+                n += 1
+                fired += bool(res["violations"])
+    print(f"{n} results checked, {fired} with violations -> {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    loaded = load_any(args.registry)
+    reg = loaded.registries[args.fold] if isinstance(loaded, CrossFit) else loaded
+    if args.tool and args.tool not in reg.rules:
+        print(f"no rules for tool '{args.tool}'", file=sys.stderr)
+        return 1
+    print("\n".join(reg.explain(args.tool)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness.monitor", description="outcome monitor: learn, check, explain")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    lp = sub.add_parser("learn", help="mine contracts from clean traces")
+    src = lp.add_mutually_exclusive_group(required=True)
+    src.add_argument("--env", choices=["toolmaze"])
+    src.add_argument("--input", help="trace JSONL ({tool, arguments, result[, status, workflow_id]} per line)")
+    which = lp.add_mutually_exclusive_group()
+    which.add_argument("--fold", type=int, help="registry for fold K (trained on the other folds)")
+    which.add_argument("--all-folds", action="store_true", help="all cross-fit registries in one file")
+    lp.add_argument("--folds", type=int, default=5)
+    lp.add_argument("--seed", type=int, default=0)
+    lp.add_argument("--schema-only", action="store_true", help="required fields and types only")
+    lp.add_argument("--out", required=True)
+    cp = sub.add_parser("check", help="check results and render receipts")
+    cp.add_argument("--registry", required=True)
+    cp.add_argument("--input", required=True)
+    cp.add_argument("--output", required=True)
+    cp.add_argument("--variant", choices=VARIANTS, default="full")
+    cp.add_argument("--env", choices=["toolmaze", "taubench", "appworld"], help="tool catalog for recovery tools")
+    ep = sub.add_parser("explain", help="the rules in plain words")
+    ep.add_argument("--registry", required=True)
+    ep.add_argument("--tool")
+    ep.add_argument("--fold", type=int, default=0, help="which registry of a cross-fit file")
+    args = ap.parse_args(argv)
+    return {"learn": cmd_learn, "check": cmd_check, "explain": cmd_explain}[args.cmd](args)
