@@ -20,6 +20,13 @@ def env():
     return get_environment("toolmaze")
 
 
+@pytest.fixture(scope="module")
+def p0_oracle(env) -> tuple[int, float]:
+    """(number of P0 tasks, the environment's oracle success rate on them)."""
+    p0 = [t.task_id for t in env.tasks() if t.meta["mode"] == "P0"]
+    return len(p0), sum(run_policy(env, tid, "oracle")[0].success for tid in p0) / len(p0)
+
+
 def _rate(grid: dict) -> float:
     ok = sum(v[0] for v in grid.values())
     n = sum(v[1] for v in grid.values())
@@ -36,11 +43,10 @@ def test_one_clean_episode_finishes_done_with_a_code(env):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", ["trusting", "receipt-aware", "skeptic", "noisy"])
-def test_p0_success_is_close_to_the_oracle(env, policy):
-    p0 = [t.task_id for t in env.tasks() if t.meta["mode"] == "P0"]
-    oracle = sum(run_policy(env, tid, "oracle")[0].success for tid in p0) / len(p0)
+def test_p0_success_is_close_to_the_oracle(env, p0_oracle, policy):
+    n, oracle = p0_oracle
     grid = run_grid(policy, env, modes=("P0",))
-    assert sum(v[1] for v in grid.values()) == len(p0)
+    assert sum(v[1] for v in grid.values()) == n
     bar = TARGET if policy != "noisy" else TARGET - 0.05  # noisy may over-react (only on receipts)
     assert _rate(grid) >= bar * oracle
 
