@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--policies", nargs="+", default=list(POLICIES))
     ap.add_argument("--modes", nargs="+", default=list(MODES))
     ap.add_argument("--monitor", choices=("both", "none", "only"), default="both")
-    ap.add_argument("--variant", default="full", help="receipt variant of the monitor arm")
+    ap.add_argument("--variant", default="full", choices=("full", "stripped", "generic"),
+                    help="receipt variant of the monitor arm")
     ap.add_argument("--delivery", default="immediate", choices=("immediate", "deferred"))
     ap.add_argument("--limit", type=int, default=None, help="episodes per (C, P) cell")
     ap.add_argument("--seed", type=int, default=0)
