@@ -20,13 +20,10 @@ _NOTE = re.compile(r"\{judged: ([^}]*)\}")
 
 @dataclass(frozen=True)
 class Receipt:
-    """An outcome-monitor receipt as the agent sees it."""
+    """An outcome-monitor receipt as the agent sees it (full, stripped, generic; immediate or deferred)."""
 
-    violated: str | None
-    observed: Any
-    recovery_tools: tuple[str, ...] | None  # None: the variant carries no list (stripped / generic)
-    generic: bool  # a warning without rule or witness
-    deferred: bool
+    violated: str | None  # None for a generic warning
+    recovery_tools: tuple[str, ...] | None  # None: the variant carries no list
 
 
 @dataclass
@@ -57,18 +54,15 @@ def _loads(text: Any) -> Any:
         return text
 
 
-def _receipt(block: Any, deferred: bool) -> Receipt:
+def _receipt(block: Any) -> Receipt:
     if isinstance(block, dict) and "outcome_monitor" in block and len(block) <= 2:
         block = block["outcome_monitor"]
-    if not isinstance(block, dict):
-        return Receipt(None, None, None, generic=True, deferred=deferred)
+    if not isinstance(block, dict):  # plain warning text
+        return Receipt(None, None)
     tools = block.get("recovery_tools")
-    listed = tuple(str(t) for t in tools) if isinstance(tools, list) else None
     violated = block.get("violated")
-    return Receipt(
-        str(violated) if violated is not None else None, block.get("observed"), listed,
-        generic=violated is None and "observed" not in block, deferred=deferred,
-    )
+    return Receipt(str(violated) if violated is not None else None,
+                   tuple(str(t) for t in tools) if isinstance(tools, list) else None)
 
 
 def _split_deferred(content: str) -> tuple[str | None, str]:
@@ -98,7 +92,7 @@ def read_history(messages: list[dict]) -> History:
         elif role in ("tool", "user") and isinstance(m.get("content"), str):
             deferred, rest = _split_deferred(m["content"])
             if deferred is not None and hist.steps:  # it concerns the last executed call
-                hist.steps[-1].receipt = _receipt(_loads(deferred), deferred=True)
+                hist.steps[-1].receipt = _receipt(_loads(deferred))
             if role == "tool":
                 step = pending.pop(str(m.get("tool_call_id") or ""), None)
                 if step is not None:
@@ -109,7 +103,7 @@ def read_history(messages: list[dict]) -> History:
 
 def _fill(step: Step, content: Any) -> None:
     if isinstance(content, dict) and "outcome_monitor" in content:
-        step.receipt = _receipt(content["outcome_monitor"], deferred=False)
+        step.receipt = _receipt(content["outcome_monitor"])
         content = content.get("tool_result", {k: v for k, v in content.items() if k != "outcome_monitor"})
     step.raw = content
     step.error = (isinstance(content, dict) and "error" in content) or (
