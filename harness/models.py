@@ -391,15 +391,18 @@ async def acomplete(
     if cache is not None and mode in ("record", "replay"):
         hit = cache.get(key)
         if hit is not None:
+            cost, source = hit["cost_usd"], hit.get("cost_source", "table")
+            if spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
+                cost, source = compute_cost(spec, hit["usage"])  # today's committed table, no litellm import
             return Completion(
                 message=hit["message"],
                 usage=hit["usage"],
-                cost_usd=hit["cost_usd"],
+                cost_usd=cost,
                 latency_s=hit["latency_s"],
                 attempts=hit.get("attempts", []),
                 cached=True,
                 request_key=key,
-                cost_source=hit.get("cost_source", "table"),
+                cost_source=source,
                 finish_reason=hit.get("finish_reason"),
             )
         if mode == "replay":

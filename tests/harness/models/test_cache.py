@@ -91,3 +91,28 @@ def test_values_are_json_not_pickle(tmp_path):
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT value FROM replies").fetchall()
     assert rows and all(isinstance(json.loads(v)["message"], dict) for (v,) in rows)
+
+
+def test_replay_prices_usage_with_the_current_table_and_needs_no_litellm(tmp_path):
+    import dataclasses
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "cache.sqlite"
+    with Cache(path, "record") as rec:
+        recorded = conversation(rec)
+    repriced = dataclasses.replace(SPEC, input_cost_per_mtok=10.0)
+    with Cache(path, "replay") as rep:
+        c = asyncio.run(acomplete(repriced, MSGS, TOOLS, cache=rep))
+    u = recorded[0]["usage"]
+    assert c.usage == u and c.cost_usd == pytest.approx(u["prompt_tokens"] * 10.0 / 1e6 + u["completion_tokens"] * 3.0 / 1e6)
+    code = (
+        "import asyncio, sys; from harness.cache import Cache; from harness.models import ModelSpec, acomplete; "
+        f"s = ModelSpec(name='s', model='scripted/first_tool', input_cost_per_mtok=1.0, output_cost_per_mtok=3.0); "
+        f"asyncio.run(acomplete(s, {MSGS!r}, {TOOLS!r}, cache=Cache({str(path)!r}, 'replay'))); "
+        "print('litellm' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[3]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
