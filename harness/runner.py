@@ -369,7 +369,7 @@ def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str]
 def _progress(total: int, enabled: bool, desc: str) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, disable=not enabled, desc=desc, unit="ep", dynamic_ncols=True)
+    return tqdm(total=total, disable=not enabled, desc=desc, unit="ep", dynamic_ncols=True, mininterval=1.0)
 
 
 async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
@@ -405,7 +405,8 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     with RecordWriter(records_path) as writer:
         async def one(ep: EpisodeSpec) -> None:
             nonlocal stopped_by_budget
-            async with global_sem, model_sems[ep.model]:
+            # the model's own cap first: episodes queued behind a busy model must not hold global slots
+            async with model_sems[ep.model], global_sem:
                 if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
                     stopped_by_budget = True
                     return
