@@ -18,7 +18,9 @@ import json
 import math
 import os
 import time
+import weakref
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -418,11 +420,28 @@ async def acomplete(
     return completion
 
 
+_SIZED_LOOPS: weakref.WeakSet = weakref.WeakSet()
+CALL_THREADS = 64
+
+
+def _size_default_executor() -> None:
+    """litellm runs each acompletion's set-up in the loop's default executor (6 threads on 2 cores):
+    give the loop enough threads that the concurrency cap, not the pool, bounds calls in flight.
+    A loop whose default executor was set by someone else is left alone."""
+    loop = asyncio.get_running_loop()
+    if loop in _SIZED_LOOPS:
+        return
+    _SIZED_LOOPS.add(loop)
+    if getattr(loop, "_default_executor", None) is None:
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=CALL_THREADS, thread_name_prefix="litellm-call"))
+
+
 async def _call_with_retries(
     spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int, key: str, policy: RetryPolicy
 ) -> Completion:
     api_key = _api_key(spec)  # InfraError("missing_key") before any attempt
     lt = _litellm()
+    _size_default_executor()
     kwargs = _call_kwargs(spec, messages, tools, replicate)
     if api_key:
         kwargs["api_key"] = api_key  # passed explicitly from the named variable, never logged
