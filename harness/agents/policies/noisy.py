@@ -59,6 +59,12 @@ class Noisy(PlanningPolicy):
         self.params = params or NoisyParams()
         self.name = name
 
+    @classmethod
+    def from_name(cls, name: str) -> Noisy:
+        """The policy a parameterised name asks for (``noisy?p_follow=0.6``): the hook a registry
+        can call for names it does not know."""
+        return cls(parse_noisy_name(name), name)
+
     def judge(self, step: Step, tool: ToolInfo | None, state: State, decisions: Decisions) -> Verdict:
         p = self.params
         is_action = tool is not None and tool.is_action
@@ -79,8 +85,8 @@ class Noisy(PlanningPolicy):
 
 def register_noisy(name: str) -> str:
     """Register ``name`` (``noisy?...``) as a scripted policy and return it (idempotent)."""
-    params = parse_noisy_name(name)
-    register_policy(name, lambda: Noisy(params, name))
+    parse_noisy_name(name)  # fail now, not at first use
+    register_policy(name, lambda: Noisy.from_name(name))
     return name
 
 

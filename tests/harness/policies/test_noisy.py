@@ -81,6 +81,7 @@ def test_names_with_parameters():
         parse_noisy_name("noisy?p_bogus=1")
     with pytest.raises(ValueError):
         parse_noisy_name("noisy?p_follow=0.9&p_overreact=0.5")
+    assert Noisy.from_name("noisy?p_overreact=0").params == NoisyParams(p_overreact=0.0)
     name = register_noisy("noisy?p_notice=0.5")
     policy = get_policy(name)
     assert isinstance(policy, Noisy) and policy.params.p_notice == 0.5 and policy.name == name
