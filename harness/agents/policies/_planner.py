@@ -80,8 +80,7 @@ class State:
         if tool is None or not receipt.recovery_tools:
             return None
         for name in receipt.recovery_tools:
-            other = self.tools.get(name)
-            if name == step.tool or other is None or self.dead(name):
+            if name == step.tool or name not in self.tools or self.dead(name):
                 continue
             for route in self.routes(tool.base_capability):
                 names = {t.name for t in route}
