@@ -127,9 +127,10 @@ def shape_pattern(values: list[str]) -> tuple[str, str] | None:
     return "".join(parts), values[0]
 
 
-def from_records(collections: Mapping[str, list[Mapping[str, Any]]], thresholds: Thresholds = DEFAULT) -> dict[str, list[Rule]]:
+def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAULT) -> dict[str, list[Rule]]:
     """Contracts of each record collection of a public database, keyed by collection.
 
+    A collection is a list of records or a mapping ``{id: record}`` (whose keys are then the ids).
     Rules are mined as if every record were a clean result (required, types, positive values,
     categorical domains, in-record relations such as ``sum(payments[*].amount) == total``), plus id
     formats (one shared character shape over >= 7 distinct values) and cross-record relations:
@@ -137,10 +138,19 @@ def from_records(collections: Mapping[str, list[Mapping[str, Any]]], thresholds:
     placeholder tool ``@<collection>``; ``bind_records`` retargets them to a tool.
     """
     th = thresholds
-    keys = {name: _key_field(recs) for name, recs in collections.items()}
-    key_values = {name: sorted({r[k] for r in recs if k in r}, key=str) for name, recs in collections.items() if (k := keys[name])}
+    key_values: dict[str, list[Any]] = {}
+    lists: dict[str, list[Mapping[str, Any]]] = {}
+    for name, coll in collections.items():
+        if isinstance(coll, Mapping):  # {id: record}, as public databases are often shipped
+            lists[name] = list(coll.values())
+            key_values[name] = sorted(coll, key=str)
+        else:
+            lists[name] = list(coll)
+            k = _key_field(lists[name])
+            if k:
+                key_values[name] = sorted({r[k] for r in lists[name] if k in r}, key=str)
     out: dict[str, list[Rule]] = {}
-    for name, recs in sorted(collections.items()):
+    for name, recs in sorted(lists.items()):
         tool = f"@{name}"
         rules = mine_tool(tool, [({}, dict(rec)) for rec in recs], th)
         for r in rules:

@@ -32,6 +32,8 @@ _JSON_TYPE = {type(None): "null", bool: "boolean", int: "integer", float: "numbe
 _NUMERIC = {int, float}
 _STR = {str}
 _STR_BOOL = {str, bool}
+MAX_RELATED = 48
+_NO_ARGS = repr([])
 
 
 @dataclass
@@ -208,8 +210,12 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
             counts = _domain_counts(rows, col)
             if counts is not None:
                 add(DOMAIN_CANDIDATE, (f,), {"counts": counts, "nullable": type(None) in kinds[f]}, n=len(present))
-    _collect_equalities(tool, context, cols, numeric, out)
-    _collect_dates(tool, context, dates, out)
+    # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
+    # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
+    # field takes part when there are fewer, so each tool can falsify what it contradicts
+    keep = set(sorted(cols, key=lambda f: (-len(present_of[f]), f))[:MAX_RELATED])
+    _collect_equalities(tool, context, {f: cols[f] for f in cols if f in keep}, {f: c for f, c in numeric.items() if f in keep}, out)
+    _collect_dates(tool, context, {f: c for f, c in dates.items() if f in keep}, out)
 
 
 def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
@@ -226,6 +232,10 @@ def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
     n_args = len({a for s in tuples.values() for a in s})
     if n_args >= 2 and d > th.domain_arg_ratio * n_args:
         return None
+    if n_args == 1 and next(iter(next(iter(tuples.values())))) == _NO_ARGS:
+        # argument-free tools and database records: each distinct execution is its own evidence
+        rows_of = Counter(v for v in col if v is not MISSING and v is not None)
+        return [[v, rows_of[v]] for v in sorted(tuples, key=lambda v: (str(type(v)), v))]
     return [[v, len(s)] for v, s in sorted(tuples.items(), key=lambda kv: (str(type(kv[0])), kv[0]))]
 
 
