@@ -1,0 +1,126 @@
+"""Benchmark and audit of the outcome monitor on ToolMaze (prints figures; no assertions).
+
+    python scripts/bench_monitor.py [--seed 0] [--repeat 3] [--json]
+
+Reports: registry build time for the five cross-fit folds and the number of accepted rules; checks
+per second on one core, side by side with validating the same results with ``jsonschema`` against
+per-tool schemas inferred by ``genson``; the held-out false-alarm rate on clean traces (each
+workflow checked by the registry that never saw it), per complexity; the detection audit of
+ToolMaze's implicit payloads (oracle policy on P3/P4) by contract class, fault kind and complexity;
+and how many admissible recovery actions receipts offered. Same for the schema-only detector.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness.monitor import build_crossfit, learn  # noqa: E402
+from harness.monitor.audit import detection_audit, false_alarms, toolmaze_traces  # noqa: E402
+
+
+def best_of(fn, repeat: int) -> tuple[float, object]:
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def check_speed(rows: list[dict], repeat: int) -> dict:
+    from genson import SchemaBuilder
+    from jsonschema import Draft7Validator
+
+    clean = [r for r in rows if r.get("status", "ok") != "error"]
+    reg = learn(clean)
+    builders: dict[str, SchemaBuilder] = defaultdict(SchemaBuilder)
+    for r in clean:
+        builders[r["tool"]].add_object(r["result"])
+    validators = {t: Draft7Validator(b.to_schema()) for t, b in builders.items()}
+    batch = [(r["tool"], r["arguments"], r["result"]) for r in clean]
+    for t, a, res in batch[:200]:  # compile plans and warm caches outside the timing
+        reg.check(t, a, res)
+        list(validators[t].iter_errors(res))
+
+    def run_monitor():
+        return sum(len(reg.check(t, a, res)) for t, a, res in batch)
+
+    def run_jsonschema():
+        return sum(1 for t, _, res in batch for _ in validators[t].iter_errors(res))
+
+    tm, fired_m = best_of(run_monitor, repeat)
+    tj, fired_j = best_of(run_jsonschema, repeat)
+    return {"results": len(batch), "monitor_checks_per_s": len(batch) / tm, "jsonschema_checks_per_s": len(batch) / tj,
+            "speedup_vs_jsonschema": tj / tm, "monitor_rules": reg.n_rules, "monitor_classes": reg.counts_by_class(),
+            "violations_on_training_data": {"monitor": fired_m, "jsonschema": fired_j}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--skip-audit", action="store_true")
+    args = ap.parse_args(argv)
+
+    rows = toolmaze_traces("P0", seed=args.seed)
+    report: dict = {"clean_trace_rows": len(rows), "workflows": len({r["workflow_id"] for r in rows})}
+    t_build, cf = best_of(lambda: build_crossfit(rows, 5, args.seed), args.repeat)
+    report["build"] = {"seconds_five_folds": t_build, "accepted_rules_total": cf.n_rules,
+                       "rules_per_fold": [r.n_rules for r in cf.registries], "classes_fold0": cf.registries[0].counts_by_class()}
+    report["speed"] = check_speed(rows, args.repeat)
+    report["false_alarms_heldout"] = false_alarms(cf, rows)
+    cf_schema = build_crossfit(rows, 5, args.seed, schema_only=True)
+    report["schema_only"] = {"accepted_rules_total": cf_schema.n_rules, "false_alarms_heldout": false_alarms(cf_schema, rows)["rate"]["all"]}
+    if not args.skip_audit:
+        from environments.toolmaze.env import ToolMazeEnv
+
+        env = ToolMazeEnv(seed=args.seed)
+        t0 = time.perf_counter()
+        report["audit"] = detection_audit(cf, env)
+        report["audit"]["seconds"] = time.perf_counter() - t0
+        sch = detection_audit(cf_schema, env)
+        report["schema_only"]["audit"] = {k: sch[k] for k in ("fault_outcomes", "flagged", "c3c4", "clean_fire_rate",
+                                                               "receipt_events", "events_with_2plus_recovery")}
+    if args.json:
+        print(json.dumps(report, indent=1, default=str))
+        return 0
+    b, s, f = report["build"], report["speed"], report["false_alarms_heldout"]
+    print(f"ToolMaze clean traces: {report['clean_trace_rows']} rows from {report['workflows']} workflows")
+    print(f"build, five cross-fit registries: {b['seconds_five_folds']:.2f} s (best of {args.repeat}); "
+          f"accepted rules {b['accepted_rules_total']} = {b['rules_per_fold']}")
+    print(f"  rule classes (fold 0): {b['classes_fold0']}")
+    print(f"check speed (one core, {s['results']} results, best of {args.repeat}): monitor {s['monitor_checks_per_s']:,.0f}/s "
+          f"({s['monitor_rules']} rules, 7 classes) vs genson+jsonschema {s['jsonschema_checks_per_s']:,.0f}/s "
+          f"-> monitor {s['speedup_vs_jsonschema']:.1f}x")
+    print("held-out false alarms on clean responses: " + ", ".join(
+        f"{k} {100 * v:.2f}% ({f['fired'].get(k, 0)}/{f['responses'][k]})" for k, v in f["rate"].items()))
+    print(f"  by class: {f['fired_by_class']}")
+    so = report["schema_only"]
+    print(f"schema-only detector: {so['accepted_rules_total']} rules, held-out false alarms {100 * so['false_alarms_heldout']:.2f}%")
+    if "audit" in report:
+        a = report["audit"]
+        print(f"implicit-payload audit (oracle on P3/P4, task-disjoint registries): {a['fault_outcomes']} fault outcomes, "
+              f"flagged {100 * a['flagged']:.1f}%, contract available {100 * a['contract_available']:.1f}%")
+        c = a["c3c4"]
+        print(f"  C3/C4: {c['fault_outcomes']} outcomes, flagged {100 * c['flagged']:.1f}%, contract available "
+              f"{100 * c['contract_available']:.1f}%; clean responses in the same runs fired {100 * a['clean_fire_rate']:.2f}% "
+              f"of {a['clean_responses']}")
+        for g in ("contract_class", "fault_kind", "complexity"):
+            print(f"  by {g}: " + "; ".join(f"{k} {100 * v['flagged']:.1f}% of {v['n']}" for k, v in a["by"][g].items()))
+        print(f"  receipts: {a['receipt_events']}, with >= 2 admissible recovery actions {100 * a['events_with_2plus_recovery']:.1f}%")
+        sa = so["audit"]
+        print(f"  schema-only: flagged {100 * sa['flagged']:.1f}% (C3/C4 {100 * sa['c3c4']['flagged']:.1f}%), receipts "
+              f"{sa['receipt_events']}, with >= 2 recovery actions {100 * sa['events_with_2plus_recovery']:.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
