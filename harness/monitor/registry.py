@@ -16,8 +16,11 @@ from typing import Any
 
 from harness.monitor.mine import Execution, admit, collect, index_executions
 from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
-from harness.monitor.rules import PRIORITY, Rule, Violation
+from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
+from harness.monitor.values import MISSING, is_number, type_ok
+
+_NUMBER = (int, float)
 
 FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
@@ -39,7 +42,11 @@ class _ContextPlan:
     context: str
     chains: list[list[str]]
     getters: list[tuple[str, Callable[[Any], Any]]]
-    checks: list[_Check]
+    shape: list[_Check]  # the element's own type
+    required: list[tuple[str, _Check]]  # batched: a dict lookup per field, no call per rule
+    typed: list[tuple[str, frozenset, frozenset, _Check]]  # (field, python types, JSON types, check)
+    positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
+    checks: list[_Check]  # every other rule, as compiled closures
 
 
 def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
@@ -50,9 +57,25 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
     plans = []
     for context, rs in sorted(by_context.items(), key=lambda kv: (kv[0].count("[*]"), kv[0])):
         needed = sorted({f for r in rs for f in r.fields if not f.startswith(ARG)})
-        checks = [_Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
-                  for r in rs]
-        plans.append(_ContextPlan(context, context_steps(context), [(f, field_getter(f)) for f in needed], checks))
+        # top-level keys are read straight from a copy of the element; only paths and derived
+        # fields need getters
+        complex_fields = [f for f in needed if f and ("." in f or "(" in f)]
+        shape, required, typed, positive, checks = [], [], [], [], []
+        for r in rs:
+            c = _Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
+            if c.shape:
+                shape.append(c)
+            elif r.cls == "required":
+                required.append((r.fields[0], c))
+            elif r.cls == "type" and "pattern" not in r.params:
+                names = frozenset(r.params["types"])
+                typed.append((r.fields[0], frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c))
+            elif r.cls == "positive":
+                positive.append((r.fields[0], bool(r.params.get("strict", True)), c))
+            else:
+                checks.append(c)
+        getters = [(f, field_getter(f)) for f in complex_fields]
+        plans.append(_ContextPlan(context, context_steps(context), getters, shape, required, typed, positive, checks))
     return plans
 
 
@@ -105,15 +128,34 @@ class Registry:
         args = arguments if arguments is not None else {}
         found: list[Violation] = []
         for plan in plans:
-            for element, index in iter_context(result, plan.chains):
-                vals = {f: g(element) for f, g in plan.getters}
+            for element, index in (((result, ()),) if not plan.chains else iter_context(result, plan.chains)):
+                vals = element.copy() if type(element) is dict else {}
+                vals[""] = element
+                for f, g in plan.getters:
+                    vals[f] = g(element)
+                broken = False
+                for c in plan.shape:
+                    hit = c.fn(vals, args)
+                    if hit is not None:
+                        found.append(_violation(c, index, hit[0]))
+                        broken = True  # field rules of a non-object are implied: skip them
+                if broken:
+                    continue
+                for f, c in plan.required:
+                    if vals.get(f, MISSING) is MISSING:
+                        found.append(_violation(c, index, MISSING))
+                for f, py, names, c in plan.typed:
+                    v = vals.get(f, MISSING)
+                    if v is not MISSING and type(v) not in py and not type_ok(v, names):
+                        found.append(_violation(c, index, v))
+                for f, strict, c in plan.positive:
+                    v = vals.get(f)
+                    if type(v) in _NUMBER and (v <= 0 if strict else v < 0) and is_number(v):
+                        found.append(_violation(c, index, v))
                 for c in plan.checks:
                     hit = c.fn(vals, args)
                     if hit is not None:
-                        path = concrete(c.path, index) if index else c.path
-                        found.append(Violation(c.rule_id, c.rule.cls, path, hit[0], c.expected, c.sentence))
-                        if c.shape:
-                            break
+                        found.append(_violation(c, index, hit[0]))
         return found
 
     # --------------------------------------------------------------------- storage
@@ -153,6 +195,11 @@ class Registry:
                 sup = ", ".join(f"{k}={v}" for k, v in r.support.items())
                 lines.append(f"  [{r.cls}] {r.sentence()}  ({sup}; {r.source})")
         return lines
+
+
+def _violation(c: _Check, index: tuple[int, ...], observed: Any) -> Violation:
+    path = concrete(c.path, index) if index else c.path
+    return Violation(c.rule_id, c.rule.cls, path, observed, c.expected, c.sentence)
 
 
 def _default(o: Any) -> Any:

@@ -183,16 +183,22 @@ def _c_required(r: Rule):
     return check
 
 
+_PY_TYPES: dict[str, tuple[type, ...]] = {"null": (type(None),), "boolean": (bool,), "integer": (int,), "number": (int, float),
+                                         "string": (str,), "object": (dict,), "array": (list,)}
+
+
 def _c_type(r: Rule):
     f, allowed = r.fields[0], frozenset(r.params["types"])
     pattern = r.params.get("pattern")
     if pattern is None:
+        # exact Python types (bool is not an int here), resolved once
+        py = frozenset(t for name in allowed for t in _PY_TYPES.get(name, ()))
 
         def check(vals, args):
             v = vals.get(f, MISSING)
-            if v is MISSING or type_ok(v, allowed):
+            if v is MISSING or type(v) in py:
                 return None
-            return (v,)
+            return None if type_ok(v, allowed) else (v,)
 
         return check
     match = re.compile(pattern).fullmatch  # compiled once, when the registry loads
