@@ -1,0 +1,42 @@
+"""End to end on ToolMaze: cross-fit registries from the clean traces stay under the 1% false-alarm
+budget on held-out workflows, and flag implicit payloads of every contract class."""
+
+from __future__ import annotations
+
+import pytest
+
+toolmaze = pytest.importorskip("environments.toolmaze.env")
+
+
+@pytest.fixture(scope="module")
+def setup():
+    from environments.toolmaze.__main__ import traces
+    from harness.monitor import build_crossfit
+
+    env = toolmaze.ToolMazeEnv(seed=0)
+    rows = list(traces(env, "P0"))
+    return env, rows, build_crossfit(rows, 5, 0)
+
+
+@pytest.mark.slow
+def test_heldout_false_alarms_stay_within_budget(setup):
+    from harness.monitor.audit import false_alarms
+
+    _, rows, cf = setup
+    fa = false_alarms(cf, rows)
+    assert fa["responses"]["all"] == sum(1 for r in rows if r["status"] != "error")
+    assert fa["rate"]["all"] <= 0.01  # the issue's budget: at most 1% of clean responses
+
+
+@pytest.mark.slow
+def test_implicit_payloads_are_flagged_in_every_contract_class(setup):
+    from harness.monitor.audit import detection_audit
+
+    env, _, cf = setup
+    audit = detection_audit(cf, env, modes=("P4",), complexities=("C3",))
+    assert audit["fault_outcomes"] > 0
+    for cls, row in audit["by"]["contract_class"].items():
+        assert row["flagged"] > 0, cls
+    # a flagged payload is better than chance at the clean fire rate of the same runs
+    assert audit["flagged"] > audit["clean_fire_rate"]
+    assert audit["receipt_events"] > 0 and 0 < audit["events_with_2plus_recovery"] <= 1
