@@ -503,7 +503,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
     for key, group in by_key.items():
         if key[0] == DOMAIN_CANDIDATE or key in falsified:
             continue
-        ev = _merge([c.ev for c in group])
+        ev = group[0].ev if len(group) == 1 else _merge([c.ev for c in group])
         if not _admissible(group[0].rule, ev, th):
             continue
         tools = len({c.rule.tool for c in group})
