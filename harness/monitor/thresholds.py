@@ -6,6 +6,15 @@ that a property which is really a coin flip per independent observation (q0 = 1/
 them is below 1 - confidence. With confidence 0.99 that needs n with (1/2)^n < 0.01, i.e. n >= 7.
 Evidence counts *distinct* values (or distinct executions), never raw samples, so a constant or
 repeated field cannot accumulate evidence by being copied (Daikon ICSE'00; AGORA's vacuity fix).
+
+Evidence is pooled across tools that carry the same field names (see mine.py): a template such as
+``valid_from <= valid_to`` is admitted only if *no* tool's clean example contradicts it and the
+summed evidence passes the threshold below. Equations with a tolerance (affine, product) must also
+beat chance: a target drawn at random over its observed range would land within +-tol of the
+prediction with p = 2*tol/range, and p**(distinct points) must stay below 1 - confidence (for an
+affine rule two points are spent fitting k and c). Orderings need overlapping value ranges
+(AGORA), and only fields of the same kind are compared (numbers with numbers, ISO dates with ISO
+dates, strings with arguments of the same type).
 """
 
 from __future__ import annotations
