@@ -129,6 +129,9 @@ class Collected:
 
     candidates: list[Candidate] = field(default_factory=list)
     falsified: set[tuple] = field(default_factory=set)
+    # numeric fields present in every row of a context: a product template over three of them
+    # that this tool does not hold is falsified by it (kept implicit: there are too many to list)
+    dense: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def add(self, rule: Rule, ev: dict[str, Any], falsified: bool = False) -> None:
         if falsified:
@@ -351,20 +354,19 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
         qb = np.array([quanta[b] for b, _ in dpairs])
         qc = np.array([quanta[c] for _, c in dpairs])
         tol_bc = 0.5 * (np.abs(xc) * qb + np.abs(xb) * qc)
+    out.dense[context] = frozenset(dense)
+    sparse_pairs = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
     for a in targets:
         if a in dense and dpairs:
             xa = mat[:, idx[a]][:, None]
             ok = (np.abs(xa - prod) <= 0.5 * quanta[a] + tol_bc + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
-            for j, (b, c) in enumerate(dpairs):
-                if a in (b, c):
-                    continue
-                if ok[j]:
+            for j in np.flatnonzero(ok):
+                b, c = dpairs[j]
+                if a not in (b, c):
                     cand = _product(tool, context, a, b, c, numeric, quanta)
-                    if cand is not None:
+                    if cand is not None and cand.ev:
                         out.candidates.append(cand)
-                else:
-                    out.falsified.add(("relation", context, (a, b, c), ("product", None, None)))
-            rest = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
+            rest = sparse_pairs
         else:
             rest = pairs
         for b, c in rest:
@@ -494,10 +496,18 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
     """Pool candidates by template across tools, keep the admissible ones, remove implied rules."""
     by_key: dict[tuple, list[Candidate]] = {}
     falsified: set[tuple] = set()
-    for col in collected:
+    collected = list(collected)
+    holders: dict[tuple, set[int]] = {}
+    for i, col in enumerate(collected):
         falsified |= col.falsified
         for cand in col.candidates:
             by_key.setdefault(cand.key, []).append(cand)
+            if cand.key[0] == "relation" and cand.key[3][0] == "product":
+                holders.setdefault(cand.key, set()).add(i)
+    for key, who in holders.items():
+        fields = set(key[2])
+        if any(i not in who and fields <= col.dense.get(key[1], frozenset()) for i, col in enumerate(collected)):
+            falsified.add(key)
     domains = _pool_domains(by_key, th)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
     for key, group in by_key.items():
