@@ -354,6 +354,8 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
         qb = np.array([quanta[b] for b, _ in dpairs])
         qc = np.array([quanta[c] for _, c in dpairs])
         tol_bc = 0.5 * (np.abs(xc) * qb + np.abs(xb) * qc)
+        total = xb + xc
+        tol_add = 0.5 * (qb + qc)
     out.dense[context] = frozenset(dense)
     sparse_pairs = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
     for a in targets:
@@ -366,6 +368,12 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
                     cand = _product(tool, context, a, b, c, numeric, quanta)
                     if cand is not None and cand.ev:
                         out.candidates.append(cand)
+            # a == b + c (total_due == subtotal + fees): dense columns only
+            ok_add = (np.abs(xa - total) <= 0.5 * quanta[a] + tol_add + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
+            for j in np.flatnonzero(ok_add):
+                b, c = dpairs[j]
+                if a not in (b, c) and not b.startswith(ARG) and not c.startswith(ARG):
+                    out.candidates.append(_addition(tool, context, a, b, c, mat, idx, quanta))
             rest = sparse_pairs
         else:
             rest = pairs
@@ -440,6 +448,16 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
     return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, {}), ev)
 
 
+def _addition(tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, idx: dict[str, int], quanta: dict) -> Candidate:
+    xa, xb, xc = mat[:, idx[a]], mat[:, idx[b]], mat[:, idx[c]]
+    points = {(float(y), float(z)) for y, z in zip(xb, xc, strict=True)}
+    tol = 0.5 * (quanta[a] + quanta[b] + quanta[c])
+    ev = {"n": int(len(xa)), "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
+          "logp": _log_chance(tol, [float(x) for x in xa], len(points))}
+    params = {"form": "add", "quanta": [quanta[a], quanta[b], quanta[c]]}
+    return Candidate(Rule(tool, "relation", context, (a, b, c), params, {}), ev)
+
+
 def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Collected) -> None:
     names = sorted(dates)
     for a in names:
@@ -502,7 +520,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         falsified |= col.falsified
         for cand in col.candidates:
             by_key.setdefault(cand.key, []).append(cand)
-            if cand.key[0] == "relation" and cand.key[3][0] == "product":
+            if cand.key[0] == "relation" and cand.key[3][0] in ("product", "add"):
                 holders.setdefault(cand.key, set()).add(i)
     for key, who in holders.items():
         fields = set(key[2])
@@ -619,7 +637,7 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
     seen: set[tuple] = set()
     final = []
     for r in out:
-        if r.cls == "relation" and r.params["form"] in ("affine", "product"):
+        if r.cls == "relation" and r.params["form"] in ("affine", "product", "add"):
             cl = classes.get(r.context, _Classes())
             canon = (r.context, r.params["form"], cl.find(r.fields[0]), *sorted(cl.find(f) for f in r.fields[1:]))
             if canon in seen:

@@ -46,7 +46,7 @@ class Rule:
 
     type: {"types": [...]}; positive: {"strict": bool}; domain: {"values": [...]};
     echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b);
-    relation: {"form": "eq"|"affine"|"product", "k", "c", "quanta": [...]} (a == f(b[, c])).
+    relation: {"form": "eq"|"affine"|"product"|"add", "k", "c", "quanta": [...]} (a == f(b[, c])).
     """
 
     tool: str
@@ -120,6 +120,8 @@ class Rule:
         b = display_path(self.context, self.fields[1])
         if form == "eq":
             return f"== {b}"
+        if form == "add":
+            return f"== {b} + {display_path(self.context, self.fields[2])}"
         if form == "affine":
             return f"== {_num(p['k'])} * {b} + {_num(p['c'])}"
         return f"== {b} * {display_path(self.context, self.fields[2])}"
@@ -146,6 +148,8 @@ class Rule:
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
             return f"{a} must equal {_num(p['k'])} × {self.name(1)} + {_num(p['c'])}"
+        if form == "add":
+            return f"{a} must equal {self.name(1)} + {self.name(2)}"
         return f"{a} must equal {self.name(1)} × {self.name(2)}"
 
     # ------------------------------------------------------------------------- check
@@ -277,6 +281,17 @@ def _c_relation(r: Rule):
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
     qa, qb = p["quanta"][0], p["quanta"][1]
     form = p["form"]
+    if form == "add":
+        gc, qc = _getter(r.fields[2]), p["quanta"][2]
+        tol_add = 0.5 * (qa + qb + qc)
+
+        def check_add(vals, args):
+            a, b, c = ga(vals, args), gb(vals, args), gc(vals, args)
+            if not (is_number(a) and is_number(b) and is_number(c)):
+                return None
+            return None if abs(a - (b + c)) <= tol_add + 1e-9 * max(1.0, abs(a)) else (a,)
+
+        return check_add
     if form == "product":
         gc, qc = _getter(r.fields[2]), p["quanta"][2]
 

@@ -156,3 +156,18 @@ def test_schema_only_learns_required_and_types_only():
 def test_error_rows_are_skipped():
     bad = [{"tool": "get_quote", "arguments": {}, "result": {"error": "x"}, "status": "error"}] * 50
     assert learn(TRACES + bad).to_json()["tools"] == REG.to_json()["tools"]
+
+
+def test_sum_of_two_fields_is_learned_and_fires():
+    ex = [({"k": i}, {"sub": round(10 + 3.7 * i, 2), "fee": round(1 + (i * 7919 % 13) * 0.31, 2)}) for i in range(30)]
+    for _args, res in ex:
+        res["total"] = round(res["sub"] + res["fee"], 2)
+    rules = mine_tool("t", ex)
+    add = [r for r in rules if r.params.get("form") == "add"]
+    assert [(r.fields, r.sentence()) for r in add] == [(("total", "fee", "sub"), "total must equal fee + sub")]
+    from harness.monitor import Registry
+
+    reg = Registry(rules)
+    args, res = ex[3]
+    assert not reg.check("t", args, res)
+    assert "relation" in {v.rule_class for v in reg.check("t", args, {**res, "total": res["total"] + 5})}
