@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from environments.base import ToolSpec
 
 _LEAF = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*")
-ACTION_CATEGORIES = {"action", "write"}
+ACTION_CATEGORIES = {"action", "write", "terminal"}  # never offered as a way to re-read a value
 
 
 def leaf_names(path: str) -> set[str]:

@@ -21,6 +21,7 @@ from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import MISSING, is_number, type_ok
 
 _NUMBER = (int, float)
+_UNHASHABLE = (dict, list)
 
 FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
@@ -46,6 +47,7 @@ class _ContextPlan:
     required: list[tuple[str, _Check]]  # batched: a dict lookup per field, no call per rule
     typed: list[tuple[str, frozenset, frozenset, _Check]]  # (field, python types, JSON types, check)
     positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
+    domain: list[tuple[str, frozenset, bool, _Check]]  # (field, values, nullable, check)
     checks: list[_Check]  # every other rule, as compiled closures
 
 
@@ -60,7 +62,7 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
         # top-level keys are read straight from a copy of the element; only paths and derived
         # fields need getters
         complex_fields = [f for f in needed if f and ("." in f or "(" in f)]
-        shape, required, typed, positive, checks = [], [], [], [], []
+        shape, required, typed, positive, domain, checks = [], [], [], [], [], []
         for r in rs:
             c = _Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
             if c.shape:
@@ -72,10 +74,12 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
                 typed.append((r.fields[0], frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c))
             elif r.cls == "positive":
                 positive.append((r.fields[0], bool(r.params.get("strict", True)), c))
+            elif r.cls == "domain":
+                domain.append((r.fields[0], frozenset(r.params["values"]), bool(r.params.get("nullable", True)), c))
             else:
                 checks.append(c)
         getters = [(f, field_getter(f)) for f in complex_fields]
-        plans.append(_ContextPlan(context, context_steps(context), getters, shape, required, typed, positive, checks))
+        plans.append(_ContextPlan(context, context_steps(context), getters, shape, required, typed, positive, domain, checks))
     return plans
 
 
@@ -151,6 +155,12 @@ class Registry:
                 for f, strict, c in plan.positive:
                     v = vals.get(f)
                     if type(v) in _NUMBER and (v <= 0 if strict else v < 0) and is_number(v):
+                        found.append(_violation(c, index, v))
+                for f, values, nullable, c in plan.domain:
+                    v = vals.get(f, MISSING)
+                    if v is MISSING or (v is None and nullable):
+                        continue
+                    if v is None or type(v) in _UNHASHABLE or v not in values:
                         found.append(_violation(c, index, v))
                 for c in plan.checks:
                     hit = c.fn(vals, args)
