@@ -522,10 +522,16 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
             by_key.setdefault(cand.key, []).append(cand)
             if cand.key[0] == "relation" and cand.key[3][0] in ("product", "add"):
                 holders.setdefault(cand.key, set()).add(i)
-    for key, who in holders.items():
-        fields = set(key[2])
-        if any(i not in who and fields <= col.dense.get(key[1], frozenset()) for i, col in enumerate(collected)):
-            falsified.add(key)
+    if holders:
+        having: dict[tuple[str, str], set[int]] = {}  # (context, dense field) -> tools' indices
+        for i, col in enumerate(collected):
+            for context, fields in col.dense.items():
+                for f in fields:
+                    having.setdefault((context, f), set()).add(i)
+        for key, who in holders.items():
+            sets = [having.get((key[1], f), set()) for f in key[2]]
+            if set.intersection(*sets) - who:
+                falsified.add(key)
     domains = _pool_domains(by_key, th)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
     for key, group in by_key.items():
