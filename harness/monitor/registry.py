@@ -43,7 +43,7 @@ class _ContextPlan:
     context: str
     chains: list[list[str]]
     getters: list[tuple[str, Callable[[Any], Any]]]
-    shape: list[_Check]  # the element's own type
+    shape_types: tuple[frozenset, frozenset, _Check] | None  # the element's own type rule
     required: list[tuple[str, _Check]]  # batched: a dict lookup per field, no call per rule
     typed: list[tuple[str, frozenset, frozenset, _Check]]  # (field, python types, JSON types, check)
     positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
@@ -66,7 +66,8 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
         for r in rs:
             c = _Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
             if c.shape:
-                shape.append(c)
+                names = frozenset(r.params["types"])
+                shape.append((frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c))
             elif r.cls == "required":
                 required.append((r.fields[0], c))
             elif r.cls == "type" and "pattern" not in r.params:
@@ -79,7 +80,7 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
             else:
                 checks.append(c)
         getters = [(f, field_getter(f)) for f in complex_fields]
-        plans.append(_ContextPlan(context, context_steps(context), getters, shape, required, typed, positive, domain, checks))
+        plans.append(_ContextPlan(context, context_steps(context), getters, shape[0] if shape else None, required, typed, positive, domain, checks))
     return plans
 
 
@@ -133,18 +134,20 @@ class Registry:
         found: list[Violation] = []
         for plan in plans:
             for element, index in (((result, ()),) if not plan.chains else iter_context(result, plan.chains)):
-                vals = element.copy() if type(element) is dict else {}
-                vals[""] = element
-                for f, g in plan.getters:
-                    vals[f] = g(element)
-                broken = False
-                for c in plan.shape:
-                    hit = c.fn(vals, args)
-                    if hit is not None:
-                        found.append(_violation(c, index, hit[0]))
-                        broken = True  # field rules of a non-object are implied: skip them
-                if broken:
-                    continue
+                if plan.shape_types is not None:
+                    py, names, c = plan.shape_types
+                    if type(element) not in py and not type_ok(element, names):
+                        found.append(_violation(c, index, element))
+                        continue  # field rules of a non-object are implied: skip them
+                if type(element) is dict:
+                    if plan.getters:
+                        vals = element.copy()
+                        for f, g in plan.getters:
+                            vals[f] = g(element)
+                    else:
+                        vals = element  # read-only: top-level fields straight from the result
+                else:
+                    vals = {"": element}
                 for f, c in plan.required:
                     if vals.get(f, MISSING) is MISSING:
                         found.append(_violation(c, index, MISSING))
