@@ -11,7 +11,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench
+.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -34,5 +34,27 @@ lint: $(STAMP) ## ruff over the project
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check . || true
 
-bench: $(STAMP) ## speed benchmarks (print figures; never asserted in tests)
+bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner (print figures; never asserted in tests)
 	$(BIN)/python scripts/bench_toolmaze.py
+	$(BIN)/python scripts/bench_monitor.py
+	$(BIN)/python scripts/bench_runner.py
+
+# Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir
+MODELS ?=
+LIMIT ?=
+OUT ?=
+REPLAY ?=
+RUN ?= results/table1/scripted
+PROGRESS ?= $(if $(CI),false,true)
+
+replicate-table1: $(STAMP) ## Table 1 end to end: ToolMaze study, paired episodes, analysis, figures (offline scripted default)
+	$(BIN)/python scripts/replicate_table1.py --models "$(MODELS)" --limit "$(LIMIT)" --out "$(OUT)" --replay "$(REPLAY)" --progress $(PROGRESS)
+
+figures: $(STAMP) ## regenerate tables and figures from an existing run's records (RUN=results/<study>/<run>)
+	$(BIN)/python -m analysis figures --run $(RUN)
+
+ablations: $(STAMP) ## the ablation arms (114 paired workflows) via Hydra multirun, then the Figure 3 table
+	$(BIN)/python scripts/run_ablations.py --models "$(MODELS)" --limit "$(LIMIT)" --out "$(OUT)" --progress $(PROGRESS)
+
+smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
+	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)

@@ -1,0 +1,99 @@
+"""`make replicate-table1`: run the Table 1 study, analyse it, print Table 1, check the frozen copy.
+
+Steps, each a separate process so a failure says where it happened:
+  1. python -m harness.run study=table1 ...   (episodes -> <out>/episodes.jsonl; resumes)
+  2. python -m analysis figures --run <out>   (tables and figures from records alone)
+  3. print <out>/table1.md; compare <out>/table1.csv with results/frozen/table1-scripted/
+     when the run used the default scripted models and the full frozen list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FROZEN = ROOT / "results" / "frozen" / "table1-scripted"
+
+
+def hydra_list(items: list[str]) -> str:
+    return "[" + ",".join(f"'{i}'" for i in items) + "]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="", help="comma list of conf/model names or litellm model strings")
+    ap.add_argument("--limit", default="", help="first N workflows of the frozen list (smoke run)")
+    ap.add_argument("--out", default="", help="run folder; rerunning with the same folder resumes")
+    ap.add_argument("--replay", default="", help="a recorded cache (SQLite) to replay strictly")
+    ap.add_argument("--progress", default="true")
+    args = ap.parse_args(argv)
+
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    default_run = not models and not args.limit
+    out = Path(args.out) if args.out else ROOT / "results" / "table1" / ("scripted" if not models else "models")
+    overrides = ["study=table1", f"out={out}", f"progress={args.progress}"]
+    if models:
+        overrides.append(f"models={hydra_list(models)}")
+        if not args.replay and any(not m.startswith("scripted") for m in models):
+            # real models: keep every response so the run can be replayed exactly later
+            overrides += ["cache.mode=record", f"cache.path={out / 'llm_cache.sqlite'}"]
+    if args.limit:
+        overrides.append(f"limit={int(args.limit)}")
+    if args.replay:
+        replay = Path(args.replay)
+        if not replay.exists():
+            print(f"REPLAY={replay}: no such cache file. Point REPLAY at the llm_cache.sqlite of a recorded run.")
+            return 2
+        overrides += ["cache.mode=replay", f"cache.path={replay}"]
+
+    steps = [
+        [sys.executable, "-m", "harness.run", *overrides],
+        [sys.executable, "-m", "analysis", "figures", "--run", str(out)],
+    ]
+    for cmd in steps:
+        print("+", " ".join(cmd[1:]), flush=True)
+        rc = subprocess.call(cmd, cwd=ROOT)
+        if rc != 0:
+            print(f"step failed (exit {rc}): {' '.join(cmd[1:])}", file=sys.stderr)
+            return rc
+
+    table_md = out / "table1.md"
+    print()
+    print(table_md.read_text())
+    print(f"run folder: {out}")
+    if default_run:
+        return report_frozen(out / "table1.csv")
+    print("(frozen comparison skipped: it applies to the default scripted models on the full list)")
+    return 0
+
+
+def report_frozen(csv_path: Path) -> int:
+    frozen = FROZEN / "table1.csv"
+    if not frozen.exists():
+        print(f"no frozen table at {frozen.relative_to(ROOT)}; copy {csv_path} there to freeze this run")
+        return 0
+    mine, ref = read_rows(csv_path), read_rows(frozen)
+    if mine == ref:
+        print(f"REPRODUCED: table1.csv is identical to {frozen.relative_to(ROOT)}")
+        return 0
+    print(f"NOT REPRODUCED: table1.csv differs from {frozen.relative_to(ROOT)}:")
+    for a, b in zip(ref, mine, strict=False):
+        if a != b:
+            print("  frozen:", a)
+            print("  run:   ", b)
+    if len(ref) != len(mine):
+        print(f"  row count: frozen {len(ref)}, run {len(mine)}")
+    return 1
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
