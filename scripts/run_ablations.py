@@ -59,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the sweep failed (exit {rc}); rerun the same command to resume the finished jobs", file=sys.stderr)
         return rc
     merge_records(out)
-    return subprocess.call([sys.executable, "-m", "analysis", "ablations", "--run", str(out)], cwd=ROOT)
+    # every table and figure (Figure 3 is the ablation forest plot), then the Figure 3 table
+    rc = subprocess.call([sys.executable, "-m", "analysis", "figures", "--run", str(out)], cwd=ROOT)
+    if rc == 0:
+        print((out / "ablations.md").read_text())
+    return rc
 
 
 if __name__ == "__main__":
