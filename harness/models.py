@@ -412,7 +412,8 @@ async def acomplete(
                 "cache_miss",
                 f"replay cache {cache.path} has no reply for model {spec.name!r} ({spec.model}), replicate "
                 f"{replicate}, {len(messages)} messages (request key {key[:16]}); the request differs from the "
-                "recorded run or was never recorded: rerun with cache mode=record to fill it",
+                "recorded run or was never recorded: rerun with cache.mode=record and the same cache.path to fill "
+                "it (or cache.mode=off to call the model)",
             )
     completion = await _call_with_retries(spec, messages, tools, replicate, key, retry or DEFAULT_RETRY)
     if cache is not None and mode == "record":

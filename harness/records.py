@@ -22,6 +22,8 @@ from environments.seeding import sha256_hex
 RECORD_VERSION = 1
 STATUSES = ("completed", "agent_failed", "infra_error", "budget_exhausted")
 NEXT_ACTIONS = ("switched_listed", "other_tool", "retried_same", "stopped")
+# Record fields measured on the wall clock: the only ones a cache replay may change.
+WALL_CLOCK_FIELDS = frozenset({"latency_s"})
 
 # key -> accepted types (None allowed where the type tuple includes type(None))
 _NONE = type(None)
