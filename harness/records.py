@@ -49,6 +49,7 @@ OPTIONAL_KEYS: dict[str, tuple[type, ...]] = {
     "complexity": (int, float, str, _NONE),
     "mode": (str, _NONE),
     "scripted": (bool,),
+    "fault_kinds_hit": (list,),
     "tool_calls": (list,),
     "n_tool_calls": (int,),
     "ignored_parallel_calls": (int,),

@@ -94,11 +94,59 @@ def plan_run(cfg: Config) -> Plan:
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
+    if injected is None:
+        schedule = label_planned_faults(env, schedule)
     resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     assert isinstance(resolved, dict)
     plan = Plan(cfg, env, arms, models, reviewers, schedule, resolved, faults)
     record_folds(plan)
     return plan
+
+
+# ---------------------------------------------------------------------------------------------
+# fault labels of environments that perturb results themselves (ToolMaze)
+
+
+def planned_fault_kind(env: Environment, task_id: str) -> str | None:
+    """The environment's own fault kind for ``task_id`` (e.g. "negative_value"), from its hidden instance.
+
+    Harness-side only, never shown to agents. A task may plant several payloads (one per route of a
+    substitutable slot); the label is the first one on the instance's reference path (the C1 victim
+    when there is one), so it is a property of the task and both arms of a pair share it. None when
+    the environment has no hidden instance; "none" for an unperturbed task.
+    """
+    instance_of = getattr(env, "instance", None)
+    if instance_of is None:
+        return None
+    inst = instance_of(task_id)
+    faults = getattr(inst, "faults", None)
+    if faults is None:
+        return None
+    if not faults:
+        return "none"
+    victim = getattr(inst, "c1_victim", None)
+    if victim not in faults:
+        paths = getattr(getattr(inst, "base", None), "paths", ()) or ()
+        on_path = [t for t in (paths[0].tools if paths else ()) if t in faults]
+        victim = on_path[0] if on_path else next(iter(faults))
+    return str(faults[victim].kind)
+
+
+def label_planned_faults(env: Environment, schedule: list[EpisodeSpec]) -> list[EpisodeSpec]:
+    """``fault_class`` := the planned fault kind of each task (ids and pair ids keep the mode label)."""
+    kinds: dict[str, str | None] = {}
+    out = []
+    for ep in schedule:
+        if ep.task_id not in kinds:
+            kinds[ep.task_id] = planned_fault_kind(env, ep.task_id)
+        kind = kinds[ep.task_id]
+        out.append(ep if kind is None else dataclasses.replace(ep, fault_class=kind))
+    return out
+
+
+def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
+    """The environment's fault kinds the episode actually received, in call order (ToolResult.meta)."""
+    return [str(m["fault_kind"]) for m in results_meta if m.get("perturbed") and m.get("fault_kind")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,6 +311,7 @@ def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, success: bool,
         "fold": plan.folds.get(ep.workflow_id),
         "fault_class": ep.fault_class,
         "fault_kind": ep.fault_kind,
+        "fault_kinds_hit": fault_kinds_hit(loop.results_meta),
         "seed": ep.seed,
         "pair_id": ep.pair_id,
         "success": bool(success),

@@ -49,6 +49,17 @@ def test_replay_reproduces_every_record_field(recorded):
 
 
 @pytest.mark.slow
+def test_toolmaze_records_carry_the_payload_kind(recorded):
+    _, original, _ = recorded
+    for rec in original:
+        assert rec["fault_kind"] in ("implicit_transient", "implicit_permanent")
+        assert rec["fault_class"] not in ("P3", "P4")
+        if rec["fault_kinds_hit"]:  # the planned label is the payload the agent walks into first
+            assert rec["fault_kinds_hit"][0] == rec["fault_class"]
+    assert any(r["fault_kinds_hit"] for r in original)
+
+
+@pytest.mark.slow
 def test_replay_miss_is_an_unscored_infra_error_that_says_how_to_fix_it(recorded):
     root, _, _ = recorded
     # a model the recording never used: every request misses
