@@ -23,6 +23,8 @@ MONITOR_VARIANTS = ("none", "full", "stripped", "generic")  # harness.monitor.VA
 DETECTORS = ("mined", "schema_only")
 DELIVERIES = ("immediate", "deferred")
 CACHE_MODES = ("off", "record", "replay", "passthrough")
+# this repository's own providers (harness.models.CUSTOM_PROVIDERS): raw strings need no price warning
+OFFLINE_PROVIDERS = ("scripted", "chaos")
 
 
 @dataclass
@@ -208,15 +210,19 @@ def load_models(
         if (conf_dir / "model" / f"{n}.yaml").exists():
             out.append(_load_group("model", n, ModelCfg, conf_dir, overrides.get(n)))
         elif "/" in n:
-            warnings.warn(
-                f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
-                stacklevel=2,
-            )
+            if n.split("/", 1)[0] not in OFFLINE_PROVIDERS:
+                warnings.warn(
+                    f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
+                    stacklevel=2,
+                )
             node = OmegaConf.merge(OmegaConf.structured(ModelCfg), {"name": n, "model": n}, overrides.get(n) or {})
             out.append(OmegaConf.to_object(node))
         else:
             known = sorted(p.stem for p in (conf_dir / "model").glob("*.yaml"))
-            raise ValueError(f"unknown model '{n}': not in conf/model ({', '.join(known)}) nor provider/model")
+            raise ValueError(
+                f"unknown model '{n}': not a conf/model name (known: {', '.join(known)}); a raw litellm model "
+                "string needs a provider prefix, e.g. deepseek/deepseek-chat or scripted/trusting"
+            )
     return out
 
 

@@ -50,11 +50,31 @@ def get_policy(name: str) -> Policy:
     """The policy registered as ``name`` (one shared instance: policies must keep no episode state)."""
     if name not in _FACTORIES:
         _load_builtin_policies()
+    if name not in _FACTORIES and "?" in name:
+        _register_parameterised(name)
     if name not in _FACTORIES:
         raise KeyError(f"no scripted policy {name!r}; registered: {sorted(_FACTORIES)}")
     if name not in _INSTANCES:
         _INSTANCES[name] = _FACTORIES[name]()
     return _INSTANCES[name]
+
+
+def _register_parameterised(name: str) -> None:
+    """``base?k=v&...``: register ``name`` on the fly when ``base``'s factory has a ``from_name`` hook.
+
+    The parameters are checked here, so a bad one fails before a run rather than inside an episode.
+    """
+    base = name.partition("?")[0]
+    from_name = getattr(_FACTORIES.get(base), "from_name", None)
+    if from_name is None:
+        raise KeyError(f"no scripted policy {base!r} taking parameters (in {name!r}); "
+                       f"registered: {sorted(_FACTORIES)}")
+    try:
+        policy = from_name(name)
+    except ValueError as exc:
+        raise KeyError(f"scripted policy {name!r}: {exc}") from None
+    register_policy(name, lambda: from_name(name))
+    _INSTANCES[name] = policy
 
 
 def registered_policies() -> list[str]:
