@@ -21,7 +21,7 @@ import time
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from environments import _offline  # noqa: F401  (offline litellm variables before any import)
@@ -95,6 +95,7 @@ class Completion:
     request_key: str
     cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none"
     finish_reason: str | None = None  # "stop", "tool_calls", "length" (truncated)...; do not branch on it
+    request_params: dict = field(default_factory=dict)  # sampling + reasoning settings sent (request_params)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -211,11 +212,59 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
     seed = request_seed(spec, replicate)
     if seed is not None:
         kwargs["seed"] = seed
-    if spec.reasoning_effort is not None:
-        kwargs["reasoning_effort"] = spec.reasoning_effort
-    if spec.reasoning_budget is not None:
-        kwargs["thinking"] = {"type": "enabled", "budget_tokens": spec.reasoning_budget}
+    kwargs.update(reasoning_params(spec))
+    if spec.scripted and ("reasoning_effort" in kwargs or "thinking" in kwargs):
+        # our providers accept both (recorded, ignored by policies): let litellm forward them
+        kwargs["allowed_openai_params"] = [k for k in ("reasoning_effort", "thinking") if k in kwargs]
     return kwargs
+
+
+def effort_for_budget(budget: int) -> str:
+    """The reasoning effort closest to a token budget, for providers that take only an effort."""
+    return "low" if budget <= 2048 else "medium" if budget <= 8192 else "high"
+
+
+def reasoning_params(spec: ModelSpec) -> dict[str, Any]:
+    """The reasoning request parameters for ``spec``: ``reasoning_effort`` and/or ``thinking``.
+
+    A budget goes as ``thinking={"type": "enabled", "budget_tokens": N}`` where the provider takes
+    it (and always to our scripted providers, so the reasoning-budget arm runs the same path);
+    a provider that takes only ``reasoning_effort`` gets the effort nearest the budget.
+    """
+    out: dict[str, Any] = {}
+    if spec.reasoning_effort is not None:
+        out["reasoning_effort"] = spec.reasoning_effort
+    if spec.reasoning_budget is None:
+        return out
+    thinking = {"type": "enabled", "budget_tokens": int(spec.reasoning_budget)}
+    if spec.scripted or not spec.provider:
+        out["thinking"] = thinking
+        return out
+    supported = _supported_params(spec.model)
+    if "thinking" in supported or "reasoning_effort" not in supported:
+        out["thinking"] = thinking  # unsupported either way: litellm's bad_request names the parameter
+    elif "reasoning_effort" not in out:
+        out["reasoning_effort"] = effort_for_budget(int(spec.reasoning_budget))
+    return out
+
+
+def _supported_params(model: str) -> list[str]:
+    provider, _, name = model.partition("/")
+    try:
+        return list(_litellm().get_supported_openai_params(model=name, custom_llm_provider=provider) or [])
+    except Exception:  # an unknown provider or model: let the call report it
+        return []
+
+
+def request_params(spec: ModelSpec, replicate: int) -> dict[str, Any]:
+    """What a call sends besides messages and tools (for transcripts): sampling and reasoning."""
+    params: dict[str, Any] = {"temperature": spec.temperature, "max_tokens": spec.max_tokens,
+                              "seed": request_seed(spec, replicate)}
+    if spec.reasoning_effort is not None:
+        params["reasoning_effort"] = spec.reasoning_effort
+    if spec.reasoning_budget is not None:
+        params["reasoning_budget"] = int(spec.reasoning_budget)
+    return params
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,6 +455,7 @@ async def acomplete(
                 request_key=key,
                 cost_source=source,
                 finish_reason=hit.get("finish_reason"),
+                request_params=request_params(spec, replicate),
             )
         if mode == "replay":
             raise InfraError(
@@ -416,6 +466,7 @@ async def acomplete(
                 "it (or cache.mode=off to call the model)",
             )
     completion = await _call_with_retries(spec, messages, tools, replicate, key, retry or DEFAULT_RETRY)
+    completion.request_params = request_params(spec, replicate)
     if cache is not None and mode == "record":
         cache.put(key, spec, completion)
     return completion

@@ -352,7 +352,7 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
                       budget_ok: Callable[[], bool], run_dir: Path) -> dict[str, Any]:
     arm = plan.arms[ep.arm]
     spec = plan.models[ep.model]
-    if arm.reasoning_budget is not None and not spec.scripted:  # scripted policies do not reason
+    if arm.reasoning_budget is not None:  # scripted providers accept it too (recorded, ignored): same path
         spec = dataclasses.replace(spec, reasoning_budget=arm.reasoning_budget)
     reviewer = None
     if arm.reviewer:

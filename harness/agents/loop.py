@@ -182,6 +182,7 @@ async def run_loop(
                 "attempts": completion.attempts,
                 "cached": getattr(completion, "cached", False),
                 "request_key": getattr(completion, "request_key", ""),
+                "request_params": getattr(completion, "request_params", {}),
             }
         )
         message = completion.message or {}

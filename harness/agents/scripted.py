@@ -147,6 +147,7 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
     # (litellm drops null keys such as an assistant message's "content": None on the way here)
     tools = _plain(optional_params.get("tools") or [])
     messages = _plain(messages)
+    check_reasoning_params(optional_params)  # accepted like a reasoning provider would; policies never see them
     try:
         policy = get_policy(name)
         raw = policy.respond(messages, tools, policy_rng(optional_params.get("seed"), messages, tools))
@@ -154,6 +155,21 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
     except Exception as exc:
         raise ScriptedPolicyError(f"scripted policy {name!r} raised {type(exc).__name__}: {exc}") from exc
     return build_response(litellm, f"scripted/{name}", reply, usage_for(messages, tools, reply))
+
+
+REASONING_EFFORTS = ("minimal", "low", "medium", "high")
+
+
+def check_reasoning_params(params: dict) -> None:
+    """Reject malformed ``reasoning_effort`` / ``thinking`` as a provider would; valid ones are ignored."""
+    effort = params.get("reasoning_effort")
+    if effort is not None and effort not in REASONING_EFFORTS:
+        raise ScriptedPolicyError(f"reasoning_effort {effort!r} not in {REASONING_EFFORTS}")
+    thinking = params.get("thinking")
+    if thinking is not None:
+        budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None
+        if not (isinstance(budget, int) and budget > 0 and thinking.get("type") == "enabled"):
+            raise ScriptedPolicyError(f"thinking must be {{'type': 'enabled', 'budget_tokens': N > 0}}, got {thinking!r}")
 
 
 def _plain(obj: Any) -> Any:
