@@ -596,6 +596,13 @@ def check_model_available(spec: ModelSpec) -> None:
         if not known_scenario(rest):
             raise ModelConfigError(f"model {spec.name!r}: unknown chaos scenario {rest!r}")
         return
+    # a missing key is the common mistake: report it without paying for litellm's import
+    if spec.api_key_env and not os.environ.get(spec.api_key_env):
+        raise ModelConfigError(
+            f"model {spec.name!r} needs an API key: the environment variable {spec.api_key_env} is not set; "
+            f"set it (export {spec.api_key_env}=<your key>) and rerun, or pass models=[scripted-trusting] "
+            "(or another scripted model) to run offline"
+        )
     lt = _litellm()
     known = {getattr(p, "value", str(p)) for p in lt.provider_list}
     if provider not in known:
@@ -607,11 +614,6 @@ def check_model_available(spec: ModelSpec) -> None:
         raise ModelConfigError(
             f"model {spec.name!r}: api_key_env is not set in its config; name the environment variable "
             f"holding the {provider} key (e.g. api_key_env: {provider.upper().replace('-', '_')}_API_KEY)"
-        )
-    if spec.api_key_env and not os.environ.get(spec.api_key_env):
-        raise ModelConfigError(
-            f"model {spec.name!r} needs an API key: set {spec.api_key_env} or pass model=scripted-trusting "
-            "(or another scripted model) to run offline"
         )
 
 

@@ -1,8 +1,11 @@
 """The Hydra entry point: ``python -m harness.run study=<name> [overrides]``.
 
-``--retry-infra-errors`` is accepted as a spelling of ``retry_infra_errors=true``. Thin on purpose: compose + validate the config (Hydra's own messages for typos and gaps), pick
-the run folder, hand over to :func:`harness.runner.run_study`. Tests use the compose API and
-``run_study`` directly, never this function.
+``--retry-infra-errors`` is accepted as a spelling of ``retry_infra_errors=true``. Thin on purpose:
+compose + validate the config (Hydra's own messages for typos and gaps), plan the run (models,
+keys, arms, tasks), pick the run folder, hand over to :func:`harness.runner.run_study`. A plan
+error (unknown model, missing API key...) ends the process with status 2 and a one-paragraph
+message, before any episode, record or manifest. Tests use the compose API and ``run_study``
+directly, never this function.
 """
 
 from __future__ import annotations
@@ -14,15 +17,23 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from harness.config import register, to_config
-from harness.runner import run_study
+from harness.models import ModelConfigError
+from harness.runner import plan_run, run_study
 
 register()
+
+PLAN_ERROR_STATUS = 2
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> None:
     config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
-    counts = run_study(config, HydraConfig.get().runtime.output_dir)
+    try:
+        plan = plan_run(config)
+    except (ModelConfigError, ValueError, KeyError) as exc:  # config mistakes: say what to fix, no traceback
+        print(f"error: {exc.args[0] if exc.args else exc}\nno episode was run.", file=sys.stderr)
+        sys.exit(PLAN_ERROR_STATUS)
+    counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan)
     print(f"{config.study.name}: {counts}")
 
 

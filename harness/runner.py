@@ -488,13 +488,14 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
 
 
 def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None,
-              monitors: MonitorSource | None = None) -> dict[str, Any]:
+              monitors: MonitorSource | None = None, plan: Plan | None = None) -> dict[str, Any]:
     """Plan, write config + manifest, run what is pending, update the manifest; returns the counts.
 
-    ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes).
+    ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes);
+    ``plan`` is a plan already made from ``cfg`` (the CLI plans first to report config errors cleanly).
     """
     run_dir = Path(run_dir)
-    plan = plan_run(cfg)
+    plan = plan if plan is not None else plan_run(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule))
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))

@@ -126,11 +126,12 @@ def test_check_model_available_messages(monkeypatch):
         check_model_available(spec(model="scripted/nope"))
     with pytest.raises(ModelConfigError, match="no provider prefix"):
         check_model_available(spec(model="gpt-4o"))
+    monkeypatch.setenv("K", "present")  # a missing key is reported first (without importing litellm)
     with pytest.raises(ModelConfigError, match="unknown provider 'nosuchprov'"):
         check_model_available(spec(model="nosuchprov/m", api_key_env="K"))
     deep = ModelSpec(name="deepseek-chat", model="deepseek/deepseek-chat", api_key_env="DEEPSEEK_API_KEY")
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
-    with pytest.raises(ModelConfigError, match="set DEEPSEEK_API_KEY or pass model="):
+    with pytest.raises(ModelConfigError, match=r"DEEPSEEK_API_KEY is not set; set it \(export DEEPSEEK_API_KEY=.*models=\[scripted"):
         check_model_available(deep)
     with pytest.raises(ModelConfigError, match="api_key_env"):
         check_model_available(ModelSpec(name="d", model="deepseek/deepseek-chat"))
