@@ -16,9 +16,10 @@ from typing import Any
 
 from harness.monitor.mine import Execution, admit, collect, index_executions
 from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
+from harness.monitor.plancode import generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
-from harness.monitor.values import MISSING, is_number, type_ok
+from harness.monitor.values import type_ok
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
@@ -49,6 +50,7 @@ class _ContextPlan:
     positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
     domain: list[tuple[str, frozenset, bool, _Check]]  # (field, values, nullable, check)
     checks: list[_Check]  # every other rule, as compiled closures
+    run: Callable[[dict, Any, list, tuple], None] | None = None  # all of the above as one generated function
 
 
 def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
@@ -80,7 +82,9 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
             else:
                 checks.append(c)
         getters = [(f, field_getter(f)) for f in complex_fields]
-        plans.append(_ContextPlan(context, context_steps(context), getters, shape[0] if shape else None, required, typed, positive, domain, checks))
+        plan = _ContextPlan(context, context_steps(context), getters, shape[0] if shape else None, required, typed, positive, domain, checks)
+        plan.run = generate(plan, _violation)
+        plans.append(plan)
     return plans
 
 
@@ -148,27 +152,7 @@ class Registry:
                         vals = element  # read-only: top-level fields straight from the result
                 else:
                     vals = {"": element}
-                for f, c in plan.required:
-                    if vals.get(f, MISSING) is MISSING:
-                        found.append(_violation(c, index, MISSING))
-                for f, py, names, c in plan.typed:
-                    v = vals.get(f, MISSING)
-                    if v is not MISSING and type(v) not in py and not type_ok(v, names):
-                        found.append(_violation(c, index, v))
-                for f, strict, c in plan.positive:
-                    v = vals.get(f)
-                    if type(v) in _NUMBER and (v <= 0 if strict else v < 0) and is_number(v):
-                        found.append(_violation(c, index, v))
-                for f, values, nullable, c in plan.domain:
-                    v = vals.get(f, MISSING)
-                    if v is MISSING or (v is None and nullable):
-                        continue
-                    if v is None or type(v) in _UNHASHABLE or v not in values:
-                        found.append(_violation(c, index, v))
-                for c in plan.checks:
-                    hit = c.fn(vals, args)
-                    if hit is not None:
-                        found.append(_violation(c, index, hit[0]))
+                plan.run(vals, args, found, index)
         return found
 
     # --------------------------------------------------------------------- storage

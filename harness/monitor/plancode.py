@@ -1,0 +1,143 @@
+"""Straight-line check code for one context plan: the batched rule classes of a plan become one
+generated Python function, so checking a context element is one call instead of a loop per class.
+
+The generated function appends violations to ``found`` in exactly the order of the plan's lists
+(required, typed, positive, domain, then the other checks); constants are bound through its globals,
+field names are inserted as ``repr`` literals only. Knows nothing about mining, receipts or storage.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from harness.monitor.paths import ARG
+from harness.monitor.values import MISSING, date_key, is_number, type_ok
+
+_NUMBER = (int, float)
+_UNHASHABLE = (dict, list)
+_DATE_CACHE_MAX = 1 << 16
+
+
+class _DateKeys(dict):
+    """``date_key`` memoised for strings (a bounded cache: cleared when full)."""
+
+    def __missing__(self, value: str) -> str | None:
+        if len(self) >= _DATE_CACHE_MAX:
+            self.clear()
+        k = self[value] = date_key(value)
+        return k
+
+
+_DATES = _DateKeys()
+
+
+def _dkey(v: Any) -> str | None:
+    return _DATES[v] if type(v) is str else date_key(v)
+
+
+def _num(v: Any) -> bool:
+    """``is_number`` with a fast path for exact ints and floats (bool is neither)."""
+    t = type(v)
+    if t is float or t is int:
+        return math.isfinite(v)
+    return is_number(v)
+
+
+def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, list, tuple], None]:
+    """``run(vals, args, found, index)`` for ``plan`` (a registry ``_ContextPlan``)."""
+    ns: dict[str, Any] = {"M": MISSING, "V": violation, "type_ok": type_ok, "is_number": is_number, "NUM": _NUMBER,
+                          "UNH": _UNHASHABLE, "num": _num, "dkey": _dkey, "_abs": abs, "_max": max}
+    body: list[str] = []
+    emit = body.append
+    simple_required = all("." not in f and "(" not in f for f, _ in plan.required)
+    if plan.required:
+        # every required field present is the common case: one subset test (top-level keys only)
+        pad = "    "
+        if simple_required:
+            ns["REQ"] = frozenset(f for f, _ in plan.required)
+            emit("    if not REQ <= vals.keys():")
+            pad = "        "
+        for i, (f, c) in enumerate(plan.required):
+            ns[f"Cr{i}"] = c
+            emit(f"{pad}if get({f!r}, M) is M: found.append(V(Cr{i}, index, M))")
+    for i, (f, py, names, c) in enumerate(plan.typed):
+        ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
+        emit(f"    v = get({f!r}, M)")
+        emit(f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))")
+    for i, (f, strict, c) in enumerate(plan.positive):
+        ns[f"Cp{i}"] = c
+        cmp = "v <= 0" if strict else "v < 0"
+        emit(f"    v = get({f!r})")
+        emit(f"    if type(v) in NUM and ({cmp}) and is_number(v): found.append(V(Cp{i}, index, v))")
+    for i, (f, values, nullable, c) in enumerate(plan.domain):
+        ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
+        emit(f"    v = get({f!r}, M)")
+        if nullable:
+            emit(f"    if v is not M and v is not None and (type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
+        else:
+            emit(f"    if v is not M and (v is None or type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
+    for i, c in enumerate(plan.checks):
+        ns[f"Cx{i}"] = c
+        r = c.rule
+        if r.cls == "echo":
+            _emit_echo(emit, i, r.fields)
+        elif r.cls == "date_order":
+            _emit_date(emit, i, r.fields)
+        elif r.cls == "relation":
+            _emit_relation(emit, ns, i, r)
+        else:
+            ns[f"Fx{i}"] = c.fn
+            emit(f"    h = Fx{i}(vals, args)")
+            emit(f"    if h is not None: found.append(V(Cx{i}, index, h[0]))")
+    src = "def run(vals, args, found, index):\n    get = vals.get\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(compile(src, f"<monitor plan {plan.context}>", "exec"), ns)  # noqa: S102 - generated from repr literals only
+    return ns["run"]
+
+
+def _read(f: str) -> str:
+    return f"args.get({f[len(ARG):]!r}, M)" if f.startswith(ARG) else f"get({f!r}, M)"
+
+
+def _emit_echo(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> None:
+    # same decisions as rules._c_echo: numbers within 1e-9 relative, anything else by ==
+    emit(f"    v = get({fields[0]!r}, M)")
+    emit(f"    a = {_read(fields[1])}")
+    emit("    if v is not M and a is not M:")
+    emit("        if num(v) and num(a):")
+    emit(f"            if not _abs(v - a) <= 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, v))")
+    emit(f"        elif not v == a: found.append(V(Cx{i}, index, v))")
+
+
+def _emit_date(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> None:
+    # same decisions as rules._c_date: both sides ISO dates and a's key after b's
+    emit(f"    a = {_read(fields[0])}")
+    emit("    ka = dkey(a)")
+    emit("    if ka is not None:")
+    emit(f"        kb = dkey({_read(fields[1])})")
+    emit(f"        if kb is not None and ka > kb: found.append(V(Cx{i}, index, a))")
+
+
+def _emit_relation(emit: Callable[[str], None], ns: dict[str, Any], i: int, r: Any) -> None:
+    # same arithmetic as rules._c_relation, operand for operand (so float rounding is identical)
+    p, f = r.params, r.fields
+    qa, qb = p["quanta"][0], p["quanta"][1]
+    form = p["form"]
+    emit(f"    a = {_read(f[0])}")
+    emit(f"    b = {_read(f[1])}")
+    if form in ("add", "product"):
+        emit(f"    c = {_read(f[2])}")
+        emit("    if num(a) and num(b) and num(c):")
+        if form == "add":
+            ns[f"T{i}"] = 0.5 * (qa + qb + p["quanta"][2])
+            emit(f"        if not _abs(a - (b + c)) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))")
+        else:
+            ns[f"Qa{i}"], ns[f"Qb{i}"], ns[f"Qc{i}"] = qa, qb, p["quanta"][2]
+            emit(f"        tol = 0.5 * (Qa{i} + _abs(c) * Qb{i} + _abs(b) * Qc{i}) + 1e-9 * _max(1.0, _abs(a))")
+            emit(f"        if not _abs(a - b * c) <= tol: found.append(V(Cx{i}, index, a))")
+        return
+    k, c0 = (1.0, 0.0) if form == "eq" else (p["k"], p["c"])
+    ns[f"K{i}"], ns[f"B{i}"], ns[f"T{i}"] = k, c0, 0.5 * (qa + abs(k) * qb)
+    emit("    if num(a) and num(b):")
+    emit(f"        if not _abs(a - (K{i} * b + B{i})) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))")
