@@ -4,8 +4,15 @@
    sequentially and at concurrency C, plus the same with a record-mode cache and replay.
 2. Latency-bound throughput: the ``chaos/latency-<ms>`` provider sleeps per call; with C calls in
    flight the bound is C / latency calls/s; we print achieved throughput as a share of it.
+3. Episodes (``--episodes``): whole scripted ToolMaze episodes (study=smoke, baseline arm) through
+   the runner's ``execute`` -- runner, agent loop, environment, litellm and the scripted provider --
+   as episodes/s, and the same with a direct completer (no litellm) to split the harness's own cost.
+4. Episodes at latency: every model call of those episodes first waits ``--latency-ms`` (a fake
+   provider latency) and then goes the real adapter path; the bound is C calls in flight, i.e.
+   C / latency model calls/s; printed as a share of it at concurrency 4, 8 and 16.
 
 Usage: .venv/bin/python scripts/bench_runner.py [--calls 400] [--concurrency 8] [--latency-ms 200]
+       [--episodes] [--per-cell 10] [--only-episodes]
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,13 +55,131 @@ async def run_calls(spec: ModelSpec, n: int, concurrency: int, cache: Cache | No
     return time.perf_counter() - t0
 
 
+# ---------------------------------------------------------------------------------------------
+# episode level
+
+
+def episode_plan(per_cell: int, concurrency: int, model: str = "scripted-trusting", replicates: int = 1) -> Any:
+    """A smoke-study plan (ToolMaze, baseline arm, one scripted model): ``4 * per_cell * replicates`` episodes."""
+    from hydra import compose, initialize_config_dir
+
+    from harness.config import CONF_DIR, register, to_config
+    from harness.runner import plan_run
+
+    register()
+    overrides = ["study=smoke", "arms=[baseline]", f"models=[{model}]", "progress=false",
+                 f"study.selection.params.per_cell={per_cell}", f"concurrency={concurrency}", f"replicates={replicates}",
+                 f"+model_overrides.{model}.max_concurrency={concurrency}"]
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        return plan_run(to_config(compose("config", overrides=overrides)))
+
+
+class _Reply:
+    """What the loop reads from a completion (no dataclass: tests load this script by path)."""
+
+    def __init__(self, message: dict, usage: dict):
+        self.message, self.usage = message, usage
+        self.cost_usd, self.latency_s, self.attempts = 0.0, 0.0, []
+
+
+def direct_factory(spec: ModelSpec, replicate: int) -> Any:
+    """The scripted policy answered in-process: the runner + loop + environment cost without litellm."""
+    from harness.agents.scripted import finalize_reply, get_policy, policy_rng, usage_for
+
+    policy = get_policy(spec.model.split("/", 1)[1])
+
+    async def complete(messages: list[dict], tools: list[dict]) -> _Reply:
+        reply = finalize_reply(policy.respond(messages, tools, policy_rng(spec.seed, messages, tools)), messages)
+        return _Reply(reply, usage_for(messages, tools, reply))
+
+    return complete
+
+
+class LatencyFactory:
+    """Each call waits ``latency_s`` (a provider's latency), then takes the real adapter path.
+
+    Logs when each episode gets its completer (= starts) and each call's latency interval, so the
+    share of the concurrency bound can be measured over the steady window (every episode started,
+    none yet missing for lack of work) as well as over the whole run (which includes the tail).
+    """
+
+    def __init__(self, latency_s: float):
+        self.latency_s = latency_s
+        self.starts: list[float] = []
+        self.waits: list[tuple[float, float]] = []
+
+    def __call__(self, spec: ModelSpec, replicate: int) -> Any:
+        self.starts.append(time.perf_counter())
+
+        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+            t = time.perf_counter()
+            await asyncio.sleep(self.latency_s)
+            self.waits.append((t, time.perf_counter()))
+            return await acomplete(spec, messages, tools, replicate=replicate)
+
+        return complete
+
+    def steady_share(self, concurrency: int) -> float:
+        """Slot-seconds spent in provider latency / (C x window), window = first to last episode start."""
+        lo, hi = min(self.starts), max(self.starts)
+        busy = sum(max(0.0, min(b, hi) - max(a, lo)) for a, b in self.waits)
+        return busy / (concurrency * (hi - lo)) if hi > lo else float("nan")
+
+
+def run_episodes(plan: Any, factory: Any = None) -> tuple[float, int, int]:
+    """(wall seconds of the runner's execute, episodes, model calls) in a fresh run folder."""
+    from harness.records import load_records
+    from harness.runner import execute
+
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        asyncio.run(execute(plan, Path(d), factory))
+        dt = time.perf_counter() - t0
+        records = load_records(Path(d) / "episodes.jsonl")
+    assert all(r["status"] in ("completed", "agent_failed") for r in records), "an episode hit an infra error"
+    return dt, len(records), sum(int(r["rounds"]) for r in records)
+
+
+def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
+    for conc in (1, concurrency):
+        plan = episode_plan(per_cell, conc)
+        run_episodes(episode_plan(1, 1))  # warm imports and litellm's lazy paths
+        for label, factory in (("litellm + scripted provider", None), ("direct completer, no litellm", direct_factory)):
+            cpu0 = time.process_time()
+            dt, n, calls = run_episodes(plan, factory)
+            cpu = time.process_time() - cpu0
+            print(f"ToolMaze episodes, {label:<28}, concurrency {conc:>2}: {n / dt:6.1f} episodes/s "
+                  f"({1000 * dt / n:6.1f} ms/episode wall, {1000 * cpu / n:6.1f} ms/episode CPU, "
+                  f"{calls / n:.1f} model calls/episode, {1000 * cpu / calls:.2f} ms CPU/call)")
+    latency = latency_ms / 1000.0
+    for conc in (4, 8, 16):
+        # 12 x C episodes of ~5 calls: the tail (fewer than C episodes left) is a small part of the run
+        plan = episode_plan(3 * conc // 2, conc, replicates=2)
+        factory = LatencyFactory(latency)
+        cpu0 = time.process_time()
+        dt, n, calls = run_episodes(plan, factory)
+        cpu = time.process_time() - cpu0
+        bound = conc / latency
+        print(f"ToolMaze episodes at {latency_ms} ms/call, concurrency {conc:>2}: {n} episodes, {calls} calls, "
+              f"{calls / dt:5.1f} calls/s vs bound {bound:5.1f} = {100 * calls / dt / bound:5.1f}% whole run, "
+              f"{100 * factory.steady_share(conc):5.1f}% steady window "
+              f"({n / dt:.2f} episodes/s; process CPU {100 * cpu / dt:3.0f}% of wall)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--calls", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=8)
     ap.add_argument("--latency-ms", type=int, default=200)
     ap.add_argument("--latency-calls", type=int, default=0, help="calls for the latency run (default 20*C)")
+    ap.add_argument("--episodes", action="store_true", help="also the episode-level figures (sections 3-4)")
+    ap.add_argument("--only-episodes", action="store_true", help="only the episode-level figures")
+    ap.add_argument("--per-cell", type=int, default=10, help="smoke workflows per (complexity, mode) cell")
     args = ap.parse_args()
+    if args.only_episodes:
+        episode_figures(args.per_cell, args.concurrency, args.latency_ms)
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+        return
 
     t0 = time.perf_counter()
     models._litellm()
@@ -89,6 +215,8 @@ def main() -> None:
         f"{n / dt:.1f} calls/s vs bound {bound:.1f} calls/s = {100 * (n / dt) / bound:.1f}% of the concurrency bound"
         f" (process CPU {100 * cpu / dt:.0f}% of wall: near 100% means CPU-bound, e.g. a busy machine)"
     )
+    if args.episodes:
+        episode_figures(args.per_cell, args.concurrency, args.latency_ms)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
 
 
