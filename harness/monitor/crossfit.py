@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from environments.seeding import rng, stable_int
-from harness.monitor.mine import Collected, admit, collect, index_executions
+from harness.monitor.mine import Collected, admit, collect, gc_paused, index_executions
 from harness.monitor.registry import FORMAT_VERSION, Registry, learn
 from harness.monitor.thresholds import DEFAULT, Thresholds
 
@@ -117,7 +117,11 @@ def build_crossfit(traces: Iterable[Mapping[str, Any]], n_folds: int = 5, seed: 
     workflow outside fold k. A tool whose training set is the same for several folds (it never
     occurs in them) is mined once for all of them.
     """
-    rows = list(traces)
+    with gc_paused():
+        return _build_crossfit(list(traces), n_folds, seed, thresholds, schema_only)
+
+
+def _build_crossfit(rows: list[Mapping[str, Any]], n_folds: int, seed: int, thresholds: Thresholds, schema_only: bool) -> CrossFit:
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
     index = index_executions(rows, lambda r: assignment[workflow_of(r)])
     per_fold: list[list[Collected]] = [[] for _ in range(n_folds)]

@@ -12,9 +12,11 @@ tool. Knows nothing about receipts, folds or the CLI.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -33,6 +35,7 @@ _NUMERIC = {int, float}
 _STR = {str}
 _STR_BOOL = {str, bool}
 MAX_RELATED = 48
+_SUPPORT_KEYS = ("n", "distinct", "points")
 _NO_ARGS = repr([])
 
 
@@ -94,20 +97,39 @@ def mine_executions(tool: str, executions: Iterable[Execution], th: Thresholds =
     return admit([collect(tool, executions, schema_only)], th)
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Mining allocates hundreds of thousands of small, acyclic containers while the traces stay
+    alive: the cyclic collector would rescan them again and again (a third of the build time) and
+    free nothing. Pausing it changes no result; the previous state is restored."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 # ============================================================================ phase 1: collect
 
 
 def _key(r: Rule) -> tuple:
-    if r.cls == DOMAIN_CANDIDATE:
-        return (r.cls, leaf(r.fields[0]))
+    return _template(r.cls, r.context, r.fields, r.params)
+
+
+def _template(cls: str, context: str, fields: tuple[str, ...], params: Mapping[str, Any]) -> tuple:
+    """The pooling key of a rule, from its parts (no ``Rule`` needed for a falsified template)."""
+    if cls == DOMAIN_CANDIDATE:
+        return (cls, leaf(fields[0]))
     extra: tuple = ()
-    if r.cls == "type":
-        extra = tuple(r.params["types"])
-    elif r.cls == "positive":
-        extra = (r.params["strict"],)
-    elif r.cls == "relation":
-        extra = (r.params["form"], r.params.get("k"), r.params.get("c"))
-    return (r.cls, r.context, r.fields, extra)
+    if cls == "type":
+        extra = tuple(params["types"])
+    elif cls == "positive":
+        extra = (params["strict"],)
+    elif cls == "relation":
+        extra = (params["form"], params.get("k"), params.get("c"))
+    return (cls, context, fields, extra)
 
 
 @dataclass
@@ -168,14 +190,22 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
     n = len(rows)
     cols = _columns(rows)
 
+    falsified_keys, candidates = out.falsified, out.candidates
+
     def add(cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any) -> None:
-        out.add(Rule(tool, cls, context, fields, params or {}, {}), ev, falsified)
+        # same effect as out.add(Rule(...)); a falsified template needs only its key
+        params = params or {}
+        key = _template(cls, context, fields, params)
+        if falsified:
+            falsified_keys.add(key)
+        else:
+            candidates.append(Candidate(Rule(tool, cls, context, fields, params, {}), ev, key))
 
     present_of: dict[str, list[Any]] = {}
     kinds: dict[str, set[type]] = {}
     for f, col in cols.items():
-        present_of[f] = [v for v in col if v is not MISSING]
-        kinds[f] = {type(v) for v in present_of[f]}
+        present = present_of[f] = [v for v in col if v is not MISSING]
+        kinds[f] = set(map(type, present))
 
     # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
@@ -543,7 +573,9 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         tools = len({c.rule.tool for c in group})
         for cand in group:
             r = cand.rule
-            support = {k: v for k, v in cand.ev.items() if k in ("n", "distinct", "points")}
+            cev = cand.ev
+            # ev keys always come in this order, so the support dict keeps its key order
+            support = {k: cev[k] for k in _SUPPORT_KEYS if k in cev}
             if tools > 1:
                 support.update({"pooled_n": ev.get("n", ev.get("distinct", 0)), "pooled_tools": tools})
             kept.setdefault(r.tool, []).append(Rule(r.tool, r.cls, r.context, r.fields, r.params, support, r.source))
@@ -656,4 +688,4 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
             or not any((r.context, r.fields[0], m) in dates and (r.context, m, r.fields[1]) in dates for m in names - set(r.fields))]
 
 
-__all__ = ["Candidate", "Collected", "Execution", "admit", "collect", "group_executions", "index_executions", "mine_executions", "mine_tool"]
+__all__ = ["Candidate", "Collected", "Execution", "admit", "gc_paused", "collect", "group_executions", "index_executions", "mine_executions", "mine_tool"]

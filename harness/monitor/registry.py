@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.monitor.mine import Execution, admit, collect, index_executions
+from harness.monitor.mine import Execution, admit, collect, gc_paused, index_executions
 from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
 from harness.monitor.plancode import generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
@@ -205,11 +205,13 @@ def _default(o: Any) -> Any:
 
 def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
     """Mine every rule class from clean traces (rows with status "error" are skipped)."""
-    return learn_indexed(index_executions(traces), thresholds)
+    with gc_paused():
+        return learn_indexed(index_executions(traces), thresholds)
 
 
 def learn_indexed(index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> Registry:
-    rules = admit([collect(tool, ex, schema_only) for tool, ex in index.items()], thresholds)
+    with gc_paused():
+        rules = admit([collect(tool, ex, schema_only) for tool, ex in index.items()], thresholds)
     meta = {"source": "traces", "n_executions": sum(len(v) for v in index.values()), "thresholds": thresholds.to_json()}
     if schema_only:
         meta["variant"] = "schema-only"
