@@ -6,6 +6,11 @@ also after ``kill -9``), runs the rest with a global and a per-model concurrency
 scheduling when the USD/token budget is spent, and writes one record per episode plus its
 transcript. Model calls go through a *completer factory* (default: ``harness.models.acomplete``)
 so tests can run the runner with fakes. Never reads or writes API key values.
+
+Fault labels: with a fault injector, ``fault_class`` is the injector's class; for an environment
+that perturbs results itself (ToolMaze), it is the task's planned payload kind read from the hidden
+instance here (never shown to agents), while ids and pair ids keep the mode label so existing run
+folders resume. Each record also lists ``fault_kinds_hit``, the kinds the episode actually received.
 """
 
 from __future__ import annotations

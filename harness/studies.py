@@ -25,7 +25,7 @@ from environments.base import Environment, Task
 from environments.seeding import rng, stable_int
 from harness.records import make_episode_id, make_pair_id
 
-# ToolMaze modes -> the record's fault_kind
+# ToolMaze modes -> the record's fault_kind (the runner then sets fault_class to the payload kind)
 TOOLMAZE_FAULT_KINDS = {
     "P0": "none",
     "P1": "explicit_transient",
