@@ -37,7 +37,7 @@ lint: $(STAMP) ## ruff over the project
 bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner (print figures; never asserted in tests)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
-	$(BIN)/python scripts/bench_runner.py
+	$(BIN)/python scripts/bench_runner.py --episodes
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir
 MODELS ?=
