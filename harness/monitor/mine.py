@@ -111,6 +111,34 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+# Each fold re-mines 80% of the same values: parse dates and rounding steps once per value.
+# Keys carry the type (1e16 and 10**16 are equal but round differently); bounded by clearing.
+_MEMO_MAX = 1 << 17
+_DATE_MEMO: dict[str, str | None] = {}
+_QUANTUM_MEMO: dict[tuple[type, Any], float] = {}
+
+
+def _date_key(v: Any) -> str | None:
+    if type(v) is not str:
+        return date_key(v)
+    k = _DATE_MEMO.get(v, MISSING)
+    if k is MISSING:
+        if len(_DATE_MEMO) >= _MEMO_MAX:
+            _DATE_MEMO.clear()
+        k = _DATE_MEMO[v] = date_key(v)
+    return k
+
+
+def _quantum(v: Any) -> float:
+    key = (type(v), v)
+    q = _QUANTUM_MEMO.get(key)
+    if q is None:
+        if len(_QUANTUM_MEMO) >= _MEMO_MAX:
+            _QUANTUM_MEMO.clear()
+        q = _QUANTUM_MEMO[key] = quantum(v)
+    return q
+
+
 # ============================================================================ phase 1: collect
 
 
@@ -237,7 +265,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
             d = len(set(present))
             add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
             add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
-        elif pytypes == _STR and date_key(present[0]) is not None and all(date_key(v) is not None for v in present):
+        elif pytypes == _STR and _date_key(present[0]) is not None and all(_date_key(v) is not None for v in present):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
             counts = _domain_counts(rows, col)
@@ -281,7 +309,7 @@ def _pairs(ca: list[Any], cb: list[Any]) -> list[tuple[Any, Any]]:
 
 
 def _qmax(values: Iterable[Any]) -> float:
-    return max((quantum(v) for v in values), default=0.0)
+    return max(map(_quantum, values), default=0.0)
 
 
 def _equal(x: Any, y: Any) -> bool:
@@ -388,19 +416,22 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
         tol_add = 0.5 * (qb + qc)
     out.dense[context] = frozenset(dense)
     sparse_pairs = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
+    hits_mul: dict[str, list[int]] = {}
+    hits_add: dict[str, list[int]] = {}
+    dense_targets = [a for a in targets if a in dense]
+    if dense_targets and dpairs and mat.shape[0]:
+        hits_mul, hits_add = _screen_dense(mat, [idx[a] for a in dense_targets], np.array([quanta[a] for a in dense_targets]),
+                                           dense_targets, prod, tol_bc, total, tol_add)
     for a in targets:
         if a in dense and dpairs:
-            xa = mat[:, idx[a]][:, None]
-            ok = (np.abs(xa - prod) <= 0.5 * quanta[a] + tol_bc + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
-            for j in np.flatnonzero(ok):
+            for j in hits_mul.get(a, ()):
                 b, c = dpairs[j]
                 if a not in (b, c):
                     cand = _product(tool, context, a, b, c, numeric, quanta)
                     if cand is not None and cand.ev:
                         out.candidates.append(cand)
             # a == b + c (total_due == subtotal + fees): dense columns only
-            ok_add = (np.abs(xa - total) <= 0.5 * quanta[a] + tol_add + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
-            for j in np.flatnonzero(ok_add):
+            for j in hits_add.get(a, ()):
                 b, c = dpairs[j]
                 if a not in (b, c) and not b.startswith(ARG) and not c.startswith(ARG):
                     out.candidates.append(_addition(tool, context, a, b, c, mat, idx, quanta))
@@ -417,6 +448,29 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
                 out.candidates.append(cand)
             else:
                 out.falsified.add(cand.key)
+
+
+def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[str], prod: np.ndarray, tol_bc: np.ndarray,
+                  total: np.ndarray, tol_add: np.ndarray) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """For every dense target a, the dense pairs (b, c) with a == b*c (and a == b + c) on all rows
+    within tolerance, in pair order. Every target is screened on the first row at once (most
+    pairs fail there); only survivors are tested on the other rows. Element for element the same
+    arithmetic as testing each target on all rows, so the same pairs pass."""
+    xa = mat[:, ai]
+    half = 0.5 * qa
+    slack = 1e-9 * np.maximum(1.0, np.abs(xa))
+    out = []
+    for rhs, tol in ((prod, tol_bc), (total, tol_add)):
+        tol2 = tol if tol.ndim == 2 else np.broadcast_to(tol, rhs.shape)
+        ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
+        if mat.shape[0] > 1 and len(ti):
+            keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
+            ti, pj = ti[keep], pj[keep]
+        hits: dict[str, list[int]] = {}
+        for t, j in zip(ti.tolist(), pj.tolist(), strict=True):
+            hits.setdefault(names[t], []).append(j)
+        out.append(hits)
+    return out[0], out[1]
 
 
 def _log_chance(tol: float, targets: list[float], n_points: int) -> float:
@@ -494,7 +548,7 @@ def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Co
         for b in names:
             if a == b or (a.startswith(ARG) and b.startswith(ARG)):
                 continue
-            pairs = [(date_key(x), date_key(y)) for x, y in _pairs(dates[a], dates[b])]
+            pairs = [(_date_key(x), _date_key(y)) for x, y in _pairs(dates[a], dates[b])]
             if not pairs:
                 continue
             bad = any(x > y for x, y in pairs)
