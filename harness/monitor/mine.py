@@ -332,8 +332,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
     quanta = {f: _qmax(v for v in numeric[f] if is_number(v)) for f in names}
     if dense and n:
         # pairwise equality of every dense numeric column at once
-        close = np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))
-        eq_all = close.all(axis=0)
+        eq_all = _all_rows_close(mat)
 
     def equal_pair(a: str, b: str) -> tuple[bool, int] | None:
         if a in dense and b in dense:
@@ -379,6 +378,21 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
     _collect_products(tool, context, targets, operands, numeric, mat, idx, dense, quanta, out)
 
 
+def _all_rows_close(mat: np.ndarray) -> np.ndarray:
+    """[i, j]: column i equals column j on every row (relative 1e-9), screened on the first row;
+    element for element the arithmetic of the full rows x columns x columns comparison."""
+    m = mat.shape[1]
+    first = mat[0]
+    ii, jj = np.nonzero(np.abs(first[:, None] - first[None, :]) <= 1e-9 * np.maximum(1.0, np.abs(first[None, :])))
+    if mat.shape[0] > 1 and len(ii):
+        rest_i, rest_j = mat[1:, ii], mat[1:, jj]
+        keep = (np.abs(rest_i - rest_j) <= 1e-9 * np.maximum(1.0, np.abs(rest_j))).all(axis=0)
+        ii, jj = ii[keep], jj[keep]
+    eq = np.zeros((m, m), dtype=bool)
+    eq[ii, jj] = True
+    return eq
+
+
 def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]) -> Callable[[str, str], bool]:
     """A prefilter: whether a == k*b + c could hold (always True for sparse columns)."""
     cols = sorted(dense, key=idx.get)
@@ -394,8 +408,15 @@ def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta:
         c = xa_lo - k * xb_lo[None, :]
         q = np.array([quanta[f] for f in cols])
         tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(sub)).max(axis=0)[:, None]
-        resid = np.abs(sub[:, :, None] - k[None] * sub[:, None, :] - c[None])
-        ok = np.isfinite(k) & (resid <= tol[None] * 1.001 + 1e-9).all(axis=0)
+        # screened on the first row, survivors on the rest: the same per-element arithmetic as
+        # testing every (a, b) on all rows
+        bound = tol * 1.001 + 1e-9
+        ok = np.isfinite(k) & (np.abs(sub[0][:, None] - k * sub[0][None, :] - c) <= bound)
+        ii, jj = np.nonzero(ok)
+        if sub.shape[0] > 1 and len(ii):
+            kk, cc = k[ii, jj], c[ii, jj]
+            bad = ~(np.abs(sub[1:, ii] - kk * sub[1:, jj] - cc) <= bound[ii, jj]).all(axis=0)
+            ok[ii[bad], jj[bad]] = False
     pos = {f: i for i, f in enumerate(cols)}
     return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
 
