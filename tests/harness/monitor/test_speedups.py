@@ -1,0 +1,175 @@
+"""The speed-ups change no behaviour: generated check code against each rule's own closure, and
+the first-row screens of mining against the full rows x columns comparisons they replace."""
+
+from __future__ import annotations
+
+import copy
+import gc
+
+import numpy as np
+
+from environments.seeding import np_rng, rng
+from harness.monitor import learn
+from harness.monitor import synthetic as syn
+from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused
+from harness.monitor.paths import iter_context
+from harness.monitor.registry import _compile_tool, _violation
+from harness.monitor.values import type_ok
+
+TRACES = syn.traces(n_workflows=40, calls_per_workflow=6, seed=3)
+REG = learn(TRACES)
+
+
+_PLANS: dict = {}
+
+
+def reference_check(reg, tool, args, result):
+    """The check as one loop over every rule's compiled closure, in plan order (no generated code)."""
+    rules = reg.rules.get(tool)
+    if not rules:
+        return []
+    found = []
+    if (id(reg), tool) not in _PLANS:
+        _PLANS[(id(reg), tool)] = _compile_tool(rules)
+    for plan in _PLANS[(id(reg), tool)]:
+        for element, index in (((result, ()),) if not plan.chains else iter_context(result, plan.chains)):
+            if plan.shape_types is not None:
+                py, names, c = plan.shape_types
+                if type(element) not in py and not type_ok(element, names):
+                    found.append(_violation(c, index, element))
+                    continue
+            if type(element) is dict:
+                vals = dict(element)
+                for f, g in plan.getters:
+                    vals[f] = g(element)
+            else:
+                vals = {"": element}
+            ordered = ([c for _, c in plan.required] + [t[-1] for t in plan.typed] + [t[-1] for t in plan.positive]
+                       + [t[-1] for t in plan.domain] + plan.checks)
+            for c in ordered:
+                hit = c.fn(vals, args)
+                if hit is not None:
+                    found.append(_violation(c, index, hit[0]))
+    return found
+
+
+def _mutants(result, r):
+    """Perturbed copies: dropped keys, wrong types, sign flips, shifted numbers and dates."""
+    out = []
+    if not isinstance(result, dict):
+        return [None, "x", [result]]
+    for k, v in result.items():
+        m = copy.deepcopy(result)
+        del m[k]
+        out.append(m)
+        swaps = ["x", None, True, [], {}, -1, 0]
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            swaps += [v * 2 + 1, -v, v + r.choice([0.5, 0.01, 7])]
+        if isinstance(v, str):
+            swaps += [v + "1", "2099-12-31", "1999-01-01T00:00"]
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            for kk in v[0]:
+                m = copy.deepcopy(result)
+                m[k][0][kk] = r.choice(["x", None, -3, 0.5])
+                out.append(m)
+        for w in swaps:
+            m = copy.deepcopy(result)
+            m[k] = w
+            out.append(m)
+    return out
+
+
+def test_generated_checks_equal_rule_closures_on_clean_and_perturbed_results():
+    r = rng(7, "speedups")
+    n_checked = n_fired = 0
+    for row in TRACES[:80]:
+        args = row.get("arguments") or {}
+        for res in [row["result"], *_mutants(row["result"], r)]:
+            got = REG.check(row["tool"], args, res)
+            assert got == reference_check(REG, row["tool"], args, res)
+            n_checked += 1
+            n_fired += bool(got)
+        bad_args = {k: ("zz" if isinstance(v, str) else -5) for k, v in args.items()}
+        assert REG.check(row["tool"], bad_args, row["result"]) == reference_check(REG, row["tool"], bad_args, row["result"])
+    assert n_fired > 0 and n_fired < n_checked  # both branches exercised
+
+
+def _matrix(seed: int, rows: int, cols: int) -> np.ndarray:
+    g = np_rng(seed, "speedups-matrix")
+    mat = np.round(g.uniform(-50, 50, size=(rows, cols)), 2)
+    mat[:, 1] = mat[:, 0]  # exact copy
+    mat[:, 2] = mat[:, 0] * (1 + 1e-12)  # equal within tolerance
+    mat[:, 3] = 1.8 * mat[:, 0] + 32  # affine
+    mat[:, 4] = mat[:, 5] * mat[:, 6]  # product
+    mat[:, 7] = mat[:, 5] + mat[:, 6]  # sum
+    if rows > 1:
+        mat[-1, 2] += 1.0 if seed % 2 else 0.0  # sometimes broken on a later row only
+    return mat
+
+
+def test_column_equality_screen_equals_full_comparison():
+    for seed, rows in ((0, 1), (1, 2), (2, 9), (3, 40)):
+        mat = _matrix(seed, rows, 9)
+        full = (np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))).all(axis=0)
+        got = _all_rows_close(mat)
+        assert (got == full).all() and got[0, 1] and got[1, 0]
+
+
+def test_affine_prefilter_screen_equals_full_residuals():
+    for seed, rows in ((4, 3), (5, 12), (6, 50)):
+        mat = _matrix(seed, rows, 9)
+        names = [f"f{i}" for i in range(9)]
+        idx = {f: i for i, f in enumerate(names)}
+        quanta = {f: 0.01 for f in names}
+        ok = _dense_affine(mat, idx, set(names), quanta)
+        lo, hi = mat.argmin(axis=0), mat.argmax(axis=0)
+        ci = np.arange(9)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k = (mat[hi, :].T - mat[lo, :].T) / (mat[hi, ci] - mat[lo, ci])[None, :]
+            c = mat[lo, :].T - k * mat[lo, ci][None, :]
+            q = np.full(9, 0.01)
+            tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(mat)).max(axis=0)[:, None]
+            resid = np.abs(mat[:, :, None] - k[None] * mat[:, None, :] - c[None])
+            full = np.isfinite(k) & (resid <= tol[None] * 1.001 + 1e-9).all(axis=0)
+        assert all(ok(a, b) == bool(full[idx[a], idx[b]]) for a in names for b in names)
+        assert ok("f3", "f0")
+
+
+def test_product_and_sum_screen_equals_per_target_test():
+    for seed, rows in ((8, 1), (9, 4), (10, 30)):
+        mat = _matrix(seed, rows, 9)
+        names = [f"f{i}" for i in range(9)]
+        pairs = [(b, c) for b in range(9) for c in range(b + 1, 9)]
+        bi, ci = np.array([b for b, _ in pairs]), np.array([c for _, c in pairs])
+        xb, xc = mat[:, bi], mat[:, ci]
+        q = np.full(len(pairs), 0.01)
+        prod, total = xb * xc, xb + xc
+        tol_bc, tol_add = 0.5 * (np.abs(xc) * q + np.abs(xb) * q), 0.5 * (q + q)
+        mul, add = _screen_dense(mat, list(range(9)), np.full(9, 0.01), names, prod, tol_bc, total, tol_add)
+        for a in range(9):
+            xa = mat[:, a][:, None]
+            ok = (np.abs(xa - prod) <= 0.5 * 0.01 + tol_bc + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
+            ok_add = (np.abs(xa - total) <= 0.5 * 0.01 + tol_add + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
+            assert mul.get(names[a], []) == np.flatnonzero(ok).tolist()
+            assert add.get(names[a], []) == np.flatnonzero(ok_add).tolist()
+        assert pairs.index((5, 6)) in mul["f4"] and pairs.index((5, 6)) in add["f7"]
+
+
+def test_gc_pause_restores_the_previous_state():
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        gc.disable()
+        with gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_relearning_with_warm_memo_caches_gives_the_same_registry():
+    # the date / rounding memos are module-level: a second run must not differ from the first
+    assert learn(TRACES).to_json() == REG.to_json() and REG.n_rules > 0
