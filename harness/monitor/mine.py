@@ -480,18 +480,22 @@ def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[st
     xa = mat[:, ai]
     half = 0.5 * qa
     slack = 1e-9 * np.maximum(1.0, np.abs(xa))
-    out = []
-    for rhs, tol in ((prod, tol_bc), (total, tol_add)):
-        tol2 = tol if tol.ndim == 2 else np.broadcast_to(tol, rhs.shape)
-        ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
-        if mat.shape[0] > 1 and len(ti):
-            keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
-            ti, pj = ti[keep], pj[keep]
-        hits: dict[str, list[int]] = {}
-        for t, j in zip(ti.tolist(), pj.tolist(), strict=True):
-            hits.setdefault(names[t], []).append(j)
-        out.append(hits)
-    return out[0], out[1]
+    # products and sums side by side: one pass of array operations instead of two
+    n_pairs = prod.shape[1]
+    rhs = np.concatenate([prod, total], axis=1)
+    tol2 = np.concatenate([tol_bc, np.broadcast_to(tol_add, total.shape)], axis=1)
+    ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
+    if mat.shape[0] > 1 and len(ti):
+        keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
+        ti, pj = ti[keep], pj[keep]
+    mul: dict[str, list[int]] = {}
+    add: dict[str, list[int]] = {}
+    for t, j in zip(ti.tolist(), pj.tolist(), strict=True):
+        if j < n_pairs:
+            mul.setdefault(names[t], []).append(j)
+        else:
+            add.setdefault(names[t], []).append(j - n_pairs)
+    return mul, add
 
 
 def _log_chance(tol: float, targets: list[float], n_points: int) -> float:
