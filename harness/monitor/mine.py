@@ -325,7 +325,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
     scalars = [f for f in cols if not f.startswith(ARG) and f and all(not isinstance(v, (dict, list)) for v in cols[f])]
     names = sorted(numeric)
     mat = np.array([[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]).T
-    dense = {f for i, f in enumerate(names) if not np.isnan(mat[:, i]).any()} if len(names) else set()
+    dense = {names[i] for i in np.flatnonzero(~np.isnan(mat).any(axis=0)).tolist()} if len(names) else set()
     idx = {f: i for i, f in enumerate(names)}
     n = mat.shape[0] if len(names) else 0
     distinct = {f: len({v for v in numeric[f] if v is not MISSING and v is not None}) for f in names}
