@@ -329,7 +329,9 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
     idx = {f: i for i, f in enumerate(names)}
     n = mat.shape[0] if len(names) else 0
     distinct = {f: len({v for v in numeric[f] if v is not MISSING and v is not None}) for f in names}
-    quanta = {f: _qmax(v for v in numeric[f] if is_number(v)) for f in names}
+    # numeric columns hold only finite ints and floats besides None and MISSING (checked when they
+    # were classified; a huge int already failed float() above): is_number is a presence test here
+    quanta = {f: _qmax(v for v in numeric[f] if v is not MISSING and v is not None) for f in names}
     if dense and n:
         # pairwise equality of every dense numeric column at once
         eq_all = _all_rows_close(mat)
@@ -509,7 +511,7 @@ def _log_chance(tol: float, targets: list[float], n_points: int) -> float:
 
 
 def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict) -> Candidate | None:
-    pairs = [(x, y) for x, y in _pairs(numeric[a], numeric[b]) if is_number(x) and is_number(y)]
+    pairs = _pairs(numeric[a], numeric[b])  # present values of numeric columns are finite numbers
     if len(pairs) < 3:
         return None
     lo = min(pairs, key=lambda p: p[1])
@@ -541,7 +543,7 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
     points: set[tuple[Any, Any]] = set()
     tol_max = 0.0
     for x, y, z in zip(ca, cb, cc, strict=True):
-        if not (is_number(x) and is_number(y) and is_number(z)):
+        if x is MISSING or y is MISSING or z is MISSING or x is None or y is None or z is None:
             continue
         tol = 0.5 * (qa + abs(z) * qb + abs(y) * qc) + 1e-9 * max(1.0, abs(x))
         if abs(x - y * z) > tol:
@@ -553,7 +555,7 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
     if n == 0:
         return None
     ev = {"n": n, "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
-          "logp": _log_chance(tol_max, [x for x in ca if is_number(x)], len(points))}
+          "logp": _log_chance(tol_max, [x for x in ca if x is not MISSING and x is not None], len(points))}
     return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, {}), ev)
 
 
