@@ -7,14 +7,8 @@ import pytest
 
 from environments.toolmaze.catalog import build_catalog, catalog_specs
 from environments.toolmaze.dag import build_base_task, build_dataset
-from environments.toolmaze.env import ToolMazeEnv
 from environments.toolmaze.faults import violations
 from environments.toolmaze.world import canonical_args
-
-
-@pytest.fixture(scope="module")
-def env():
-    return ToolMazeEnv(seed=0)
 
 
 def test_counts_ids_and_meta(env):

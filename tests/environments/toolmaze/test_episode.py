@@ -5,20 +5,6 @@ import pytest
 from environments.base import Environment, Episode, ToolCall
 from environments.toolmaze.catalog import build_catalog
 from environments.toolmaze.dag import build_arguments
-from environments.toolmaze.env import ToolMazeEnv
-
-
-@pytest.fixture(scope="module")
-def env():
-    return ToolMazeEnv(seed=0)
-
-
-def _args(inst, name):
-    for p in inst.base.paths:
-        for step in p.trace:
-            if step["tool"] == name:
-                return step["arguments"]
-    raise AssertionError(name)
 
 
 def _first(env, split, pred):
@@ -52,10 +38,10 @@ def test_bad_calls_never_raise(env):
 
 
 @pytest.mark.parametrize("mode", ["P1", "P2", "P3", "P4"])
-def test_c1_victim_transient_vs_permanent(env, mode):
+def test_c1_victim_transient_vs_permanent(env, mode, clean_args):
     inst = _first(env, f"C1/{mode}", lambda i: i.base.paths[0].tools[0] == i.c1_victim)
     ep = env.start(inst.task.task_id)
-    args = _args(inst, inst.c1_victim)
+    args = clean_args(inst, inst.c1_victim)
     first = ep.call(ToolCall(inst.c1_victim, args))
     second = ep.call(ToolCall(inst.c1_victim, args))
     assert first.meta["perturbed"] and first.meta["fault_kind"] == inst.faults[inst.c1_victim].kind
@@ -66,7 +52,7 @@ def test_c1_victim_transient_vs_permanent(env, mode):
 
 
 @pytest.mark.parametrize("mode", ["P2", "P4"])
-def test_first_touch_makes_whichever_route_is_touched_first_fail(env, mode):
+def test_first_touch_makes_whichever_route_is_touched_first_fail(env, mode, clean_args):
     inst = _first(env, f"C2/{mode}", lambda i: any(s.alt_type == "one_to_one" for s in i.base.slots))
     slot = next(s for s in inst.base.slots if s.substitutable)
     for order in (slot.routes, tuple(reversed(slot.routes))):
@@ -76,30 +62,30 @@ def test_first_touch_makes_whichever_route_is_touched_first_fail(env, mode):
         for name in inst.base.paths[0].tools:
             if name in {t for r in slot.routes for t in r.tools}:
                 break
-            res = ep.call(ToolCall(name, _args(inst, name)))
+            res = ep.call(ToolCall(name, clean_args(inst, name)))
             fields.update(res.content)
         for route in order:
-            res = ep.call(ToolCall(route.tools[0], _args(inst, route.tools[0])))
+            res = ep.call(ToolCall(route.tools[0], clean_args(inst, route.tools[0])))
             results.append(res.meta["perturbed"])
         assert results[0] is True and not any(results[1:])
         assert ep.activated == {slot.slot_id: order[0].route_id}
 
 
-def test_many_to_many_activates_only_on_entry_tools(env):
+def test_many_to_many_activates_only_on_entry_tools(env, clean_args):
     inst = _first(env, "C3/P4", lambda i: True)
     slot = next(s for s in inst.base.slots if s.alt_type == "many_to_many")
     a, b = slot.routes
     ep = env.start(inst.task.task_id)
-    ep.call(ToolCall(b.tools[1], _args(inst, b.tools[1])))  # a non-entry tool first: no activation
+    ep.call(ToolCall(b.tools[1], clean_args(inst, b.tools[1])))  # a non-entry tool first: no activation
     assert ep.activated == {}
-    ep.call(ToolCall(a.tools[0], _args(inst, a.tools[0])))
+    ep.call(ToolCall(a.tools[0], clean_args(inst, a.tools[0])))
     assert ep.activated == {slot.slot_id: a.route_id}
-    hit = ep.call(ToolCall(a.tools[1], _args(inst, a.tools[1])))
-    clean = ep.call(ToolCall(b.tools[1], _args(inst, b.tools[1])))
+    hit = ep.call(ToolCall(a.tools[1], clean_args(inst, a.tools[1])))
+    clean = ep.call(ToolCall(b.tools[1], clean_args(inst, b.tools[1])))
     assert hit.meta["perturbed"] and hit.status == "ok" and not clean.meta["perturbed"]
 
 
-def test_c4_activates_once_per_slot(env):
+def test_c4_activates_once_per_slot(env, clean_args):
     inst = _first(env, "C4/P2", lambda i: True)
     subs = [s for s in inst.base.slots if s.substitutable]
     assert len(subs) >= 2
@@ -107,7 +93,7 @@ def test_c4_activates_once_per_slot(env):
     for s in subs:
         route = s.routes[-1]
         for name in route.tools:
-            ep.call(ToolCall(name, _args(inst, name)))
+            ep.call(ToolCall(name, clean_args(inst, name)))
     assert ep.activated == {s.slot_id: s.routes[-1].route_id for s in subs}
     assert ep.hits == len(subs)
 

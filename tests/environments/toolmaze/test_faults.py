@@ -1,28 +1,13 @@
 """Fault payloads: explicit ones are errors; implicit ones are schema-valid yet break their contract class."""
 
 import jsonschema
-import pytest
 
 from environments.toolmaze.catalog import build_catalog, catalog_specs
-from environments.toolmaze.env import ToolMazeEnv
 from environments.toolmaze.faults import EXPLICIT_PERMANENT, EXPLICIT_TRANSIENT, IMPLICIT_CLASS, violations
 from environments.toolmaze.world import canonical_args
 
 
-@pytest.fixture(scope="module")
-def env():
-    return ToolMazeEnv(seed=0)
-
-
-def _victim_args(inst, tool):
-    for p in inst.base.paths:
-        for step in p.trace:
-            if step["tool"] == tool:
-                return step["arguments"]
-    raise AssertionError(tool)
-
-
-def test_every_implicit_payload_is_schema_valid_and_breaks_its_contract_class(env):
+def test_every_implicit_payload_is_schema_valid_and_breaks_its_contract_class(env, clean_args):
     catalog, specs = build_catalog(), catalog_specs()
     validators = {n: jsonschema.Draft202012Validator(s.output_schema) for n, s in specs.items()}
     kinds, classes = set(), set()
@@ -35,7 +20,7 @@ def test_every_implicit_payload_is_schema_valid_and_breaks_its_contract_class(en
                 assert tool.kind != "action"
                 assert fault.status == "ok" and fault.kind in IMPLICIT_CLASS
                 validators[name].validate(fault.content)
-                broken = violations(tool, canonical_args(tool, _victim_args(inst, name)), fault.content)
+                broken = violations(tool, canonical_args(tool, clean_args(inst, name)), fault.content)
                 assert fault.contract_class in broken, (t.task_id, name, fault.kind, broken)
                 kinds.add(fault.kind)
                 classes.add(fault.contract_class)

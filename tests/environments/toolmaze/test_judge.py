@@ -1,16 +1,9 @@
 """The deterministic judge: actions, provenance of their arguments, finish status, aborts, trace check."""
 
-import pytest
 
 from environments.base import ToolCall
-from environments.toolmaze.env import ToolMazeEnv
 from environments.toolmaze.judge import oracle_suffix_cost
 from environments.toolmaze.policies import run_policy
-
-
-@pytest.fixture(scope="module")
-def env():
-    return ToolMazeEnv(seed=0)
 
 
 def _replay(env, task_id, steps, finish="done"):

@@ -6,10 +6,7 @@ categories). This is the evidence that the README's planning conventions suffice
 
 import re
 
-import pytest
-
 from environments.base import ToolCall
-from environments.toolmaze.env import ToolMazeEnv
 
 TAG = re.compile(r"\[from: (query\.\w+|\w+)\]$")
 
@@ -77,10 +74,6 @@ def run_planner(env, task_id):
     ep.call(ToolCall("finish", {"status": "done", "answer": " ".join(codes)}))
     return ep.score()
 
-
-@pytest.fixture(scope="module")
-def env():
-    return ToolMazeEnv(seed=0)
 
 
 def test_schema_only_planner_solves_every_p0_task(env):
