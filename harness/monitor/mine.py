@@ -36,6 +36,8 @@ _STR = {str}
 _STR_BOOL = {str, bool}
 MAX_RELATED = 48
 _SUPPORT_KEYS = ("n", "distinct", "points")
+# up to this many elements a rows x columns x columns comparison is done in one array pass
+_CUBE_MAX = 1 << 16
 _NO_ARGS = repr([])
 
 
@@ -107,6 +109,11 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        # what survives mining (the registries) is long-lived: hand it straight to the oldest
+        # generation (freeze, then unfreeze, moves lists, not objects) instead of letting the next
+        # young collection scan every rule once more only to promote it
+        gc.freeze()
+        gc.unfreeze()
         if was:
             gc.enable()
 
@@ -248,6 +255,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         return
 
     numeric: dict[str, list[Any]] = {}
+    stats: dict[str, tuple[float, int]] = {}  # numeric field -> (rounding step, distinct values)
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
         pytypes = kinds[f] - {type(None)}
@@ -256,13 +264,15 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         present = [v for v in present_of[f] if v is not None] if type(None) in kinds[f] else present_of[f]
         if pytypes <= _NUMERIC and (float not in pytypes or all(math.isfinite(v) for v in present)):
             numeric[f] = col
+            d = len(set(present))
+            # an int's rounding step is 1 (bool is not among the numeric types)
+            stats[f] = (1.0 if float not in pytypes else max(map(_quantum, present)), d)
             if f.startswith(ARG) or f.startswith("sum("):
                 continue  # arguments are not results; sums are implied by their elements' signs
             lo = min(present)
             if f.startswith("len("):
                 add("positive", (f,), {"strict": True}, falsified=lo <= 0, n=len(present))
                 continue
-            d = len(set(present))
             add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
             add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
         elif pytypes == _STR and _date_key(present[0]) is not None and all(_date_key(v) is not None for v in present):
@@ -275,7 +285,9 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
     keep = set(sorted(cols, key=lambda f: (-len(present_of[f]), f))[:MAX_RELATED])
-    _collect_equalities(tool, context, {f: cols[f] for f in cols if f in keep}, {f: c for f, c in numeric.items() if f in keep}, out)
+    nested = {f for f, ks in kinds.items() if any(issubclass(t, (dict, list)) for t in ks)}
+    _collect_equalities(tool, context, {f: cols[f] for f in cols if f in keep}, {f: c for f, c in numeric.items() if f in keep},
+                        stats, nested, out)
     _collect_dates(tool, context, {f: c for f, c in dates.items() if f in keep}, out)
 
 
@@ -312,6 +324,19 @@ def _qmax(values: Iterable[Any]) -> float:
     return max(map(_quantum, values), default=0.0)
 
 
+def _count_if_equal(ca: list[Any], cb: list[Any]) -> int:
+    """The number of rows where both are present if ``_equal`` holds on every one of them, -1 at
+    the first row where it does not (a falsified pair needs no count), 0 when none has both."""
+    m = 0
+    for a, b in zip(ca, cb, strict=True):
+        if a is MISSING or b is MISSING or a is None or b is None:
+            continue
+        if not _equal(a, b):
+            return -1
+        m += 1
+    return m
+
+
 def _equal(x: Any, y: Any) -> bool:
     if is_number(x) and is_number(y):
         return abs(x - y) <= 1e-9 * max(1.0, abs(y))
@@ -320,18 +345,17 @@ def _equal(x: Any, y: Any) -> bool:
     return type(x) is type(y) and x == y
 
 
-def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]], out: Collected) -> None:
+def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]],
+                        stats: dict[str, tuple[float, int]], nested: set[str], out: Collected) -> None:
     args = [f for f in cols if f.startswith(ARG)]
-    scalars = [f for f in cols if not f.startswith(ARG) and f and all(not isinstance(v, (dict, list)) for v in cols[f])]
+    scalars = [f for f in cols if not f.startswith(ARG) and f and f not in nested]
     names = sorted(numeric)
     mat = np.array([[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]).T
     dense = {names[i] for i in np.flatnonzero(~np.isnan(mat).any(axis=0)).tolist()} if len(names) else set()
     idx = {f: i for i, f in enumerate(names)}
     n = mat.shape[0] if len(names) else 0
-    distinct = {f: len({v for v in numeric[f] if v is not MISSING and v is not None}) for f in names}
-    # numeric columns hold only finite ints and floats besides None and MISSING (checked when they
-    # were classified; a huge int already failed float() above): is_number is a presence test here
-    quanta = {f: _qmax(v for v in numeric[f] if v is not MISSING and v is not None) for f in names}
+    distinct = {f: stats[f][1] for f in names}
+    quanta = {f: stats[f][0] for f in names}
     if dense and n:
         # pairwise equality of every dense numeric column at once
         eq_all = _all_rows_close(mat)
@@ -339,29 +363,42 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
     def equal_pair(a: str, b: str) -> tuple[bool, int] | None:
         if a in dense and b in dense:
             return bool(eq_all[idx[a], idx[b]]), n
-        pairs = _pairs(cols[a], cols[b])
-        return (all(_equal(u, v) for u, v in pairs), len(pairs)) if pairs else None
+        m = _count_if_equal(cols[a], cols[b])
+        return (m > 0, m) if m else None
 
-    # echo: result field == argument (numbers through the matrix, strings pairwise)
+    # echo: result field == argument (numbers through the matrix, strings pairwise); keys built as
+    # _template builds them, since most candidates are falsified and need no Rule
+    falsified, candidates = out.falsified, out.candidates
     for a in scalars:
+        d = -1
         for x in args:
-            res = equal_pair(a, x) if a in idx and x in idx else None
-            if res is None:
-                pairs = _pairs(cols[a], cols[x])
-                if not pairs:
+            if a in idx and x in idx:
+                res = equal_pair(a, x)
+                if res is None:
                     continue
-                res = (all(_equal(u, v) for u, v in pairs), len(pairs))
-            ok, m = res
-            d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
-            out.add(Rule(tool, "echo", context, (a, x), {}, {}), {"n": m, "distinct": d}, not ok)
+                ok, m = res
+            else:
+                m = _count_if_equal(cols[a], cols[x])
+                if m == 0:
+                    continue
+                ok = m > 0
+            if not ok:
+                falsified.add(("echo", context, (a, x), ()))
+                continue
+            if d < 0:
+                d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
+            candidates.append(Candidate(Rule(tool, "echo", context, (a, x), {}, {}), {"n": m, "distinct": d}, ("echo", context, (a, x), ())))
     res_num = sorted(f for f in numeric if not f.startswith(ARG))
     # a == b between result numbers (list lengths included: count == len(items))
     for a, b in combinations(res_num, 2):
         res = equal_pair(a, b)
         if res is None:
             continue
+        if not res[0]:
+            falsified.add(("relation", context, (a, b), ("eq", None, None)))
+            continue
         params = {"form": "eq", "quanta": [quanta[a], quanta[b]]}
-        out.add(Rule(tool, "relation", context, (a, b), params, {}), {"n": res[1], "distinct": distinct[a]}, not res[0])
+        candidates.append(Candidate(Rule(tool, "relation", context, (a, b), params, {}), {"n": res[1], "distinct": distinct[a]}))
     # affine and product: list lengths excluded (a small integer fits some line of any money field
     # within its rounding tolerance by coincidence)
     operands = sorted(f for f in numeric if not f.startswith("len("))
@@ -381,8 +418,12 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
 
 
 def _all_rows_close(mat: np.ndarray) -> np.ndarray:
-    """[i, j]: column i equals column j on every row (relative 1e-9), screened on the first row;
-    element for element the arithmetic of the full rows x columns x columns comparison."""
+    """[i, j]: column i equals column j on every row (relative 1e-9). Small matrices compare every
+    row at once (fewer array calls); large ones are screened on the first row and only survivors
+    compared on the rest. Element for element the same arithmetic, so the same answer."""
+    close = np.abs(mat[:, :, None] - mat[:, None, :]) if mat.size * mat.shape[1] <= _CUBE_MAX else None
+    if close is not None:
+        return (close <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]).all(axis=0)
     m = mat.shape[1]
     first = mat[0]
     ii, jj = np.nonzero(np.abs(first[:, None] - first[None, :]) <= 1e-9 * np.maximum(1.0, np.abs(first[None, :])))
@@ -413,6 +454,10 @@ def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta:
         # screened on the first row, survivors on the rest: the same per-element arithmetic as
         # testing every (a, b) on all rows
         bound = tol * 1.001 + 1e-9
+        if sub.size * sub.shape[1] <= _CUBE_MAX:  # every row at once, as in _all_rows_close
+            ok = np.isfinite(k) & (np.abs(sub[:, :, None] - k * sub[:, None, :] - c) <= bound).all(axis=0)
+            pos = {f: i for i, f in enumerate(cols)}
+            return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
         ok = np.isfinite(k) & (np.abs(sub[0][:, None] - k * sub[0][None, :] - c) <= bound)
         ii, jj = np.nonzero(ok)
         if sub.shape[0] > 1 and len(ii):
@@ -485,9 +530,14 @@ def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[st
     # products and sums side by side: one pass of array operations instead of two
     n_pairs = prod.shape[1]
     rhs = np.concatenate([prod, total], axis=1)
-    tol2 = np.concatenate([tol_bc, np.broadcast_to(tol_add, total.shape)], axis=1)
-    ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
-    if mat.shape[0] > 1 and len(ti):
+    tol2 = np.empty_like(rhs)
+    tol2[:, :n_pairs] = tol_bc
+    tol2[:, n_pairs:] = tol_add
+    if xa.size * rhs.shape[1] <= _CUBE_MAX:  # every row at once
+        ti, pj = np.nonzero((np.abs(xa[:, :, None] - rhs[:, None, :]) <= half[None, :, None] + tol2[:, None, :] + slack[:, :, None]).all(axis=0))
+    else:
+        ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
+    if mat.shape[0] > 1 and len(ti) and xa.size * rhs.shape[1] > _CUBE_MAX:
         keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
         ti, pj = ti[keep], pj[keep]
     mul: dict[str, list[int]] = {}
@@ -651,7 +701,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         ev = group[0].ev if len(group) == 1 else _merge([c.ev for c in group])
         if not _admissible(group[0].rule, ev, th):
             continue
-        tools = len({c.rule.tool for c in group})
+        tools = 1 if len(group) == 1 else len({c.rule.tool for c in group})
         for cand in group:
             r = cand.rule
             cev = cand.ev
@@ -735,6 +785,14 @@ class _Classes:
         return True
 
 
+def _suppress_order(r: Rule) -> tuple[bool, bool, str]:
+    """Echoes, then equalities, then the rest, each by rule id (``rule_id`` without the tool,
+    which all rules given to ``_suppress`` share: the same order)."""
+    form = r.params.get("form", "")
+    return (r.cls != "echo", r.cls != "relation" or form != "eq",
+            f"{r.cls}:{form}:{r.context}:{'|'.join(r.fields)}" if form else f"{r.cls}:{r.context}:{'|'.join(r.fields)}")
+
+
 def _suppress(rules: list[Rule]) -> list[Rule]:
     """Drop rules implied by others so receipts stay short: non-negative beside positive, types
     beside domains, equalities outside a spanning forest of each equality class, relations that
@@ -743,7 +801,7 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
     domain = {(r.context, r.fields[0]) for r in rules if r.cls == "domain"}
     out: list[Rule] = []
     classes: dict[str, _Classes] = {}
-    for r in sorted(rules, key=lambda r: (r.cls != "echo", r.cls != "relation" or r.params["form"] != "eq", r.rule_id)):
+    for r in sorted(rules, key=_suppress_order):
         key1 = (r.context, r.fields[0])
         if r.cls == "positive" and not r.params.get("strict") and key1 in strict:
             continue

@@ -1,5 +1,6 @@
 """The speed-ups change no behaviour: generated check code against each rule's own closure, and
-the first-row screens of mining against the full rows x columns comparisons they replace."""
+the first-row screens and one-pass comparisons of mining against the full rows x columns
+comparisons they replace (both paths: small matrices take the one-pass one)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import copy
 import gc
 
 import numpy as np
+import pytest
 
 from environments.seeding import np_rng, rng
 from harness.monitor import learn
+from harness.monitor import mine
 from harness.monitor import synthetic as syn
 from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused
 from harness.monitor.paths import iter_context
@@ -107,7 +110,14 @@ def _matrix(seed: int, rows: int, cols: int) -> np.ndarray:
     return mat
 
 
-def test_column_equality_screen_equals_full_comparison():
+@pytest.fixture(params=["one-pass", "screened"])
+def array_path(request, monkeypatch):
+    if request.param == "screened":
+        monkeypatch.setattr(mine, "_CUBE_MAX", 0)
+    return request.param
+
+
+def test_column_equality_screen_equals_full_comparison(array_path):
     for seed, rows in ((0, 1), (1, 2), (2, 9), (3, 40)):
         mat = _matrix(seed, rows, 9)
         full = (np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))).all(axis=0)
@@ -115,7 +125,7 @@ def test_column_equality_screen_equals_full_comparison():
         assert (got == full).all() and got[0, 1] and got[1, 0]
 
 
-def test_affine_prefilter_screen_equals_full_residuals():
+def test_affine_prefilter_screen_equals_full_residuals(array_path):
     for seed, rows in ((4, 3), (5, 12), (6, 50)):
         mat = _matrix(seed, rows, 9)
         names = [f"f{i}" for i in range(9)]
@@ -135,7 +145,7 @@ def test_affine_prefilter_screen_equals_full_residuals():
         assert ok("f3", "f0")
 
 
-def test_product_and_sum_screen_equals_per_target_test():
+def test_product_and_sum_screen_equals_per_target_test(array_path):
     for seed, rows in ((8, 1), (9, 4), (10, 30)):
         mat = _matrix(seed, rows, 9)
         names = [f"f{i}" for i in range(9)]
@@ -173,3 +183,25 @@ def test_gc_pause_restores_the_previous_state():
 def test_relearning_with_warm_memo_caches_gives_the_same_registry():
     # the date / rounding memos are module-level: a second run must not differ from the first
     assert learn(TRACES).to_json() == REG.to_json() and REG.n_rules > 0
+
+
+def test_screened_and_one_pass_mining_learn_the_same_registry(monkeypatch):
+    monkeypatch.setattr(mine, "_CUBE_MAX", 0)
+    assert learn(TRACES).to_json() == REG.to_json()
+
+
+def test_gc_pause_leaves_survivors_collectable():
+    # survivors are moved to the oldest generation, not frozen: a cycle made inside is still freed
+    import weakref
+
+    class Node:
+        pass
+
+    with gc_paused():
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        ref = weakref.ref(a)
+    del a, b
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert ref() is None
