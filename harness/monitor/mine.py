@@ -167,17 +167,20 @@ def _template(cls: str, context: str, fields: tuple[str, ...], params: Mapping[s
     return (cls, context, fields, extra)
 
 
-@dataclass
 class Candidate:
-    """A rule that holds on all of one tool's examples, with additive evidence."""
+    """A rule that holds on all of one tool's examples, with additive evidence: the parts of a
+    ``Rule``, which ``admit`` builds only for the candidates it keeps (tens of thousands are
+    proposed per build, most pooled away)."""
 
-    rule: Rule
-    ev: dict[str, Any]
-    key: tuple = ()
+    __slots__ = ("tool", "cls", "context", "fields", "params", "ev", "key")
 
-    def __post_init__(self) -> None:
-        if not self.key:
-            self.key = _key(self.rule)
+    def __init__(self, tool: str, cls: str, context: str, fields: tuple[str, ...], params: dict[str, Any],
+                 ev: dict[str, Any], key: tuple | None = None) -> None:
+        self.tool, self.cls, self.context, self.fields, self.params, self.ev = tool, cls, context, fields, params, ev
+        self.key = _template(cls, context, fields, params) if key is None else key
+
+    def rule(self, support: dict[str, Any], params: dict[str, Any] | None = None, cls: str | None = None) -> Rule:
+        return Rule(self.tool, cls or self.cls, self.context, self.fields, self.params if params is None else params, support)
 
 
 @dataclass
@@ -194,7 +197,7 @@ class Collected:
         if falsified:
             self.falsified.add(_key(rule))
         else:
-            self.candidates.append(Candidate(rule, ev))
+            self.candidates.append(Candidate(rule.tool, rule.cls, rule.context, rule.fields, rule.params, ev))
 
 
 def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False) -> Collected:
@@ -234,7 +237,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         if falsified:
             falsified_keys.add(key)
         else:
-            candidates.append(Candidate(Rule(tool, cls, context, fields, params, {}), ev, key))
+            candidates.append(Candidate(tool, cls, context, fields, params, ev, key))
 
     present_of: dict[str, list[Any]] = {}
     kinds: dict[str, set[type]] = {}
@@ -387,7 +390,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
                 continue
             if d < 0:
                 d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
-            candidates.append(Candidate(Rule(tool, "echo", context, (a, x), {}, {}), {"n": m, "distinct": d}, ("echo", context, (a, x), ())))
+            candidates.append(Candidate(tool, "echo", context, (a, x), {}, {"n": m, "distinct": d}, ("echo", context, (a, x), ())))
     res_num = sorted(f for f in numeric if not f.startswith(ARG))
     # a == b between result numbers (list lengths included: count == len(items))
     for a, b in combinations(res_num, 2):
@@ -398,7 +401,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
             falsified.add(("relation", context, (a, b), ("eq", None, None)))
             continue
         params = {"form": "eq", "quanta": [quanta[a], quanta[b]]}
-        candidates.append(Candidate(Rule(tool, "relation", context, (a, b), params, {}), {"n": res[1], "distinct": distinct[a]}))
+        candidates.append(Candidate(tool, "relation", context, (a, b), params, {"n": res[1], "distinct": distinct[a]}))
     # affine and product: list lengths excluded (a small integer fits some line of any money field
     # within its rounding tolerance by coincidence)
     operands = sorted(f for f in numeric if not f.startswith("len("))
@@ -409,7 +412,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
             if b == a or (not b.startswith(ARG) and b < a):
                 continue
             cand = _affine(tool, context, a, b, numeric, quanta) if affine_ok(a, b) else None
-            if not b.startswith(ARG) and (cand is None or abs(cand.rule.params["k"]) < 1):
+            if not b.startswith(ARG) and (cand is None or abs(cand.params["k"]) < 1):
                 # one direction per pair: the one with |k| >= 1 reads naturally (F = 1.8 C + 32)
                 cand = (_affine(tool, context, b, a, numeric, quanta) if affine_ok(b, a) else None) or cand
             if cand is not None:
@@ -578,7 +581,7 @@ def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict
         return None
     params = {"form": "affine", "k": k, "c": c, "quanta": [quanta[a], quanta[b]]}
     ev = {"n": len(pairs), "distinct": len({y for _, y in pairs}), "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2)}  # two points fit k and c
-    return Candidate(Rule(tool, "relation", context, (a, b), params, {}), ev)
+    return Candidate(tool, "relation", context, (a, b), params, ev)
 
 
 def _snap(x: float) -> float:
@@ -598,7 +601,7 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
         tol = 0.5 * (qa + abs(z) * qb + abs(y) * qc) + 1e-9 * max(1.0, abs(x))
         if abs(x - y * z) > tol:
             # falsified: most candidates die on their first row; recorded so pooling sees it
-            return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product"}, {}), {})
+            return Candidate(tool, "relation", context, (a, b, c), {"form": "product"}, {})
         n += 1
         points.add((y, z))
         tol_max = max(tol_max, tol)
@@ -606,7 +609,7 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
         return None
     ev = {"n": n, "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
           "logp": _log_chance(tol_max, [x for x in ca if x is not MISSING and x is not None], len(points))}
-    return Candidate(Rule(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, {}), ev)
+    return Candidate(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, ev)
 
 
 def _addition(tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, idx: dict[str, int], quanta: dict) -> Candidate:
@@ -616,7 +619,7 @@ def _addition(tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, 
     ev = {"n": int(len(xa)), "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
           "logp": _log_chance(tol, [float(x) for x in xa], len(points))}
     params = {"form": "add", "quanta": [quanta[a], quanta[b], quanta[c]]}
-    return Candidate(Rule(tool, "relation", context, (a, b, c), params, {}), ev)
+    return Candidate(tool, "relation", context, (a, b, c), params, ev)
 
 
 def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Collected) -> None:
@@ -631,7 +634,10 @@ def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Co
             bad = any(x > y for x, y in pairs)
             ev = {"n": len(pairs), "distinct": len(set(pairs)), "strict": sum(x < y for x, y in pairs),
                   "min_b": min(y for _, y in pairs), "max_a": max(x for x, _ in pairs)}
-            out.add(Rule(tool, "date_order", context, (a, b), {}, {}), ev, bad)
+            if bad:
+                out.falsified.add(("date_order", context, (a, b), ()))
+            else:
+                out.candidates.append(Candidate(tool, "date_order", context, (a, b), {}, ev, ("date_order", context, (a, b), ())))
 
 
 # ============================================================================ phase 2: admit
@@ -650,16 +656,15 @@ def _merge(evs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _admissible(rule: Rule, ev: dict[str, Any], th: Thresholds) -> bool:
-    c = rule.cls
+def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thresholds) -> bool:
     chance = math.log(1 - th.confidence)
     if c in ("required", "type"):
         return ev["n"] >= th.min_presence
     if c == "positive":
         return ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign
-    if c == "echo" or (c == "relation" and rule.params["form"] == "eq"):
+    if c == "echo" or (c == "relation" and params["form"] == "eq"):
         return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
-    if c == "relation" and rule.params["form"] == "affine":
+    if c == "relation" and params["form"] == "affine":
         return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_affine and ev["logp"] < chance
     if c == "relation":
         return (ev["n"] >= th.min_pair_samples and ev["points"] >= th.min_distinct_product and ev["logp"] < chance
@@ -699,23 +704,21 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         if key[0] == DOMAIN_CANDIDATE or key in falsified:
             continue
         ev = group[0].ev if len(group) == 1 else _merge([c.ev for c in group])
-        if not _admissible(group[0].rule, ev, th):
+        if not _admissible(group[0].cls, group[0].params, ev, th):
             continue
-        tools = 1 if len(group) == 1 else len({c.rule.tool for c in group})
+        tools = 1 if len(group) == 1 else len({c.tool for c in group})
         for cand in group:
-            r = cand.rule
             cev = cand.ev
             # ev keys always come in this order, so the support dict keeps its key order
             support = {k: cev[k] for k in _SUPPORT_KEYS if k in cev}
             if tools > 1:
                 support.update({"pooled_n": ev.get("n", ev.get("distinct", 0)), "pooled_tools": tools})
-            kept.setdefault(r.tool, []).append(Rule(r.tool, r.cls, r.context, r.fields, r.params, support, r.source))
+            kept.setdefault(cand.tool, []).append(Rule(cand.tool, cand.cls, cand.context, cand.fields, cand.params, support))
     for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
         values = domains.get(id(cand))
         if values is not None:
-            r = cand.rule
-            params = {"values": values, "nullable": r.params["nullable"]}
-            kept.setdefault(r.tool, []).append(Rule(r.tool, "domain", r.context, r.fields, params, {"n": cand.ev["n"], "distinct": len(values)}, r.source))
+            params = {"values": values, "nullable": cand.params["nullable"]}
+            kept.setdefault(cand.tool, []).append(cand.rule({"n": cand.ev["n"], "distinct": len(values)}, params, "domain"))
     out: list[Rule] = []
     for tool in sorted(kept):
         out.extend(_suppress(kept[tool]))
@@ -745,7 +748,7 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
         owner: dict[Any, int] = {}
         parent = list(range(len(group)))
         for i, cand in enumerate(group):
-            for v, _ in cand.rule.params["counts"]:
+            for v, _ in cand.params["counts"]:
                 j = owner.setdefault((type(v), v), i)
                 parent[_find(parent, j)] = _find(parent, i)
         comps: dict[int, list[Candidate]] = {}
@@ -754,7 +757,7 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
         for members in comps.values():
             c: Counter = Counter()
             for cand in members:
-                for v, k in cand.rule.params["counts"]:
+                for v, k in cand.params["counts"]:
                     c[v] += k
             n = sum(c.values())
             if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from environments.seeding import np_rng, rng
-from harness.monitor import learn
-from harness.monitor import mine
+from harness.monitor import learn, mine
 from harness.monitor import synthetic as syn
 from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused
 from harness.monitor.paths import iter_context
