@@ -149,10 +149,6 @@ def _quantum(v: Any) -> float:
 # ============================================================================ phase 1: collect
 
 
-def _key(r: Rule) -> tuple:
-    return _template(r.cls, r.context, r.fields, r.params)
-
-
 def _template(cls: str, context: str, fields: tuple[str, ...], params: Mapping[str, Any]) -> tuple:
     """The pooling key of a rule, from its parts (no ``Rule`` needed for a falsified template)."""
     if cls == DOMAIN_CANDIDATE:
@@ -193,12 +189,6 @@ class Collected:
     # that this tool does not hold is falsified by it (kept implicit: there are too many to list)
     dense: dict[str, frozenset[str]] = field(default_factory=dict)
 
-    def add(self, rule: Rule, ev: dict[str, Any], falsified: bool = False) -> None:
-        if falsified:
-            self.falsified.add(_key(rule))
-        else:
-            self.candidates.append(Candidate(rule.tool, rule.cls, rule.context, rule.fields, rule.params, ev))
-
 
 def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False) -> Collected:
     contexts: dict[str, list[dict[str, Any]]] = {}
@@ -231,7 +221,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
     falsified_keys, candidates = out.falsified, out.candidates
 
     def add(cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any) -> None:
-        # same effect as out.add(Rule(...)); a falsified template needs only its key
+        # a falsified template needs only its key
         params = params or {}
         key = _template(cls, context, fields, params)
         if falsified:
