@@ -634,6 +634,20 @@ def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Co
 
 
 def _merge(evs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pooled evidence: counts added (left to right, as a running total would), ``min_b`` and
+    ``max_a`` extremes. Candidates of one template come from one place in ``collect`` and carry
+    the same keys, so each key is folded over the list at once."""
+    first = evs[0]
+    if all(len(ev) == len(first) for ev in evs):
+        out = {}
+        for k in first:
+            vals = [ev[k] for ev in evs]
+            out[k] = min(vals) if k == "min_b" else max(vals) if k == "max_a" else sum(vals)
+        return out
+    return _merge_mixed(evs)
+
+
+def _merge_mixed(evs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for ev in evs:
         for k, v in ev.items():
@@ -697,12 +711,15 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         if not _admissible(group[0].cls, group[0].params, ev, th):
             continue
         tools = 1 if len(group) == 1 else len({c.tool for c in group})
+        # a template's candidates carry the same evidence keys (see _merge), in this order
+        keys = [k for k in _SUPPORT_KEYS if k in group[0].ev]
+        pooled_n = ev.get("n", ev.get("distinct", 0))
         for cand in group:
             cev = cand.ev
-            # ev keys always come in this order, so the support dict keeps its key order
-            support = {k: cev[k] for k in _SUPPORT_KEYS if k in cev}
+            support = {k: cev[k] for k in keys}
             if tools > 1:
-                support.update({"pooled_n": ev.get("n", ev.get("distinct", 0)), "pooled_tools": tools})
+                support["pooled_n"] = pooled_n
+                support["pooled_tools"] = tools
             kept.setdefault(cand.tool, []).append(Rule(cand.tool, cand.cls, cand.context, cand.fields, cand.params, support))
     for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
         values = domains.get(id(cand))
