@@ -62,6 +62,10 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
             "violations_on_training_data": {"monitor": fired_m, "jsonschema": fired_j}}
 
 
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
@@ -94,14 +98,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     b, s, f = report["build"], report["speed"], report["false_alarms_heldout"]
     print(f"ToolMaze clean traces: {report['clean_trace_rows']} rows from {report['workflows']} workflows")
-    print(f"build, five cross-fit registries: {b['seconds_five_folds']:.2f} s (best of {args.repeat}); "
-          f"accepted rules {b['accepted_rules_total']} = {b['rules_per_fold']}")
+    print(f"build, five cross-fit registries, one process: {b['seconds_five_folds']:.2f} s (best of {args.repeat}; "
+          f"goal < 1 s: {_met(b['seconds_five_folds'] < 1.0)}); accepted rules {b['accepted_rules_total']} = {b['rules_per_fold']}")
     print(f"  rule classes (fold 0): {b['classes_fold0']}")
     print(f"check speed (one core, {s['results']} results, best of {args.repeat}): monitor {s['monitor_checks_per_s']:,.0f}/s "
           f"({s['monitor_rules']} rules, 7 classes) vs genson+jsonschema {s['jsonschema_checks_per_s']:,.0f}/s "
-          f"-> monitor {s['speedup_vs_jsonschema']:.1f}x")
+          f"-> monitor {s['speedup_vs_jsonschema']:.1f}x (goals >= 50,000/s: {_met(s['monitor_checks_per_s'] >= 50_000)}; "
+          f">= 2x: {_met(s['speedup_vs_jsonschema'] >= 2)})")
     print("held-out false alarms on clean responses: " + ", ".join(
-        f"{k} {100 * v:.2f}% ({f['fired'].get(k, 0)}/{f['responses'][k]})" for k, v in f["rate"].items()))
+        f"{k} {100 * v:.2f}% ({f['fired'].get(k, 0)}/{f['responses'][k]})" for k, v in f["rate"].items())
+        + f" (goal <= 1%: {_met(f['rate']['all'] <= 0.01)})")
     print(f"  by class: {f['fired_by_class']}")
     so = report["schema_only"]
     print(f"schema-only detector: {so['accepted_rules_total']} rules, held-out false alarms {100 * so['false_alarms_heldout']:.2f}%")
