@@ -201,6 +201,17 @@ def collect(tool: str, executions: Iterable[Execution], schema_only: bool = Fals
     return out
 
 
+_TYPE_NAMES: dict[frozenset[type], tuple[str, ...]] = {}
+
+
+def _type_names(kinds: frozenset[type]) -> tuple[str, ...]:
+    """Sorted JSON type names of a set of Python types (memoized: a handful of sets recur)."""
+    names = _TYPE_NAMES.get(kinds)
+    if names is None:
+        names = _TYPE_NAMES[kinds] = tuple(sorted(merge_types({_JSON_TYPE.get(t, "unknown") for t in kinds})))
+    return names
+
+
 def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     names: dict[str, None] = {}
     for row in rows:
@@ -235,15 +246,18 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         present = present_of[f] = [v for v in col if v is not MISSING]
         kinds[f] = set(map(type, present))
 
-    # ---- required and type (presence facts: count executions)
+    # ---- required and type (presence facts: count executions); keys as _template makes them
     for f, present in present_of.items():
         if f.startswith(ARG) or _is_derived(f):
             continue
         if f:
-            add("required", (f,), falsified=len(present) < n, n=n)
+            if len(present) < n:
+                falsified_keys.add(("required", context, (f,), ()))
+            else:
+                candidates.append(Candidate(tool, "required", context, (f,), {}, {"n": n}, ("required", context, (f,), ())))
         if present:
-            types = merge_types({_JSON_TYPE.get(t, "unknown") for t in kinds[f]})
-            add("type", (f,), {"types": sorted(types)}, n=len(present))
+            types = _type_names(frozenset(kinds[f]))
+            candidates.append(Candidate(tool, "type", context, (f,), {"types": list(types)}, {"n": len(present)}, ("type", context, (f,), types)))
     if schema_only:
         return
 
