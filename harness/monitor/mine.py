@@ -291,11 +291,14 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
     # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
-    keep = set(sorted(cols, key=lambda f: (-len(present_of[f]), f))[:MAX_RELATED])
+    if len(cols) > MAX_RELATED:
+        keep = set(sorted(cols, key=lambda f: (-len(present_of[f]), f))[:MAX_RELATED])
+        cols = {f: cols[f] for f in cols if f in keep}
+        numeric = {f: c for f, c in numeric.items() if f in keep}
+        dates = {f: c for f, c in dates.items() if f in keep}
     nested = {f for f, ks in kinds.items() if any(issubclass(t, (dict, list)) for t in ks)}
-    _collect_equalities(tool, context, {f: cols[f] for f in cols if f in keep}, {f: c for f, c in numeric.items() if f in keep},
-                        stats, nested, out)
-    _collect_dates(tool, context, {f: c for f, c in dates.items() if f in keep}, out)
+    _collect_equalities(tool, context, cols, numeric, stats, nested, out)
+    _collect_dates(tool, context, dates, out)
 
 
 def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
