@@ -262,7 +262,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         return
 
     numeric: dict[str, list[Any]] = {}
-    stats: dict[str, tuple[float, int]] = {}  # numeric field -> (rounding step, distinct values)
+    stats: dict[str, tuple[float, int, bool]] = {}  # numeric field -> (rounding step, distinct values, in every row)
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
         pytypes = kinds[f] - {type(None)}
@@ -273,7 +273,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
             numeric[f] = col
             d = len(set(present))
             # an int's rounding step is 1 (bool is not among the numeric types)
-            stats[f] = (1.0 if float not in pytypes else max(map(_quantum, present)), d)
+            stats[f] = (1.0 if float not in pytypes else max(map(_quantum, present)), d, len(present) == n)
             if f.startswith(ARG) or f.startswith("sum("):
                 continue  # arguments are not results; sums are implied by their elements' signs
             lo = min(present)
@@ -356,12 +356,14 @@ def _equal(x: Any, y: Any) -> bool:
 
 
 def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]],
-                        stats: dict[str, tuple[float, int]], nested: set[str], out: Collected) -> None:
+                        stats: dict[str, tuple[float, int, bool]], nested: set[str], out: Collected) -> None:
     args = [f for f in cols if f.startswith(ARG)]
     scalars = [f for f in cols if not f.startswith(ARG) and f and f not in nested]
     names = sorted(numeric)
     mat = np.array([[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]).T
-    dense = {names[i] for i in np.flatnonzero(~np.isnan(mat).any(axis=0)).tolist()} if len(names) else set()
+    # a column is dense (no NaN in mat) when every row holds a number: finite values convert to
+    # finite floats, and only absent or null cells become NaN
+    dense = {f for f in names if stats[f][2]}
     idx = {f: i for i, f in enumerate(names)}
     n = mat.shape[0] if len(names) else 0
     distinct = {f: stats[f][1] for f in names}
