@@ -1,5 +1,6 @@
-"""End to end on ToolMaze: cross-fit registries from the clean traces stay under the 1% false-alarm
-budget on held-out workflows, and flag implicit payloads of every contract class."""
+"""End to end on ToolMaze: cross-fit registries from the clean traces are the pinned ones, stay
+under the 1% false-alarm budget on held-out workflows, and flag implicit payloads of every
+contract class."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ def setup():
     env = toolmaze.ToolMazeEnv(seed=0)
     rows = list(traces(env, "P0"))
     return env, rows, build_crossfit(rows, 5, 0)
+
+
+# sha256 of the canonical JSON of the five seed-0 registries. A speed-up must leave it unchanged;
+# a deliberate change to mining updates it and says why in its commit.
+GOLDEN_CROSSFIT_SEED0 = "8529dee335adfb135025325502d623793fbcd7d0b810cef382ad36668567c811"
+
+
+def test_crossfit_registries_are_the_pinned_ones(setup):
+    from environments.seeding import sha256_hex
+
+    _, _, cf = setup
+    assert [r.n_rules for r in cf.registries] == [7887, 7754, 7841, 7727, 7785]
+    assert sha256_hex(cf.to_json()) == GOLDEN_CROSSFIT_SEED0
 
 
 @pytest.mark.slow
