@@ -16,6 +16,8 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
+from harness.models import CUSTOM_PROVIDERS
+
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 PROMPTS = ("fault_aware", "no_hint")
@@ -23,8 +25,6 @@ MONITOR_VARIANTS = ("none", "full", "stripped", "generic")  # harness.monitor.VA
 DETECTORS = ("mined", "schema_only")
 DELIVERIES = ("immediate", "deferred")
 CACHE_MODES = ("off", "record", "replay", "passthrough")
-# this repository's own providers (harness.models.CUSTOM_PROVIDERS): raw strings need no price warning
-OFFLINE_PROVIDERS = ("scripted", "chaos")
 
 
 @dataclass
@@ -210,7 +210,7 @@ def load_models(
         if (conf_dir / "model" / f"{n}.yaml").exists():
             out.append(_load_group("model", n, ModelCfg, conf_dir, overrides.get(n)))
         elif "/" in n:
-            if n.split("/", 1)[0] not in OFFLINE_PROVIDERS:
+            if n.split("/", 1)[0] not in CUSTOM_PROVIDERS:  # our offline providers have no price
                 warnings.warn(
                     f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
                     stacklevel=2,

@@ -141,9 +141,9 @@ def run_episodes(plan: Any, factory: Any = None) -> tuple[float, int, int]:
 
 
 def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
+    run_episodes(episode_plan(1, 1))  # warm imports and litellm's lazy paths
     for conc in (1, concurrency):
         plan = episode_plan(per_cell, conc)
-        run_episodes(episode_plan(1, 1))  # warm imports and litellm's lazy paths
         for label, factory in (("litellm + scripted provider", None), ("direct completer, no litellm", direct_factory)):
             cpu0 = time.process_time()
             dt, n, calls = run_episodes(plan, factory)

@@ -26,7 +26,7 @@ import numpy as np
 from harness.monitor.paths import ARG, flatten
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
-from harness.monitor.values import MISSING, date_key, is_number, merge_types, quantum
+from harness.monitor.values import MISSING, cached_date_key, is_number, merge_types, quantum
 
 ARGS_KEY = "#args"
 DOMAIN_CANDIDATE = "domain?"  # per-tool evidence for a categorical domain, pooled by pool_domains
@@ -118,22 +118,11 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-# Each fold re-mines 80% of the same values: parse dates and rounding steps once per value.
-# Keys carry the type (1e16 and 10**16 are equal but round differently); bounded by clearing.
+# Each fold re-mines 80% of the same values: rounding steps once per value (dates: the shared
+# cached_date_key). Keys carry the type (1e16 and 10**16 are equal but round differently);
+# bounded by clearing.
 _MEMO_MAX = 1 << 17
-_DATE_MEMO: dict[str, str | None] = {}
 _QUANTUM_MEMO: dict[tuple[type, Any], float] = {}
-
-
-def _date_key(v: Any) -> str | None:
-    if type(v) is not str:
-        return date_key(v)
-    k = _DATE_MEMO.get(v, MISSING)
-    if k is MISSING:
-        if len(_DATE_MEMO) >= _MEMO_MAX:
-            _DATE_MEMO.clear()
-        k = _DATE_MEMO[v] = date_key(v)
-    return k
 
 
 def _quantum(v: Any) -> float:
@@ -174,9 +163,6 @@ class Candidate:
                  ev: dict[str, Any], key: tuple | None = None) -> None:
         self.tool, self.cls, self.context, self.fields, self.params, self.ev = tool, cls, context, fields, params, ev
         self.key = _template(cls, context, fields, params) if key is None else key
-
-    def rule(self, support: dict[str, Any], params: dict[str, Any] | None = None, cls: str | None = None) -> Rule:
-        return Rule(self.tool, cls or self.cls, self.context, self.fields, self.params if params is None else params, support)
 
 
 @dataclass
@@ -246,18 +232,14 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         present = present_of[f] = [v for v in col if v is not MISSING]
         kinds[f] = set(map(type, present))
 
-    # ---- required and type (presence facts: count executions); keys as _template makes them
+    # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
         if f.startswith(ARG) or _is_derived(f):
             continue
         if f:
-            if len(present) < n:
-                falsified_keys.add(("required", context, (f,), ()))
-            else:
-                candidates.append(Candidate(tool, "required", context, (f,), {}, {"n": n}, ("required", context, (f,), ())))
+            add("required", (f,), falsified=len(present) < n, n=n)
         if present:
-            types = _type_names(frozenset(kinds[f]))
-            candidates.append(Candidate(tool, "type", context, (f,), {"types": list(types)}, {"n": len(present)}, ("type", context, (f,), types)))
+            add("type", (f,), {"types": list(_type_names(frozenset(kinds[f])))}, n=len(present))
     if schema_only:
         return
 
@@ -282,7 +264,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
                 continue
             add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
             add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
-        elif pytypes == _STR and _date_key(present[0]) is not None and all(_date_key(v) is not None for v in present):
+        elif pytypes == _STR and cached_date_key(present[0]) is not None and all(cached_date_key(v) is not None for v in present):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
             counts = _domain_counts(rows, col)
@@ -330,10 +312,6 @@ def _pairs(ca: list[Any], cb: list[Any]) -> list[tuple[Any, Any]]:
     return [(a, b) for a, b in zip(ca, cb, strict=True) if a is not MISSING and b is not MISSING and a is not None and b is not None]
 
 
-def _qmax(values: Iterable[Any]) -> float:
-    return max(map(_quantum, values), default=0.0)
-
-
 def _count_if_equal(ca: list[Any], cb: list[Any]) -> int:
     """The number of rows where both are present if ``_equal`` holds on every one of them, -1 at
     the first row where it does not (a falsified pair needs no count), 0 when none has both."""
@@ -378,28 +356,22 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
         m = _count_if_equal(cols[a], cols[b])
         return (m > 0, m) if m else None
 
-    # echo: result field == argument (numbers through the matrix, strings pairwise); keys built as
-    # _template builds them, since most candidates are falsified and need no Rule
+    # echo: result field == argument (numbers through the matrix, strings pairwise); a falsified
+    # template is recorded by its key alone
     falsified, candidates = out.falsified, out.candidates
     for a in scalars:
         d = -1
         for x in args:
-            if a in idx and x in idx:
-                res = equal_pair(a, x)
-                if res is None:
-                    continue
-                ok, m = res
-            else:
-                m = _count_if_equal(cols[a], cols[x])
-                if m == 0:
-                    continue
-                ok = m > 0
+            res = equal_pair(a, x)
+            if res is None:
+                continue
+            ok, m = res
             if not ok:
-                falsified.add(("echo", context, (a, x), ()))
+                falsified.add(_template("echo", context, (a, x), {}))
                 continue
             if d < 0:
                 d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
-            candidates.append(Candidate(tool, "echo", context, (a, x), {}, {"n": m, "distinct": d}, ("echo", context, (a, x), ())))
+            candidates.append(Candidate(tool, "echo", context, (a, x), {}, {"n": m, "distinct": d}))
     res_num = sorted(f for f in numeric if not f.startswith(ARG))
     # a == b between result numbers (list lengths included: count == len(items))
     for a, b in combinations(res_num, 2):
@@ -407,7 +379,7 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
         if res is None:
             continue
         if not res[0]:
-            falsified.add(("relation", context, (a, b), ("eq", None, None)))
+            falsified.add(_template("relation", context, (a, b), {"form": "eq"}))
             continue
         params = {"form": "eq", "quanta": [quanta[a], quanta[b]]}
         candidates.append(Candidate(tool, "relation", context, (a, b), params, {"n": res[1], "distinct": distinct[a]}))
@@ -433,9 +405,8 @@ def _all_rows_close(mat: np.ndarray) -> np.ndarray:
     """[i, j]: column i equals column j on every row (relative 1e-9). Small matrices compare every
     row at once (fewer array calls); large ones are screened on the first row and only survivors
     compared on the rest. Element for element the same arithmetic, so the same answer."""
-    close = np.abs(mat[:, :, None] - mat[:, None, :]) if mat.size * mat.shape[1] <= _CUBE_MAX else None
-    if close is not None:
-        return (close <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]).all(axis=0)
+    if mat.size * mat.shape[1] <= _CUBE_MAX:
+        return (np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]).all(axis=0)
     m = mat.shape[1]
     first = mat[0]
     ii, jj = np.nonzero(np.abs(first[:, None] - first[None, :]) <= 1e-9 * np.maximum(1.0, np.abs(first[None, :])))
@@ -463,19 +434,18 @@ def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta:
         c = xa_lo - k * xb_lo[None, :]
         q = np.array([quanta[f] for f in cols])
         tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(sub)).max(axis=0)[:, None]
-        # screened on the first row, survivors on the rest: the same per-element arithmetic as
-        # testing every (a, b) on all rows
         bound = tol * 1.001 + 1e-9
-        if sub.size * sub.shape[1] <= _CUBE_MAX:  # every row at once, as in _all_rows_close
+        # every row at once when small (as in _all_rows_close); else screened on the first row and
+        # survivors tested on the rest: the same per-element arithmetic either way
+        if sub.size * sub.shape[1] <= _CUBE_MAX:
             ok = np.isfinite(k) & (np.abs(sub[:, :, None] - k * sub[:, None, :] - c) <= bound).all(axis=0)
-            pos = {f: i for i, f in enumerate(cols)}
-            return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
-        ok = np.isfinite(k) & (np.abs(sub[0][:, None] - k * sub[0][None, :] - c) <= bound)
-        ii, jj = np.nonzero(ok)
-        if sub.shape[0] > 1 and len(ii):
-            kk, cc = k[ii, jj], c[ii, jj]
-            bad = ~(np.abs(sub[1:, ii] - kk * sub[1:, jj] - cc) <= bound[ii, jj]).all(axis=0)
-            ok[ii[bad], jj[bad]] = False
+        else:
+            ok = np.isfinite(k) & (np.abs(sub[0][:, None] - k * sub[0][None, :] - c) <= bound)
+            ii, jj = np.nonzero(ok)
+            if sub.shape[0] > 1 and len(ii):
+                kk, cc = k[ii, jj], c[ii, jj]
+                bad = ~(np.abs(sub[1:, ii] - kk * sub[1:, jj] - cc) <= bound[ii, jj]).all(axis=0)
+                ok[ii[bad], jj[bad]] = False
     pos = {f: i for i, f in enumerate(cols)}
     return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
 
@@ -533,9 +503,9 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
 def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[str], prod: np.ndarray, tol_bc: np.ndarray,
                   total: np.ndarray, tol_add: np.ndarray) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """For every dense target a, the dense pairs (b, c) with a == b*c (and a == b + c) on all rows
-    within tolerance, in pair order. Every target is screened on the first row at once (most
-    pairs fail there); only survivors are tested on the other rows. Element for element the same
-    arithmetic as testing each target on all rows, so the same pairs pass."""
+    within tolerance, in pair order. Small inputs test every row at once; large ones screen every
+    target on the first row (most pairs fail there) and test only survivors on the other rows.
+    Element for element the same arithmetic as testing each target on all rows."""
     xa = mat[:, ai]
     half = 0.5 * qa
     slack = 1e-9 * np.maximum(1.0, np.abs(xa))
@@ -545,13 +515,13 @@ def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[st
     tol2 = np.empty_like(rhs)
     tol2[:, :n_pairs] = tol_bc
     tol2[:, n_pairs:] = tol_add
-    if xa.size * rhs.shape[1] <= _CUBE_MAX:  # every row at once
+    if xa.size * rhs.shape[1] <= _CUBE_MAX:
         ti, pj = np.nonzero((np.abs(xa[:, :, None] - rhs[:, None, :]) <= half[None, :, None] + tol2[:, None, :] + slack[:, :, None]).all(axis=0))
     else:
         ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
-    if mat.shape[0] > 1 and len(ti) and xa.size * rhs.shape[1] > _CUBE_MAX:
-        keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
-        ti, pj = ti[keep], pj[keep]
+        if mat.shape[0] > 1 and len(ti):
+            keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
+            ti, pj = ti[keep], pj[keep]
     mul: dict[str, list[int]] = {}
     add: dict[str, list[int]] = {}
     for t, j in zip(ti.tolist(), pj.tolist(), strict=True):
@@ -637,16 +607,16 @@ def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Co
         for b in names:
             if a == b or (a.startswith(ARG) and b.startswith(ARG)):
                 continue
-            pairs = [(_date_key(x), _date_key(y)) for x, y in _pairs(dates[a], dates[b])]
+            pairs = [(cached_date_key(x), cached_date_key(y)) for x, y in _pairs(dates[a], dates[b])]
             if not pairs:
                 continue
             bad = any(x > y for x, y in pairs)
             ev = {"n": len(pairs), "distinct": len(set(pairs)), "strict": sum(x < y for x, y in pairs),
                   "min_b": min(y for _, y in pairs), "max_a": max(x for x, _ in pairs)}
             if bad:
-                out.falsified.add(("date_order", context, (a, b), ()))
+                out.falsified.add(_template("date_order", context, (a, b), {}))
             else:
-                out.candidates.append(Candidate(tool, "date_order", context, (a, b), {}, ev, ("date_order", context, (a, b), ())))
+                out.candidates.append(Candidate(tool, "date_order", context, (a, b), {}, ev))
 
 
 # ============================================================================ phase 2: admit
@@ -656,26 +626,10 @@ def _merge(evs: list[dict[str, Any]]) -> dict[str, Any]:
     """Pooled evidence: counts added (left to right, as a running total would), ``min_b`` and
     ``max_a`` extremes. Candidates of one template come from one place in ``collect`` and carry
     the same keys, so each key is folded over the list at once."""
-    first = evs[0]
-    if all(len(ev) == len(first) for ev in evs):
-        out = {}
-        for k in first:
-            vals = [ev[k] for ev in evs]
-            out[k] = min(vals) if k == "min_b" else max(vals) if k == "max_a" else sum(vals)
-        return out
-    return _merge_mixed(evs)
-
-
-def _merge_mixed(evs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for ev in evs:
-        for k, v in ev.items():
-            if k == "min_b":
-                out[k] = min(out.get(k, v), v)
-            elif k == "max_a":
-                out[k] = max(out.get(k, v), v)
-            else:
-                out[k] = out.get(k, 0) + v
+    for k in evs[0]:
+        vals = [ev[k] for ev in evs]  # a KeyError here means collect broke that invariant
+        out[k] = min(vals) if k == "min_b" else max(vals) if k == "max_a" else sum(vals)
     return out
 
 
@@ -744,7 +698,8 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         values = domains.get(id(cand))
         if values is not None:
             params = {"values": values, "nullable": cand.params["nullable"]}
-            kept.setdefault(cand.tool, []).append(cand.rule({"n": cand.ev["n"], "distinct": len(values)}, params, "domain"))
+            support = {"n": cand.ev["n"], "distinct": len(values)}
+            kept.setdefault(cand.tool, []).append(Rule(cand.tool, "domain", cand.context, cand.fields, params, support))
     out: list[Rule] = []
     for tool in sorted(kept):
         out.extend(_suppress(kept[tool]))
@@ -814,14 +769,6 @@ class _Classes:
         return True
 
 
-def _suppress_order(r: Rule) -> tuple[bool, bool, str]:
-    """Echoes, then equalities, then the rest, each by rule id (``rule_id`` without the tool,
-    which all rules given to ``_suppress`` share: the same order)."""
-    form = r.params.get("form", "")
-    return (r.cls != "echo", r.cls != "relation" or form != "eq",
-            f"{r.cls}:{form}:{r.context}:{'|'.join(r.fields)}" if form else f"{r.cls}:{r.context}:{'|'.join(r.fields)}")
-
-
 def _suppress(rules: list[Rule]) -> list[Rule]:
     """Drop rules implied by others so receipts stay short: non-negative beside positive, types
     beside domains, equalities outside a spanning forest of each equality class, relations that
@@ -830,7 +777,7 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
     domain = {(r.context, r.fields[0]) for r in rules if r.cls == "domain"}
     out: list[Rule] = []
     classes: dict[str, _Classes] = {}
-    for r in sorted(rules, key=_suppress_order):
+    for r in sorted(rules, key=lambda r: (r.cls != "echo", r.cls != "relation" or r.params["form"] != "eq", r.rule_id)):
         key1 = (r.context, r.fields[0])
         if r.cls == "positive" and not r.params.get("strict") and key1 in strict:
             continue

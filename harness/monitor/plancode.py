@@ -13,28 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.monitor.paths import ARG
-from harness.monitor.values import MISSING, date_key, is_number, type_ok
+from harness.monitor.values import MISSING, cached_date_key, is_number, type_ok
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
-_DATE_CACHE_MAX = 1 << 16
-
-
-class _DateKeys(dict):
-    """``date_key`` memoised for strings (a bounded cache: cleared when full)."""
-
-    def __missing__(self, value: str) -> str | None:
-        if len(self) >= _DATE_CACHE_MAX:
-            self.clear()
-        k = self[value] = date_key(value)
-        return k
-
-
-_DATES = _DateKeys()
-
-
-def _dkey(v: Any) -> str | None:
-    return _DATES[v] if type(v) is str else date_key(v)
 
 
 def _num(v: Any) -> bool:
@@ -48,7 +30,7 @@ def _num(v: Any) -> bool:
 def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, list, tuple], None]:
     """``run(vals, args, found, index)`` for ``plan`` (a registry ``_ContextPlan``)."""
     ns: dict[str, Any] = {"M": MISSING, "V": violation, "type_ok": type_ok, "is_number": is_number, "NUM": _NUMBER,
-                          "UNH": _UNHASHABLE, "num": _num, "dkey": _dkey, "_abs": abs, "_max": max}
+                          "UNH": _UNHASHABLE, "num": _num, "dkey": cached_date_key, "_abs": abs, "_max": max}
     body: list[str] = []
     emit = body.append
     simple_required = all("." not in f and "(" not in f for f, _ in plan.required)

@@ -21,9 +21,6 @@ from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
 
-_NUMBER = (int, float)
-_UNHASHABLE = (dict, list)
-
 FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
 
@@ -205,8 +202,7 @@ def _default(o: Any) -> Any:
 
 def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
     """Mine every rule class from clean traces (rows with status "error" are skipped)."""
-    with gc_paused():
-        return learn_indexed(index_executions(traces), thresholds)
+    return learn_indexed(index_executions(traces), thresholds)
 
 
 def learn_indexed(index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> Registry:

@@ -55,6 +55,27 @@ def date_key(value: Any) -> str | None:
     return m.group(1) + time
 
 
+class _DateKeys(dict):
+    """``date_key`` of strings, memoized: mining and checking see the same few dates again and
+    again. Bounded: cleared when full."""
+
+    MAX = 1 << 17
+
+    def __missing__(self, value: str) -> str | None:
+        if len(self) >= self.MAX:
+            self.clear()
+        k = self[value] = date_key(value)
+        return k
+
+
+_DATE_KEYS = _DateKeys()
+
+
+def cached_date_key(value: Any) -> str | None:
+    """``date_key``, memoized for strings (the only values that can be dates)."""
+    return _DATE_KEYS[value] if type(value) is str else date_key(value)
+
+
 def quantum(value: Any) -> float:
     """The rounding step a displayed number suggests (0.01 for 12.25, 1 for 7, 0 when unrounded)."""
     if isinstance(value, int):

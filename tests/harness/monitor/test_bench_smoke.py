@@ -22,7 +22,6 @@ def test_bench_monitor_reports_consistent_figures(capsys):
     build, speed = report["build"], report["speed"]
     assert report["workflows"] == 400
     assert build["accepted_rules_total"] == sum(build["rules_per_fold"]) and len(build["rules_per_fold"]) == 5
-    assert build["seconds_five_folds"] <= build["seconds_first_build"]
     # both checkers learned from the very results they check: neither may fire on them
     assert speed["violations_on_training_data"] == {"monitor": 0, "jsonschema": 0}
     assert report["false_alarms_heldout"]["responses"]["all"] == report["clean_trace_rows"]
