@@ -1,46 +1,70 @@
-"""The environment protocol: the one interface ToolMaze, tau-bench retail and AppWorld implement.
+"""Protocol v2: the one interface every world implements (ToolMaze, tau-bench retail, AppWorld, yours).
 
-The runner, the fault injectors and the monitor only ever see these types, so none of them
-special-cases an environment. Environments must not import ``harness``.
+The harness sees only these types, so it special-cases no environment; environments must not
+import ``harness`` or ``analysis``.
 
-Flow of one episode::
+One episode, as the harness drives it::
 
-    env = get_environment("toolmaze")
-    ep = env.start(task_id, seed=0)
-    specs = ep.tools()                       # what the agent may call (OpenAI schemas)
-    result = ep.call(ToolCall("get_x", {...}))  # never raises for a bad call
-    ...until result.terminal or the round cap
-    outcome = ep.score(final_answer)
+    env = get_environment("toolmaze")            # environments.registry
+    ep = env.episode(task_id, seed=0, user=None)  # cheap: no I/O yet
+    opening = await ep.open()                     # the user's first message (the agent's prompt)
+    result = await ep.call(ToolCall("get_x", {...}))   # never raises for a bad call
+    turn = await ep.say("Which order?")           # the agent's text goes to the world's user
+    ...                                           # until turn.done, a terminal result or the round cap
+    outcome = await ep.score()                    # from the world's own record of the episode
+    await ep.close()                              # always, also after an error
+
+- **Async** so a world behind a process or HTTP bridge never blocks other episodes. An in-process
+  world may stay synchronous and be wrapped by :class:`LocalEpisode`.
+- **Conversation**: ``say`` hands the agent's text to the world's user, who answers or ends the
+  episode. Worlds without a user (ToolMaze) end on the first text. A task's hidden instruction
+  stays inside the world: the agent sees ``open()``'s message and what the user says.
+- **User model**: a world that simulates a user with a language model asks for one
+  (``Environment.needs_user``); the harness passes a :class:`UserModel` (messages in, text out)
+  and accounts for its cost apart from the agent's.
+- **Scoring** is the world's own: it saw every call and every message.
+- **State access** (optional, :class:`StateAccess` as ``episode.state``): find the stored record a
+  result came from, corrupt it, digest the whole state. State-level faults use it; a world
+  without it gets observation-level faults only.
+- ``ToolSpec.category`` is ``read``, ``write`` or ``terminal``; ``Task.group_id`` is the unit of
+  cross-fitting and clustering; ``Task.strata`` are public labels a study may stratify on.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 Status = Literal["ok", "error"]
+CATEGORIES = ("read", "write", "terminal")
 
 
 @dataclass(frozen=True)
 class ToolSpec:
     """Public description of one tool: what an agent sees, plus metadata a monitor may use.
 
-    ``capability`` groups tools that compute the same thing; ``substitutes`` lists tools the
-    environment itself declares as alternatives; ``output_fields`` are the JSON paths the tool's
-    result carries (``$.price``, ``$.items[*].amount``). None of this is hidden task data.
+    ``category`` is read | write | terminal. ``kind`` is the world's own finer label (ToolMaze:
+    Source / Processor / Action / Terminal). ``capability`` groups tools that compute the same
+    thing; ``substitutes`` lists tools the world declares as alternatives; ``output_fields`` are
+    the JSON paths the result carries (``$.price``, ``$.items[*].amount``). No hidden task data.
     """
 
     name: str
     description: str
     parameters: Mapping[str, Any]  # JSON Schema of the arguments (type: object)
-    category: str = ""  # e.g. Source / Processor / Action, or read / write
+    category: str = "read"
     domain: str = ""
     capability: str = ""
     substitutes: tuple[str, ...] = ()
     output_fields: tuple[str, ...] = ()
     output_schema: Mapping[str, Any] | None = None
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if self.category not in CATEGORIES:
+            raise ValueError(f"tool {self.name!r}: category must be one of {CATEGORIES}, got {self.category!r}")
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -55,15 +79,25 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class Task:
-    """A public task: what the agent is asked. Hidden solution data stays inside the environment."""
+    """A public task. Hidden solution data (and a simulated user's instruction) stays in the world.
+
+    ``query`` is the public opening text when the world has one (ToolMaze); worlds with a user
+    leave it empty and open with the user's first message.
+    """
 
     task_id: str
-    workflow_id: str  # tasks of one workflow share a fold and a cluster in analysis
+    group_id: str  # tasks of one group share a cross-fitting fold and a cluster in analysis
     query: str
     env: str
     split: str = "test"
-    terminal_tool: str | None = None  # the tool whose call ends the episode (e.g. "finish")
-    meta: Mapping[str, Any] = field(default_factory=dict)  # public labels: complexity, mode, domains
+    terminal_tool: str | None = None  # the tool whose successful call ends the episode (e.g. "finish")
+    strata: Mapping[str, str] = field(default_factory=dict)  # public labels studies stratify on
+    meta: Mapping[str, Any] = field(default_factory=dict)  # other public labels
+
+    @property
+    def workflow_id(self) -> str:
+        """ToolMaze's word for ``group_id``, kept as an alias."""
+        return self.group_id
 
 
 @dataclass(frozen=True)
@@ -95,11 +129,40 @@ class ToolResult:
 
 @dataclass
 class Outcome:
-    """The grader's verdict. ``details`` holds the trace check and anything analysis wants."""
+    """The world's verdict. ``details`` holds whatever its grader checked (for transcripts and analysis)."""
 
     success: bool
     score: float
     details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UserTurn:
+    """The world's user answering the agent: its words, and whether the conversation is over."""
+
+    text: str | None
+    done: bool = False
+
+
+# A simulated user's language model, supplied by the harness: chat messages in, the reply text out.
+UserModel = Callable[[list[dict]], Awaitable[str]]
+
+
+@runtime_checkable
+class StateAccess(Protocol):
+    """Optional access to a world's stored state, for faults that corrupt the world itself."""
+
+    def locate(self, call: ToolCall, result: ToolResult, path: str) -> Any | None:
+        """A reference to the stored value behind ``path`` of ``call``'s result, or None."""
+        ...
+
+    def corrupt(self, ref: Any, value: Any) -> None:
+        """Overwrite the stored value at ``ref``."""
+        ...
+
+    def digest(self) -> str:
+        """A hash of the whole state (equal states, equal digests)."""
+        ...
 
 
 @runtime_checkable
@@ -110,26 +173,95 @@ class Episode(Protocol):
         """The tools exposed in this episode."""
         ...
 
-    def call(self, call: ToolCall) -> ToolResult:
+    async def open(self) -> str:
+        """Start the episode (bridges connect here); returns the user's first message."""
+        ...
+
+    async def call(self, call: ToolCall) -> ToolResult:
         """Execute one tool call. Bad calls return ``status="error"`` results, never raise."""
         ...
 
-    def score(self, final_answer: str | None = None) -> Outcome: ...
+    async def say(self, text: str) -> UserTurn:
+        """The agent's text to the world's user; the user answers or ends the episode."""
+        ...
+
+    async def score(self) -> Outcome: ...
+
+    async def close(self) -> None:
+        """Release what ``open`` took; safe to call twice and after a failure."""
+        ...
 
 
 @runtime_checkable
 class Environment(Protocol):
     name: str
+    needs_user: bool  # True: episode() wants a UserModel
 
     def tasks(self, split: str = "all") -> list[Task]: ...
 
     def task(self, task_id: str) -> Task: ...
 
-    def start(self, task_id: str, seed: int = 0) -> Episode: ...
+    def episode(self, task_id: str, seed: int = 0, user: UserModel | None = None) -> Episode:
+        """A new, unopened episode of ``task_id``."""
+        ...
 
     def tool_specs(self) -> dict[str, ToolSpec]:
         """The whole public tool catalog, by name (recovery tools are derived from this)."""
         ...
+
+
+class SyncEpisode(Protocol):
+    """The shape of an in-process, synchronous episode that :class:`LocalEpisode` lifts to v2."""
+
+    task: Task
+
+    def tools(self) -> list[ToolSpec]: ...
+
+    def call(self, call: ToolCall) -> ToolResult: ...
+
+    def score(self, final_answer: str | None = None) -> Outcome: ...
+
+
+class LocalEpisode:
+    """Protocol v2 over a synchronous in-process episode.
+
+    ``open`` returns the task's public query; ``say`` ends the conversation (a world without a
+    user takes the agent's text as its final answer) unless the inner episode has its own
+    ``say(text) -> UserTurn``; ``score`` passes the last text to the inner ``score``. The inner
+    episode's optional ``state`` (a :class:`StateAccess`) is exposed as is.
+    """
+
+    def __init__(self, inner: SyncEpisode, opening: str | None = None):
+        self.inner = inner
+        self.task = inner.task
+        self._opening = opening if opening is not None else inner.task.query
+        self.final_text: str | None = None
+
+    @property
+    def state(self) -> StateAccess | None:
+        return getattr(self.inner, "state", None)
+
+    def tools(self) -> list[ToolSpec]:
+        return self.inner.tools()
+
+    async def open(self) -> str:
+        return self._opening
+
+    async def call(self, call: ToolCall) -> ToolResult:
+        return self.inner.call(call)
+
+    async def say(self, text: str) -> UserTurn:
+        self.final_text = text
+        inner_say = getattr(self.inner, "say", None)
+        return inner_say(text) if callable(inner_say) else UserTurn(None, done=True)
+
+    async def score(self) -> Outcome:
+        return self.inner.score(self.final_text)
+
+    async def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Name -> environment factory, imported lazily so loading one world never loads the others."""
+"""Name -> world plugin, imported lazily so loading one world never loads the others.
+
+``get_plugin`` also takes a ``module:attr`` reference (a world that lives elsewhere, such as the
+tests' small worlds). Nothing outside a world's own folder imports that folder: ask here.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +10,35 @@ import importlib
 from typing import Any
 
 from environments.base import Environment
+from environments.plugin import Plugin
 
-# "module:attribute"; each factory accepts keyword options from conf/env/<name>.yaml
-FACTORIES: dict[str, str] = {
-    "toolmaze": "environments.toolmaze.env:ToolMazeEnv",
-    "taubench": "environments.taubench.env:TauBenchRetailEnv",
-    "appworld": "environments.appworld.env:AppWorldEnv",
+# name -> "module:attribute" of its Plugin
+PLUGINS: dict[str, str] = {
+    "toolmaze": "environments.toolmaze.plugin:PLUGIN",
+    "taubench": "environments.taubench.plugin:PLUGIN",
+    "appworld": "environments.appworld.plugin:PLUGIN",
 }
 
 
-def get_environment(name: str, **options: Any) -> Environment:
-    if name not in FACTORIES:
-        raise KeyError(f"unknown environment '{name}'; known: {', '.join(sorted(FACTORIES))}")
-    module, _, attr = FACTORIES[name].partition(":")
+class UnknownEnvironmentError(KeyError):
+    """No such world (or it is not in this checkout)."""
+
+
+def get_plugin(name: str) -> Plugin:
+    ref = PLUGINS.get(name, name if ":" in name else None)
+    if ref is None:
+        raise UnknownEnvironmentError(f"unknown environment {name!r}; known: {', '.join(sorted(PLUGINS))}")
+    module, _, attr = ref.partition(":")
     try:
-        factory = getattr(importlib.import_module(module), attr)
+        plugin = getattr(importlib.import_module(module), attr)
     except ModuleNotFoundError as exc:
-        raise KeyError(f"environment '{name}' is not available in this checkout ({exc})") from exc
-    return factory(**options)
+        raise UnknownEnvironmentError(f"environment {name!r} is not available in this checkout ({exc})") from None
+    except AttributeError:
+        raise UnknownEnvironmentError(f"environment {name!r}: {module} has no {attr!r}") from None
+    if not isinstance(plugin, Plugin):
+        raise UnknownEnvironmentError(f"environment {name!r}: {ref} is not an environments.plugin.Plugin")
+    return plugin
+
+
+def get_environment(name: str, **options: Any) -> Environment:
+    return get_plugin(name).make(**options)

@@ -16,7 +16,7 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
-from harness.models import CUSTOM_PROVIDERS
+from harness.llm.models import CUSTOM_PROVIDERS
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
@@ -129,7 +129,7 @@ class ArmCfg:
 
 @dataclass
 class ModelCfg:
-    """Mirrors ``harness.models.ModelSpec`` field for field."""
+    """Mirrors ``harness.llm.models.ModelSpec`` field for field."""
 
     name: str = MISSING
     model: str = MISSING

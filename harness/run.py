@@ -17,7 +17,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from harness.config import register, to_config
-from harness.models import ModelConfigError
+from harness.llm.models import ModelConfigError
 from harness.runner import plan_run, run_study
 
 register()

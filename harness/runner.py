@@ -4,7 +4,7 @@
 monitor registries once (saved under ``registries/``), skips episodes already recorded (resume,
 also after ``kill -9``), runs the rest with a global and a per-model concurrency cap, stops
 scheduling when the USD/token budget is spent, and writes one record per episode plus its
-transcript. Model calls go through a *completer factory* (default: ``harness.models.acomplete``)
+transcript. Model calls go through a *completer factory* (default: ``harness.llm.models.acomplete``)
 so tests can run the runner with fakes. Never reads or writes API key values.
 
 Fault labels: with a fault injector, ``fault_class`` is the injector's class; for an environment
@@ -33,13 +33,13 @@ from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, run_loop
 from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg, Config, load_arms, load_models, model_fields
+from harness.llm.models import InfraError, ModelSpec, acomplete, check_model_available
 from harness.manifest import finish_manifest, start_manifest, write_atomic
-from harness.models import InfraError, ModelSpec, acomplete, check_model_available
 from harness.records import RECORD_VERSION, RecordWriter, latest_by_episode, load_records
 from harness.stream import Interposer, MonitorInterposer
 from harness.studies import EpisodeSpec, build_schedule, select_tasks
 
-# spec, replicate -> completer; the default calls harness.models.acomplete with the run's cache
+# spec, replicate -> completer; the default calls harness.llm.models.acomplete with the run's cache
 CompleterFactory = Callable[[ModelSpec, int], Completer]
 MonitorSource = Callable[[str, str, str], Any]  # (workflow_id, variant, detector) -> monitor | None
 
@@ -289,7 +289,7 @@ def _metered(factory: CompleterFactory, spend: Spend) -> CompleterFactory:
 def _open_cache(cfg: Config) -> Any:
     if cfg.cache.mode == "off":
         return None
-    from harness.cache import Cache
+    from harness.llm.cache import Cache
 
     Path(cfg.cache.path).parent.mkdir(parents=True, exist_ok=True)
     return Cache(cfg.cache.path, mode=cfg.cache.mode)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.evaluations.payload_audit import detection_audit, false_alarms, toolmaze_traces  # noqa: E402
 from harness.monitor import build_crossfit, learn  # noqa: E402
-from harness.monitor.audit import detection_audit, false_alarms, toolmaze_traces  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, float, object]:

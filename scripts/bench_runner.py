@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import models  # noqa: E402
-from harness.cache import Cache  # noqa: E402
-from harness.models import ModelSpec, acomplete  # noqa: E402
+from harness.llm import models  # noqa: E402
+from harness.llm.cache import Cache  # noqa: E402
+from harness.llm.models import ModelSpec, acomplete  # noqa: E402
 
 TOOLS = [
     {"type": "function", "function": {"name": "get_price", "description": "price of an item",
@@ -84,7 +84,7 @@ class _Reply:
 
 def direct_factory(spec: ModelSpec, replicate: int) -> Any:
     """The scripted policy answered in-process: the runner + loop + environment cost without litellm."""
-    from harness.agents.scripted import finalize_reply, get_policy, policy_rng, usage_for
+    from harness.llm.providers.scripted import finalize_reply, get_policy, policy_rng, usage_for
 
     policy = get_policy(spec.model.split("/", 1)[1])
 

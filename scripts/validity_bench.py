@@ -48,7 +48,7 @@ def main() -> None:
     print("FaultInjector throughput (one ToolMaze-shaped result, permanent mode):")
     bench_injector()
     if not args.skip_study:
-        from harness.faults.validity import StudyOptions, run_validity
+        from harness.evaluations.validity import StudyOptions, run_validity
 
         for folds in ((0,), None):
             t0 = time.perf_counter()

@@ -14,13 +14,13 @@ import argparse
 import collections
 import json
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 from environments.toolmaze.catalog import catalog_specs
 from environments.toolmaze.dag import COMPLEXITIES
 from environments.toolmaze.env import ToolMazeEnv
 from environments.toolmaze.faults import MODES
+from environments.toolmaze.traces import traces
 
 
 def describe(env: ToolMazeEnv) -> dict[str, Any]:
@@ -38,8 +38,8 @@ def describe(env: ToolMazeEnv) -> dict[str, Any]:
         "cells": {c: {m: cells[(c, m)] for m in MODES} for c in COMPLEXITIES},
         "tools": len(specs) - 1,
         "tools_with_finish": len(specs),
-        "categories": dict(collections.Counter(s.category for s in specs.values())),
-        "domains": dict(collections.Counter(s.domain for s in specs.values() if s.category != "Terminal")),
+        "categories": dict(collections.Counter(s.kind for s in specs.values())),
+        "domains": dict(collections.Counter(s.domain for s in specs.values() if s.kind != "Terminal")),
         "substitutable_slots": dict(sorted(alt_types.items())),
         "valid_paths_per_task": {c: round(sum(len(i.base.paths) for i in insts if i.base.complexity == c
                                               and i.mode == "P0") / 100, 2) for c in COMPLEXITIES},
@@ -60,29 +60,6 @@ def _print_describe(d: dict[str, Any]) -> None:
     print(f"valid paths per task {d['valid_paths_per_task']}")
     print(f"fault payloads {d['fault_payloads']}")
     print(f"sha256 {d['sha256']}")
-
-
-def traces(env: ToolMazeEnv, mode: str, complexity: str | None = None) -> Iterator[dict[str, Any]]:
-    from environments.toolmaze.policies import run_policy
-
-    split = mode if complexity is None else f"{complexity}/{mode}"
-    for task in env.tasks(split):
-        inst = env.instance(task.task_id)
-        head = {"task_id": task.task_id, "workflow_id": task.workflow_id, "complexity": inst.base.complexity,
-                "mode": mode}
-        if mode == "P0":
-            for path in inst.base.paths:
-                for step in path.trace:
-                    yield {**head, "tool": step["tool"], "arguments": step["arguments"], "result": step["result"],
-                           "status": step["status"], "path_id": path.path_id, "step": step["step"],
-                           "perturbed": False}
-        else:
-            _, history = run_policy(env, task.task_id, "oracle")
-            for step, (call, res) in enumerate(history):
-                if call.name == "finish":
-                    continue
-                yield {**head, "tool": call.name, "arguments": dict(call.arguments), "result": res.content,
-                       "status": res.status, "path_id": None, "step": step, "perturbed": res.meta["perturbed"]}
 
 
 def policy_table(env: ToolMazeEnv) -> dict[str, dict[str, dict[str, dict[str, float]]]]:

@@ -72,7 +72,8 @@ class Tool:
             name=self.name,
             description=self.description,
             parameters=_param_schema(self.params),
-            category=self.category,
+            category=CATEGORY_OF[self.category],
+            kind=self.category,
             domain=self.domain,
             capability=self.capability,
             substitutes=self.substitutes,
@@ -96,6 +97,10 @@ def source_fields(subject: Subject) -> tuple[Field, ...]:
 def resolver_fields(subject: Subject, via: str) -> tuple[Field, ...]:
     return (Field(subject.key, "string"), Field(via, "string"), Field("match_score", "number"),
             Field("match_status", "string"), Field("resolved_on", "date"))
+
+
+# ToolMaze's roles -> protocol categories
+CATEGORY_OF = {"Source": "read", "Processor": "read", "Action": "write", "Terminal": "terminal"}
 
 
 def processor_fields(kind: ProcessorKind) -> tuple[Field, ...]:

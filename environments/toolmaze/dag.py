@@ -205,8 +205,8 @@ def build_instance(seed: int, base: BaseTask, mode: str) -> Instance:
     flags = mode_flags(mode)
     solvable = not (base.complexity == "C1" and flags["permanent"])
     task = Task(
-        task_id=f"{base.workflow_id}_{mode}", workflow_id=base.workflow_id, query=base.query, env="toolmaze",
-        split="test", terminal_tool=FINISH,
+        task_id=f"{base.workflow_id}_{mode}", group_id=base.workflow_id, query=base.query, env="toolmaze",
+        split="test", terminal_tool=FINISH, strata={"complexity": base.complexity, "mode": mode},
         meta={"complexity": base.complexity, "mode": mode, "domains": list(base.domains), **flags,
               "solvable": solvable},
     )
@@ -257,7 +257,7 @@ def _instance_record(inst: Instance) -> dict[str, Any]:
 
 
 def dataset_sha256(ds: Dataset) -> str:
-    specs = {n: [s.openai_schema(), s.category, s.domain, s.capability, list(s.substitutes),
+    specs = {n: [s.openai_schema(), s.kind, s.domain, s.capability, list(s.substitutes),
                  list(s.output_fields), s.output_schema] for n, s in catalog_specs().items()}
     return sha256_hex({"seed": ds.seed, "catalog": specs,
                        "instances": [_instance_record(i) for i in ds.instances.values()]})

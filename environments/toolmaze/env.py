@@ -6,7 +6,7 @@ run and machine. Must not know harness, monitors or models.
 
 from __future__ import annotations
 
-from environments.base import Task, ToolSpec
+from environments.base import LocalEpisode, Task, ToolSpec, UserModel
 from environments.toolmaze.catalog import catalog_specs
 from environments.toolmaze.dag import COMPLEXITIES, Dataset, Instance, build_dataset
 from environments.toolmaze.episode import ToolMazeEpisode
@@ -15,6 +15,7 @@ from environments.toolmaze.faults import MODES
 
 class ToolMazeEnv:
     name = "toolmaze"
+    needs_user = False  # the query is the whole conversation: the agent's first text ends the episode
 
     def __init__(self, seed: int = 0):
         self.seed = int(seed)
@@ -47,7 +48,12 @@ class ToolMazeEnv:
         return self.instance(task_id).task
 
     def start(self, task_id: str, seed: int = 0) -> ToolMazeEpisode:
+        """The synchronous episode (the world's own tools, tests and policies use it directly)."""
         return ToolMazeEpisode(self.instance(task_id), self.seed, seed)
+
+    def episode(self, task_id: str, seed: int = 0, user: UserModel | None = None) -> LocalEpisode:
+        """Protocol v2: the same episode behind the async interface the harness drives."""
+        return LocalEpisode(self.start(task_id, seed))
 
     def tool_specs(self) -> dict[str, ToolSpec]:
         return dict(catalog_specs())

@@ -1,7 +1,7 @@
 """The one agent loop: system prompt + query, one tool call per turn, interposed results, a round cap.
 
 Every environment and every arm runs through :func:`run_loop`. The loop talks to a model only
-through a ``Completer`` (an async callable the runner builds around ``harness.models.acomplete``)
+through a ``Completer`` (an async callable the runner builds around ``harness.llm.models.acomplete``)
 and to the world only through an ``Episode`` plus the arm's interposer chain, so it knows nothing
 about litellm, caching, monitors or fault libraries. It records what the agent did: tool calls,
 ignored parallel calls, receipts and the class of the agent's next action after each receipt.

@@ -141,6 +141,6 @@ class ScriptedReviewerPolicy:
 
 def register_scripted_reviewer() -> None:
     """Register ``scripted/reviewer`` with the scripted provider (imports it, hence litellm, lazily)."""
-    from harness.agents.scripted import register_policy
+    from harness.llm.providers.registry import register_policy
 
     register_policy("reviewer", ScriptedReviewerPolicy)

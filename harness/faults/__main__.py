@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             _print_incidents(summary)
         return 0
     if args.cmd == "validity":
-        from harness.faults.validity import StudyOptions, format_report, run_validity
+        from harness.evaluations.validity import StudyOptions, format_report, run_validity
 
         folds = tuple(int(x) for x in args.folds.split(",")) if args.folds else None
         opts = StudyOptions(env=args.env, env_seed=args.env_seed, seed=args.seed, folds=folds,
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(format_report(rep, _paper_validity()))
         return 0
-    from harness.faults.stabletoolbench import organic_fire_rate
+    from harness.evaluations.stabletoolbench import organic_fire_rate
 
     try:
         rep = organic_fire_rate(args.cache, args.train_fraction, args.seed)

@@ -34,7 +34,7 @@ def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.input:
         return list(read_jsonl(args.input))
     if args.env == "toolmaze":
-        from harness.monitor.audit import toolmaze_traces
+        from harness.evaluations.payload_audit import toolmaze_traces
 
         return toolmaze_traces("P0", seed=args.seed)
     raise SystemExit(f"learn --env {args.env}: only toolmaze traces are built in; pass --input TRACES.jsonl")

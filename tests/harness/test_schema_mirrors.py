@@ -3,7 +3,7 @@
 from dataclasses import MISSING, fields
 
 from harness.config import ModelCfg
-from harness.models import ModelSpec
+from harness.llm.models import ModelSpec
 
 
 def _shape(cls) -> dict[str, object]:

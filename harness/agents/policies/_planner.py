@@ -23,6 +23,9 @@ from harness.agents.policies._schema import ToolInfo, coerce, parse_inputs, pars
 
 MAX_ATTEMPTS = 2  # failed attempts at one tool before the planner reroutes (i.e. one retry)
 
+# the world convention these policies rely on: a query ending in an "Inputs: k=v, ..." line
+PLAYS = ("inputs-line",)
+
 
 @dataclass
 class Verdict:

@@ -17,7 +17,7 @@ from typing import Any
 from environments.base import Environment, Outcome, Task
 from harness.agents.loop import LoopResult, run_loop
 from harness.agents.prompts import system_prompt
-from harness.agents.scripted import Policy, finalize_reply, get_policy, policy_rng
+from harness.llm.providers.scripted import Policy, finalize_reply, get_policy, policy_rng
 from harness.stream import Interposer
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 
-from harness.agents.scripted import register_policy
+from harness.llm.providers.registry import register_policy
 
 _PLACEHOLDER = {"string": "x", "integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}
 

@@ -22,10 +22,10 @@ from urllib.parse import parse_qsl
 
 from harness.agents.policies._checks import implausible
 from harness.agents.policies._history import Step
-from harness.agents.policies._planner import Decisions, PlanningPolicy, State, Verdict
+from harness.agents.policies._planner import PLAYS, Decisions, PlanningPolicy, State, Verdict
 from harness.agents.policies._schema import ToolInfo
 from harness.agents.policies.receipt_aware import follow_receipt
-from harness.agents.scripted import register_policy
+from harness.llm.providers.registry import register_policy
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ class Noisy(PlanningPolicy):
 def register_noisy(name: str) -> str:
     """Register ``name`` (``noisy?...``) as a scripted policy and return it (idempotent)."""
     parse_noisy_name(name)  # fail now, not at first use
-    register_policy(name, lambda: Noisy.from_name(name))
+    register_policy(name, lambda: Noisy.from_name(name), plays=PLAYS)
     return name
 
 
-register_policy("noisy", Noisy)
+register_policy("noisy", Noisy, plays=PLAYS)

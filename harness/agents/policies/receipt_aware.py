@@ -10,9 +10,9 @@ or abort like explicit errors. A receipt on an Action result is noted but the wr
 from __future__ import annotations
 
 from harness.agents.policies._history import Step
-from harness.agents.policies._planner import Decisions, PlanningPolicy, State, Verdict
+from harness.agents.policies._planner import PLAYS, Decisions, PlanningPolicy, State, Verdict
 from harness.agents.policies._schema import ToolInfo
-from harness.agents.scripted import register_policy
+from harness.llm.providers.registry import register_policy
 
 
 def follow_receipt(step: Step, tool: ToolInfo | None, state: State) -> Verdict | None:
@@ -30,4 +30,4 @@ class ReceiptAware(PlanningPolicy):
         return follow_receipt(step, tool, state) or super().judge(step, tool, state, decisions)
 
 
-register_policy("receipt-aware", ReceiptAware)
+register_policy("receipt-aware", ReceiptAware, plays=PLAYS)

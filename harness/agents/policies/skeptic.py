@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from harness.agents.policies._checks import implausible
 from harness.agents.policies._history import Step
-from harness.agents.policies._planner import Decisions, PlanningPolicy, State, Verdict
+from harness.agents.policies._planner import PLAYS, Decisions, PlanningPolicy, State, Verdict
 from harness.agents.policies._schema import ToolInfo
 from harness.agents.policies.receipt_aware import follow_receipt
-from harness.agents.scripted import register_policy
+from harness.llm.providers.registry import register_policy
 
 
 class Skeptic(PlanningPolicy):
@@ -29,4 +29,4 @@ class Skeptic(PlanningPolicy):
         return super().judge(step, tool, state, decisions)
 
 
-register_policy("skeptic", Skeptic)
+register_policy("skeptic", Skeptic, plays=PLAYS)

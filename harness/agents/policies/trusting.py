@@ -5,12 +5,12 @@ Receipts are read past, exactly as a model that ignores warnings would.
 
 from __future__ import annotations
 
-from harness.agents.policies._planner import PlanningPolicy
-from harness.agents.scripted import register_policy
+from harness.agents.policies._planner import PLAYS, PlanningPolicy
+from harness.llm.providers.registry import register_policy
 
 
 class Trusting(PlanningPolicy):
     name = "trusting"
 
 
-register_policy("trusting", Trusting)
+register_policy("trusting", Trusting, plays=PLAYS)

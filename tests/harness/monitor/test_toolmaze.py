@@ -34,7 +34,7 @@ def test_crossfit_registries_are_the_pinned_ones(setup):
 
 @pytest.mark.slow
 def test_heldout_false_alarms_stay_within_budget(setup):
-    from harness.monitor.audit import false_alarms
+    from harness.evaluations.payload_audit import false_alarms
 
     _, rows, cf = setup
     fa = false_alarms(cf, rows)
@@ -44,7 +44,7 @@ def test_heldout_false_alarms_stay_within_budget(setup):
 
 @pytest.mark.slow
 def test_implicit_payloads_are_flagged_in_every_contract_class(setup):
-    from harness.monitor.audit import detection_audit
+    from harness.evaluations.payload_audit import detection_audit
 
     env, _, cf = setup
     audit = detection_audit(cf, env, modes=("P4",), complexities=("C3",))

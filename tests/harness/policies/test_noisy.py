@@ -7,7 +7,7 @@ import random
 import pytest
 
 from harness.agents.policies.noisy import Noisy, NoisyParams, parse_noisy_name, register_noisy
-from harness.agents.scripted import get_policy
+from harness.llm.providers.scripted import get_policy
 
 RECEIPT = {"violated": "price must be positive", "observed": -12.5, "recovery_tools": ["get_price_b"]}
 BAD = {"item": "widget", "price": -12.5}

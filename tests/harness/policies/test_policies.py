@@ -8,7 +8,7 @@ import random
 import pytest
 
 from harness.agents.prompts import DEFERRED_PREFIX
-from harness.agents.scripted import get_policy
+from harness.llm.providers.scripted import get_policy
 
 RECEIPT = {"violated": "price must be positive", "observed": -12.5, "recovery_tools": ["get_price_a", "get_price_b"]}
 BAD = {"item": "widget", "price": -12.5}

@@ -61,7 +61,7 @@ class FakeInfraError(Exception):
 def policy_factory(spec, replicate: int):
     """A completer answering with the scripted policy of ``spec`` directly (no litellm in the way)."""
     from environments.seeding import rng, sha256_hex
-    from harness.agents.scripted import get_policy
+    from harness.llm.providers.scripted import get_policy
 
     policy = get_policy(spec.model.split("/", 1)[1])
 

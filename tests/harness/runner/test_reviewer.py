@@ -73,7 +73,7 @@ def test_model_reviewer_counts_usage():
 
 
 def test_scripted_reviewer_is_registered():
-    from harness.agents.scripted import get_policy
+    from harness.llm.providers.scripted import get_policy
 
     register_scripted_reviewer()
     assert isinstance(get_policy("reviewer"), ScriptedReviewerPolicy)

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import FakeCompletion, load_fakeworld, policy_factory  # noqa: E402
 
 from harness.config import CONF_DIR, register, to_config  # noqa: E402
-from harness.models import InfraError  # noqa: E402
+from harness.llm.models import InfraError  # noqa: E402
 from harness.records import latest_by_episode, load_records, validate_record  # noqa: E402
 from harness.runner import run_study  # noqa: E402
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from hydra import compose, initialize_config_dir
 
-import harness.agents.scripted as scripted
+import harness.llm.providers.scripted as scripted
 from harness.config import CONF_DIR, load_arms, register, to_config
-from harness.models import ModelSpec, _call_kwargs, complete, effort_for_budget, reasoning_params
+from harness.llm.models import ModelSpec, _call_kwargs, complete, effort_for_budget, reasoning_params
 from harness.records import load_records
 from harness.runner import run_study
 

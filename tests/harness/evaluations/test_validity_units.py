@@ -3,8 +3,8 @@
 from dataclasses import dataclass
 
 from environments.base import ToolSpec
+from harness.evaluations.validity import StudyOptions, clean_fire_rate, incident_detection
 from harness.faults.incidents import load_suite
-from harness.faults.validity import StudyOptions, clean_fire_rate, incident_detection
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """The record/replay cache of model replies: SQLite (WAL), JSON values, never pickle.
 
-Key = ``harness.models.request_key`` (sha256 of the canonical request incl. the replicate).
+Key = ``harness.llm.models.request_key`` (sha256 of the canonical request incl. the replicate).
 Modes: ``record`` (answer hits, store misses), ``replay`` (strict: a miss is an InfraError
 cache_miss), ``passthrough`` (always call, store nothing) and ``off``. The mode logic lives in
-``harness.models.acomplete``; this module only stores and loads.
+``harness.llm.models.acomplete``; this module only stores and loads.
 
 It must not import litellm.
 """
@@ -17,10 +17,10 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.models import CACHE_SCHEMA_VERSION, request_key
+from harness.llm.models import CACHE_SCHEMA_VERSION, request_key
 
 if TYPE_CHECKING:
-    from harness.models import Completion, ModelSpec
+    from harness.llm.models import Completion, ModelSpec
 
 MODES = ("record", "replay", "passthrough", "off")
 
@@ -125,6 +125,6 @@ class Cache:
 
 
 def _litellm_version() -> str:
-    from harness.models import litellm_version
+    from harness.llm.models import litellm_version
 
     return litellm_version()

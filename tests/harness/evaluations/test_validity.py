@@ -1,6 +1,6 @@
 import pytest
 
-from harness.faults.validity import StudyOptions, format_report, run_validity
+from harness.evaluations.validity import StudyOptions, format_report, run_validity
 
 
 @pytest.mark.slow

@@ -24,7 +24,14 @@ import re
 from typing import Any
 
 from environments.seeding import rng, sha256_hex
-from harness.agents.scripted import _plain, build_response, finalize_reply, get_policy, policy_rng, usage_for
+from harness.llm.providers.scripted import (
+    _plain,
+    build_response,
+    finalize_reply,
+    get_policy,
+    policy_rng,
+    usage_for,
+)
 
 FAILS_BEFORE_OK = 2
 RETRY_AFTER_S = 0.05

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from harness.cache import Cache, CacheError, key_for
-from harness.models import InfraError, ModelSpec, acomplete
+from harness.llm.cache import Cache, CacheError, key_for
+from harness.llm.models import InfraError, ModelSpec, acomplete
 
 TOOLS = [{"type": "function", "function": {"name": "lookup", "description": "d",
           "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}}]
@@ -108,7 +108,7 @@ def test_replay_prices_usage_with_the_current_table_and_needs_no_litellm(tmp_pat
     u = recorded[0]["usage"]
     assert c.usage == u and c.cost_usd == pytest.approx(u["prompt_tokens"] * 10.0 / 1e6 + u["completion_tokens"] * 3.0 / 1e6)
     code = (
-        "import asyncio, sys; from harness.cache import Cache; from harness.models import ModelSpec, acomplete; "
+        "import asyncio, sys; from harness.llm.cache import Cache; from harness.llm.models import ModelSpec, acomplete; "
         f"s = ModelSpec(name='s', model='scripted/first_tool', input_cost_per_mtok=1.0, output_cost_per_mtok=3.0); "
         f"asyncio.run(acomplete(s, {MSGS!r}, {TOOLS!r}, cache=Cache({str(path)!r}, 'replay'))); "
         "print('litellm' in sys.modules)"

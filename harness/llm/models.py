@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import time
 import weakref
@@ -28,7 +27,7 @@ from environments import _offline  # noqa: F401  (offline litellm variables befo
 from environments.seeding import rng, sha256_hex
 
 if TYPE_CHECKING:
-    from harness.cache import Cache
+    from harness.llm.cache import Cache
 
 # Bump when the request key or the cached value layout changes: old entries then miss.
 CACHE_SCHEMA_VERSION = 1
@@ -142,7 +141,7 @@ def _litellm() -> Any:
 
         litellm.suppress_debug_info = True  # no "Provider List" banners on custom-provider lookups
         litellm.num_retries = 0
-        from harness.agents import chaos, scripted
+        from harness.llm.providers import chaos, scripted
 
         scripted.register_provider(litellm)
         chaos.register_provider(litellm)
@@ -393,7 +392,7 @@ def classify(exc: BaseException) -> str:
 
 def _policy_bug(exc: BaseException) -> BaseException | None:
     """A bug inside a scripted policy, which litellm wraps as a connection error: surface it as-is."""
-    from harness.agents.scripted import ScriptedPolicyError
+    from harness.llm.providers.scripted import ScriptedPolicyError
 
     seen = 0
     cur: BaseException | None = exc
@@ -583,7 +582,7 @@ def check_model_available(spec: ModelSpec) -> None:
     if spec.max_attempts < 1 or spec.timeout_s <= 0 or spec.max_concurrency < 1:
         raise ModelConfigError(f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive")
     if provider == "scripted":
-        from harness.agents.scripted import get_policy
+        from harness.llm.providers.registry import get_policy
 
         try:
             get_policy(rest)
@@ -591,7 +590,7 @@ def check_model_available(spec: ModelSpec) -> None:
             raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
         return
     if provider == "chaos":
-        from harness.agents.chaos import known_scenario
+        from harness.llm.providers.chaos import known_scenario
 
         if not known_scenario(rest):
             raise ModelConfigError(f"model {spec.name!r}: unknown chaos scenario {rest!r}")
@@ -615,8 +614,3 @@ def check_model_available(spec: ModelSpec) -> None:
             f"model {spec.name!r}: api_key_env is not set in its config; name the environment variable "
             f"holding the {provider} key (e.g. api_key_env: {provider.upper().replace('-', '_')}_API_KEY)"
         )
-
-
-def estimate_tokens(text: str) -> int:
-    """A deterministic token estimate (4 characters per token) used by scripted providers."""
-    return max(1, math.ceil(len(text) / 4))

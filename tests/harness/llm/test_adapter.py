@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import models
-from harness.agents.scripted import register_policy
-from harness.models import Completion, ModelConfigError, ModelSpec, acomplete, check_model_available
+from harness.llm import models
+from harness.llm.models import Completion, ModelConfigError, ModelSpec, acomplete, check_model_available
+from harness.llm.providers.scripted import register_policy
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = [
@@ -34,8 +34,8 @@ def spec(**kw) -> ModelSpec:
 
 
 def test_import_is_cheap_and_does_not_load_litellm():
-    code = ("import sys; import harness.models, harness.cache, harness.records, harness.agents.scripted, "
-            "harness.agents.chaos, harness.agents.policies; print('litellm' in sys.modules)")
+    code = ("import sys; import harness.llm.models, harness.llm.cache, harness.records, harness.llm.providers.scripted, "
+            "harness.llm.providers.chaos, harness.agents.policies; print('litellm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -106,7 +106,7 @@ class _Broken:
 
 
 def test_policy_bug_surfaces_as_itself_not_as_a_retried_infra_error():
-    from harness.agents.scripted import ScriptedPolicyError
+    from harness.llm.providers.scripted import ScriptedPolicyError
 
     register_policy("broken", _Broken)
     with pytest.raises(ScriptedPolicyError, match="ZeroDivisionError"):

@@ -7,10 +7,9 @@ import json
 
 import pytest
 
-from harness import models
-from harness.agents import chaos
-from harness.cache import Cache
-from harness.models import (
+from harness.llm import models
+from harness.llm.cache import Cache
+from harness.llm.models import (
     InfraError,
     ModelConfigError,
     ModelSpec,
@@ -18,6 +17,7 @@ from harness.models import (
     acomplete,
     check_model_available,
 )
+from harness.llm.providers import chaos
 
 CANARY = "sk-canary-7f3a9c1e-DO-NOT-LEAK"
 MSGS = [{"role": "user", "content": "hello"}]

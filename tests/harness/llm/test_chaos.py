@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from harness.agents import chaos
-from harness.models import DEFAULT_RETRY, InfraError, ModelSpec, RetryPolicy, acomplete, backoff_wait
+from harness.llm.models import DEFAULT_RETRY, InfraError, ModelSpec, RetryPolicy, acomplete, backoff_wait
+from harness.llm.providers import chaos
 
 TOOLS = [{"type": "function", "function": {"name": "get_x", "description": "d",
           "parameters": {"type": "object", "properties": {}}}}]

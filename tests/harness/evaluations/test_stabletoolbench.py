@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from harness.faults.stabletoolbench import (
+from harness.evaluations.stabletoolbench import (
     iter_cache,
     organic_fire_rate,
     parse_arguments,

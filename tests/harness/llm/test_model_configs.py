@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.models import ModelSpec, check_model_available
+from harness.llm.models import ModelSpec, check_model_available
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = sorted((ROOT / "conf" / "model").glob("*.yaml"))

@@ -4,82 +4,26 @@ A scripted run and a real-model run share every line of the agent loop: the loop
 litellm, litellm calls this provider. A policy sees ONLY what a model would see (messages and
 tool schemas) and a rng seeded from the request seed and the canonical hash of the messages;
 never task internals or fault labels. Importing this module is cheap: litellm is imported only
-when the provider is registered (by ``harness.models`` on first use).
+when the provider is registered (by ``harness.llm.models`` on first use).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from environments.seeding import canonical_json, rng, sha256_hex
-
-
-class Policy(Protocol):
-    name: str
-
-    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
-        """An assistant message dict: {"role", "content", "tool_calls": [{"id", "type", "function"}]}."""
-        ...
-
+from harness.llm.providers.registry import (  # noqa: F401  (re-exported: the provider's public names)
+    Policy,
+    ScriptedPolicyError,
+    get_policy,
+    register_policy,
+    registered_policies,
+)
 
 STAMPED_COST = 1e-18  # nonzero: litellm runs a slow "zero cost" diagnostic on 0.0
-
-
-class ScriptedPolicyError(RuntimeError):
-    """A policy raised: a bug in the harness, never an infra error to retry."""
-
-
-_FACTORIES: dict[str, Callable[[], Policy]] = {}
-_INSTANCES: dict[str, Policy] = {}
-
-
-def register_policy(name: str, factory: Callable[[], Policy]) -> None:
-    """Make ``scripted/<name>`` answer with ``factory()``; re-registering a name replaces it."""
-    _FACTORIES[name] = factory
-    _INSTANCES.pop(name, None)
-
-
-def _load_builtin_policies() -> None:
-    import harness.agents.policies  # noqa: F401  (each policy module registers itself)
-
-
-def get_policy(name: str) -> Policy:
-    """The policy registered as ``name`` (one shared instance: policies must keep no episode state)."""
-    if name not in _FACTORIES:
-        _load_builtin_policies()
-    if name not in _FACTORIES and "?" in name:
-        _register_parameterised(name)
-    if name not in _FACTORIES:
-        raise KeyError(f"no scripted policy {name!r}; registered: {sorted(_FACTORIES)}")
-    if name not in _INSTANCES:
-        _INSTANCES[name] = _FACTORIES[name]()
-    return _INSTANCES[name]
-
-
-def _register_parameterised(name: str) -> None:
-    """``base?k=v&...``: register ``name`` on the fly when ``base``'s factory has a ``from_name`` hook.
-
-    The parameters are checked here, so a bad one fails before a run rather than inside an episode.
-    """
-    base = name.partition("?")[0]
-    from_name = getattr(_FACTORIES.get(base), "from_name", None)
-    if from_name is None:
-        raise KeyError(f"no scripted policy {base!r} taking parameters (in {name!r}); "
-                       f"registered: {sorted(_FACTORIES)}")
-    try:
-        policy = from_name(name)
-    except ValueError as exc:
-        raise KeyError(f"scripted policy {name!r}: {exc}") from None
-    register_policy(name, lambda: from_name(name))
-    _INSTANCES[name] = policy
-
-
-def registered_policies() -> list[str]:
-    _load_builtin_policies()
-    return sorted(_FACTORIES)
 
 
 def policy_rng(seed: int | None, messages: list[dict], tools: list[dict]) -> random.Random:
@@ -89,8 +33,6 @@ def policy_rng(seed: int | None, messages: list[dict], tools: list[dict]) -> ran
 
 def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str, int]:
     """Token counts as a deterministic function of text length, so cost accounting is exercised."""
-    from harness.models import estimate_tokens
-
     prompt = estimate_tokens(canonical_json(messages) + canonical_json(tools))
     completion = estimate_tokens(canonical_json({"c": reply.get("content"), "t": reply.get("tool_calls")}))
     return {"prompt_tokens": prompt, "completion_tokens": completion}
@@ -136,7 +78,7 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
                     total_tokens=usage["prompt_tokens"] + usage["completion_tokens"]),
     )
     # a stamped cost spares litellm its per-call price lookup (most of its overhead on this path);
-    # harness.models computes the cost it reports from usage and the committed table, not from this
+    # harness.llm.models computes the cost it reports from usage and the committed table, not from this
     resp._hidden_params["response_cost"] = STAMPED_COST
     return resp
 
@@ -193,3 +135,8 @@ def register_provider(litellm: Any) -> None:
     litellm.custom_provider_map = [
         *litellm.custom_provider_map, {"provider": "scripted", "custom_handler": ScriptedLLM()}
     ]
+
+
+def estimate_tokens(text: str) -> int:
+    """A deterministic token estimate (4 characters per token) used by scripted providers."""
+    return max(1, math.ceil(len(text) / 4))

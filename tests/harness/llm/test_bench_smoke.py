@@ -6,8 +6,8 @@ import asyncio
 import importlib.util
 from pathlib import Path
 
-from harness.cache import Cache
-from harness.models import ModelSpec
+from harness.llm.cache import Cache
+from harness.llm.models import ModelSpec
 
 SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "bench_runner.py"
 

@@ -8,9 +8,9 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from harness.agents.policies.noisy import Noisy, NoisyParams
-from harness.agents.scripted import get_policy
 from harness.config import CONF_DIR, register, to_config
-from harness.models import ModelConfigError, ModelSpec, check_model_available
+from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
+from harness.llm.providers.scripted import get_policy
 from harness.records import load_records
 from harness.runner import run_study
 

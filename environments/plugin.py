@@ -1,0 +1,93 @@
+"""The plugin interface: everything a study needs to know about a world, from that world's package.
+
+Each world ships one ``Plugin`` (``environments/<name>/plugin.py`` as ``PLUGIN``), found through
+``environments.registry``. The harness asks the plugin and imports no world: how to build the
+environment, which tasks a world-specific selection rule picks, the fault a task plants itself
+(ToolMaze's modes), where contracts come from (clean traces to mine, a JSON Schema per tool's
+result, a public database), which scripted agents and users can play it, and an oracle.
+
+Every method has a neutral default, so a small world overrides only what it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from environments.base import Environment, Task, ToolCall
+
+
+@dataclass(frozen=True)
+class PlannedFault:
+    """A fault the world plants in a task itself (no injector).
+
+    ``label`` enters episode and pair ids (ToolMaze: the mode, "P3"); ``fault_class`` is what
+    records call it (ToolMaze: the payload kind, "negative_value"; "none" for a clean task);
+    ``fault_kind`` is its family (none | explicit_transient | implicit_permanent ...).
+    """
+
+    label: str
+    fault_class: str
+    fault_kind: str
+
+
+@dataclass(frozen=True)
+class Database:
+    """A public database for contracts: record collections, and which tools return which records.
+
+    ``collections`` maps a collection name to a list of records or ``{id: record}``;
+    ``bindings`` maps a tool to ``[(collection, context)]``, the JSON context in its result where a
+    record of that collection sits (``$`` for the whole result, ``$.orders[*]`` for list elements).
+    """
+
+    collections: Mapping[str, Any]
+    bindings: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
+
+
+PolicyFactory = Callable[[], Any]  # -> an object with respond(messages, tools, rng) -> assistant message dict
+
+
+class Plugin:
+    """Base class of a world's plugin; override what the world provides."""
+
+    name: str = ""
+    description: str = ""
+    # text conventions of the world's prompts that generic scripted players may rely on
+    conventions: tuple[str, ...] = ()
+    # contract sources the world offers, in the order a monitor combines them
+    contract_sources: tuple[str, ...] = ("traces",)
+
+    def make(self, **options: Any) -> Environment:
+        raise NotImplementedError(f"plugin {self.name!r} does not build an environment")
+
+    def select(self, env: Environment, rule: str, params: Mapping[str, Any], seed: int) -> list[Task] | None:
+        """Tasks for a world-specific selection rule, or None when the rule is not the world's."""
+        return None
+
+    def planned_fault(self, env: Environment, task: Task) -> PlannedFault | None:
+        """The fault ``task`` plants itself, or None when the world plants none."""
+        return None
+
+    def clean_traces(self, env: Environment, **options: Any) -> Iterable[Mapping[str, Any]]:
+        """Clean tool executions: ``{tool, arguments, result, status, task_id, group_id}`` rows."""
+        raise NotImplementedError(f"environment {self.name!r} offers no clean traces")
+
+    def tool_schemas(self, env: Environment) -> Mapping[str, Mapping[str, Any]]:
+        """A JSON Schema of each tool's success result."""
+        raise NotImplementedError(f"environment {self.name!r} offers no result schemas")
+
+    def database(self, env: Environment) -> Database:
+        raise NotImplementedError(f"environment {self.name!r} offers no public database")
+
+    def scripted_policies(self) -> Mapping[str, PolicyFactory]:
+        """Scripted agents written for this world, by behaviour name (trusting, skeptic ...)."""
+        return {}
+
+    def scripted_users(self) -> Mapping[str, PolicyFactory]:
+        """Scripted users for this world (they answer the messages a user model would get)."""
+        return {}
+
+    def oracle(self, env: Environment, task_id: str) -> list[ToolCall]:
+        """The calls that solve ``task_id``."""
+        raise NotImplementedError(f"environment {self.name!r} has no oracle")

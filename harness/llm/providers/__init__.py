@@ -1,0 +1,1 @@
+"""Custom litellm providers: `scripted/<policy>` (deterministic policies) and `chaos/<scenario>` (failures)."""
