@@ -82,7 +82,8 @@ class Task:
     """A public task. Hidden solution data (and a simulated user's instruction) stays in the world.
 
     ``query`` is the public opening text when the world has one (ToolMaze); worlds with a user
-    leave it empty and open with the user's first message.
+    leave it empty and open with the user's first message. ``instructions`` (a policy the agent
+    must follow) is appended to the harness's system prompt.
     """
 
     task_id: str
@@ -93,6 +94,7 @@ class Task:
     terminal_tool: str | None = None  # the tool whose successful call ends the episode (e.g. "finish")
     strata: Mapping[str, str] = field(default_factory=dict)  # public labels studies stratify on
     meta: Mapping[str, Any] = field(default_factory=dict)  # other public labels
+    instructions: str = ""  # the world's standing instructions to the agent (tau-bench: its policy)
 
     @property
     def workflow_id(self) -> str:

@@ -29,13 +29,10 @@ CACHE_MODES = ("off", "record", "replay", "passthrough")
 
 @dataclass
 class EnvCfg:
-    name: str = MISSING  # environments.registry name
+    name: str = MISSING  # a world of environments.registry, or "module:attr" of a Plugin (tests' worlds)
     max_rounds: int = 25
-    options: dict[str, Any] = field(default_factory=dict)  # keyword options for the factory
-    factory: str | None = None  # "module:attr" override (tests use a small fake world)
-    # "module:attr" yielding the clean (fault-free) trace rows monitors learn from: fn(env, **args)
-    clean_traces: str | None = None
-    clean_traces_args: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # keyword options for the world's make()
+    traces: dict[str, Any] = field(default_factory=dict)  # options for the world's clean_traces()
 
 
 @dataclass
@@ -64,10 +61,21 @@ class BudgetCfg:
     tokens: int | None = None
 
 
+CONTRACT_SOURCES = ("traces", "schemas", "database")
+
+
 @dataclass
 class MonitorCfg:
     n_folds: int = 5
     seed: int = 0
+    # where contracts come from: mined clean traces (cross-fitted), each tool's result schema, a public
+    # database; null = every source the world offers (Plugin.contract_sources)
+    sources: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        bad = sorted(set(self.sources or ()) - set(CONTRACT_SOURCES))
+        if bad:
+            raise ValueError(f"monitor.sources: unknown source(s) {bad}; allowed: {list(CONTRACT_SOURCES)}")
 
 
 @dataclass
@@ -78,6 +86,9 @@ class Config:
     arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
     models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
     reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
+    # the simulated user of worlds that have one: conf/model name or litellm string; None = the world's
+    # first scripted user (offline)
+    user_model: str | None = None
     # per-model field overrides from the command line, e.g. +model_overrides.deepseek-chat.max_concurrency=4
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     seed: int = 0

@@ -70,15 +70,46 @@ def package_versions(names: tuple[str, ...] = PINNED) -> dict[str, str | None]:
 
 # keys that steer how a run proceeds, not what it measures: changing them may resume a run
 RUN_CONTROL_KEYS = ("progress", "concurrency", "retry_infra_errors", "budget", "cache", "limit", "out", "run_name")
+# fields of a resolved model spec that steer calls or price them, never what a reply is
+MODEL_CONTROL_FIELDS = ("max_concurrency", "max_attempts", "timeout_s", "api_key_env", "input_cost_per_mtok",
+                        "cached_input_cost_per_mtok", "output_cost_per_mtok")
 
 
 def config_hash(resolved: dict[str, Any]) -> str:
     return sha256_hex(resolved)
 
 
+def identity(resolved: dict[str, Any]) -> dict[str, Any]:
+    """What the records measure: the resolved config without run-control keys (models' included)."""
+    out = {k: v for k, v in resolved.items() if k not in RUN_CONTROL_KEYS}
+    specs = dict(out.get("resolved") or {})
+    for group in ("models", "reviewers"):
+        if isinstance(specs.get(group), dict):
+            specs[group] = {n: _model_identity(m) for n, m in specs[group].items()}
+    if isinstance(specs.get("user"), dict):
+        specs["user"] = _model_identity(specs["user"])
+    if specs:
+        out["resolved"] = specs
+    return out
+
+
+def _model_identity(spec: Any) -> Any:
+    return {k: v for k, v in spec.items() if k not in MODEL_CONTROL_FIELDS} if isinstance(spec, dict) else spec
+
+
 def identity_hash(resolved: dict[str, Any]) -> str:
     """Hash of what the records measure; a resumed run must match it."""
-    return sha256_hex({k: v for k, v in resolved.items() if k not in RUN_CONTROL_KEYS})
+    return sha256_hex(identity(resolved))
+
+
+def changed_keys(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """Dotted keys whose values differ between two JSON trees (``resolved.models.x.temperature``)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for k in sorted(set(old) | set(new), key=str):
+            out += changed_keys(old.get(k), new.get(k), f"{prefix}.{k}" if prefix else str(k))
+        return out
+    return [] if old == new else [prefix or "(root)"]
 
 
 def _now() -> str:
@@ -96,6 +127,10 @@ def write_atomic(path: Path, obj: Any) -> None:
     os.replace(tmp, path)
 
 
+class ResumeMismatch(ValueError):
+    """A run folder's records were made with another configuration."""
+
+
 def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int) -> dict[str, Any]:
     """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``."""
     path = run_dir / "manifest.json"
@@ -108,6 +143,7 @@ def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int) -> dic
         "packages": package_versions(),
         "config_hash": config_hash(resolved),
         "identity_hash": identity_hash(resolved),
+        "identity": identity(resolved),
         "config": resolved,
         "started": _now(),
         "finished": None,
@@ -116,10 +152,15 @@ def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int) -> dic
     }
     if previous is not None:
         if previous.get("identity_hash") != manifest["identity_hash"]:
-            raise ValueError(
-                f"{run_dir} holds a run of a different study config (identity hash "
-                f"{str(previous.get('identity_hash'))[:12]} vs {manifest['identity_hash'][:12]}): "
-                "use another run_name= or out= instead of mixing records"
+            before = previous.get("identity")
+            if before is None and isinstance(previous.get("config"), dict):
+                before = identity(previous["config"])
+            keys = changed_keys(before, manifest["identity"]) if before is not None else []
+            shown = ", ".join(keys[:12]) + (f" (+{len(keys) - 12} more)" if len(keys) > 12 else "")
+            raise ResumeMismatch(
+                f"{run_dir} holds records of a different configuration; changed: {shown or 'unknown keys'}. "
+                "Resuming would mix records of two configurations: undo the change, or use another run_name= "
+                "or out= for the new configuration."
             )
         manifest["resumes"] = [*previous.get("resumes", []), {"started": previous.get("started"),
                                                               "finished": previous.get("finished"),

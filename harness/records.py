@@ -19,8 +19,9 @@ from typing import Any
 
 from environments.seeding import sha256_hex
 
-RECORD_VERSION = 1
-STATUSES = ("completed", "agent_failed", "infra_error", "budget_exhausted")
+RECORD_VERSION = 2
+STATUSES = ("completed", "agent_failed", "infra_error", "env_error", "budget_exhausted")
+INFRA_STATUSES = ("infra_error", "env_error")  # infrastructure: never scored
 NEXT_ACTIONS = ("switched_listed", "other_tool", "retried_same", "stopped")
 # Record fields measured on the wall clock: the only ones a cache replay may change.
 WALL_CLOCK_FIELDS = frozenset({"latency_s"})
@@ -33,7 +34,7 @@ REQUIRED_KEYS: dict[str, tuple[type, ...]] = {
     "arm": (str,),
     "model": (str,),
     "task_id": (str,),
-    "workflow_id": (str,),
+    "group_id": (str,),
     "fold": (int, str, _NONE),
     "fault_class": (str, _NONE),
     "fault_kind": (str, _NONE),
@@ -46,8 +47,11 @@ REQUIRED_KEYS: dict[str, tuple[type, ...]] = {
 }
 OPTIONAL_KEYS: dict[str, tuple[type, ...]] = {
     "env": (str,),
-    "complexity": (int, float, str, _NONE),
-    "mode": (str, _NONE),
+    "workflow_id": (str,),
+    "strata": (dict,),
+    "outcome_correct": (bool, _NONE),
+    "outcome": (dict, _NONE),
+    "user_cost_usd": (int, float),
     "scripted": (bool,),
     "fault_kinds_hit": (list,),
     "tool_calls": (list,),
@@ -88,7 +92,7 @@ def make_episode_id(study: str, arm: str, model: str, task_id: str, fault: str |
 
 
 def validate_record(record: Mapping[str, Any]) -> list[str]:
-    """Every way ``record`` breaks the version-1 schema ([] when valid)."""
+    """Every way ``record`` breaks the current record schema ([] when valid)."""
     errors = []
     for key, types in REQUIRED_KEYS.items():
         if key not in record:
@@ -102,8 +106,8 @@ def validate_record(record: Mapping[str, Any]) -> list[str]:
         errors.append(f"record_version {record['record_version']!r} != {RECORD_VERSION}")
     if "status" in record and record["status"] not in STATUSES:
         errors.append(f"status {record['status']!r} not in {STATUSES}")
-    if record.get("status") == "infra_error" and record.get("success"):
-        errors.append("an infra_error episode cannot be a success")
+    if record.get("status") in INFRA_STATUSES and record.get("success"):
+        errors.append(f"an {record['status']} episode cannot be a success")
     for r in record.get("receipts") or []:
         if isinstance(r, Mapping) and r.get("next_action") not in (None, *NEXT_ACTIONS):
             errors.append(f"receipt next_action {r.get('next_action')!r} not in {NEXT_ACTIONS}")
@@ -222,4 +226,4 @@ def latest_by_episode(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
 def finished_keys(path: str | os.PathLike, retry_infra: bool = False) -> set[str]:
     """Episode ids a resumed run must skip: all recorded ones, except infra errors when retrying them."""
     latest = latest_by_episode(load_records(path, repair=True))
-    return {eid for eid, rec in latest.items() if not (retry_infra and rec.get("status") == "infra_error")}
+    return {eid for eid, rec in latest.items() if not (retry_infra and rec.get("status") in INFRA_STATUSES)}

@@ -15,9 +15,11 @@ import sys
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
+from omegaconf.errors import OmegaConfBaseException
 
 from harness.config import register, to_config
-from harness.llm.models import ModelConfigError
+from harness.manifest import ResumeMismatch
+from harness.records import RecordCorruptError
 from harness.runner import plan_run, run_study
 
 register()
@@ -27,14 +29,21 @@ PLAN_ERROR_STATUS = 2
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> None:
-    config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
     try:
+        config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
         plan = plan_run(config)
-    except (ModelConfigError, ValueError, KeyError) as exc:  # config mistakes: say what to fix, no traceback
-        print(f"error: {exc.args[0] if exc.args else exc}\nno episode was run.", file=sys.stderr)
-        sys.exit(PLAN_ERROR_STATUS)
-    counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan)
+    except (ValueError, KeyError, OmegaConfBaseException) as exc:  # config mistakes: say what to fix
+        fail(exc, "no episode was run.")
+    try:
+        counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan)
+    except (ResumeMismatch, RecordCorruptError) as exc:  # the run folder, not the config: nothing was lost
+        fail(exc, "no episode was run; the run folder is unchanged.")
     print(f"{config.study.name}: {counts}")
+
+
+def fail(exc: BaseException, what: str) -> None:
+    print(f"error: {exc.args[0] if exc.args else exc}\n{what}", file=sys.stderr)
+    sys.exit(PLAN_ERROR_STATUS)
 
 
 FLAGS = {"--retry-infra-errors": "retry_infra_errors=true"}  # CLI spellings of config keys

@@ -1,16 +1,18 @@
 """The runner: study config -> frozen task list -> paired, interleaved schedule -> asyncio -> records.
 
-``run_study(cfg, run_dir)`` is the whole run: it validates arms and models up front, builds the
-monitor registries once (saved under ``registries/``), skips episodes already recorded (resume,
-also after ``kill -9``), runs the rest with a global and a per-model concurrency cap, stops
-scheduling when the USD/token budget is spent, and writes one record per episode plus its
-transcript. Model calls go through a *completer factory* (default: ``harness.llm.models.acomplete``)
-so tests can run the runner with fakes. Never reads or writes API key values.
+``run_study(cfg, run_dir)`` is the whole run: it resolves the world through its plugin, validates
+arms and models up front (a scripted policy must be able to play the world), builds the monitor
+registries once from the contract sources the world offers (saved under ``registries/``), skips
+episodes already recorded (resume, also after ``kill -9``), runs the rest with a global and a
+per-model concurrency cap, stops scheduling when the USD/token budget is spent, and writes one
+record per episode plus its transcript. An exception from the world, its bridge or its user becomes
+an ``env_error`` record (infrastructure: never scored, rerun by ``--retry-infra-errors``) and the
+run goes on. Model calls go through a *completer factory* (default: ``harness.llm.models.acomplete``)
+so tests can run the runner with fakes. Knows no particular world; never reads API key values.
 
-Fault labels: with a fault injector, ``fault_class`` is the injector's class; for an environment
-that perturbs results itself (ToolMaze), it is the task's planned payload kind read from the hidden
-instance here (never shown to agents), while ids and pair ids keep the mode label so existing run
-folders resume. Each record also lists ``fault_kinds_hit``, the kinds the episode actually received.
+Fault labels: with a fault injector, ``fault_class`` is the injector's name; for a world that plants
+its own faults (``Plugin.planned_fault``) it is the world's class, while ids and pair ids use the
+world's label. Each record also lists ``fault_kinds_hit``, the kinds the episode actually received.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -28,22 +31,27 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from environments.base import Environment
-from environments.registry import get_environment
+from environments.plugin import Plugin
+from environments.registry import UnknownEnvironmentError, get_plugin
 from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, run_loop
 from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg, Config, load_arms, load_models, model_fields
-from harness.llm.models import InfraError, ModelSpec, acomplete, check_model_available
+from harness.llm.models import InfraError, ModelConfigError, ModelSpec, acomplete, check_model_available
+from harness.llm.providers import registry as policies
 from harness.manifest import finish_manifest, start_manifest, write_atomic
 from harness.records import RECORD_VERSION, RecordWriter, latest_by_episode, load_records
 from harness.stream import Interposer, MonitorInterposer
 from harness.studies import EpisodeSpec, build_schedule, select_tasks
 
+log = logging.getLogger(__name__)
+
 # spec, replicate -> completer; the default calls harness.llm.models.acomplete with the run's cache
 CompleterFactory = Callable[[ModelSpec, int], Completer]
-MonitorSource = Callable[[str, str, str], Any]  # (workflow_id, variant, detector) -> monitor | None
+MonitorSource = Callable[[str, str, str], Any]  # (group_id, variant, detector) -> monitor | None
 
 REVIEWER_SCRIPTED = "scripted-reviewer"
+RETRIED_STATUSES = ("infra_error", "env_error")  # what --retry-infra-errors reruns
 
 
 @dataclass
@@ -51,34 +59,66 @@ class Plan:
     """Everything resolved before the first episode starts."""
 
     cfg: Config
+    plugin: Plugin
     env: Environment
     arms: dict[str, ArmCfg]
     models: dict[str, ModelSpec]
     reviewers: dict[str, ModelSpec]  # agent model name -> reviewer model spec
+    user: ModelSpec | None  # the world's simulated user, when it has one
     schedule: list[EpisodeSpec]
     resolved: dict[str, Any]
     faults: list[Interposer] = field(default_factory=list)  # the fault injector(s), shared by every arm
     folds: dict[str, int | None] = field(default_factory=dict)
 
 
-def make_env(cfg: Config) -> Environment:
-    env_cfg = cfg.study.env
-    if env_cfg.factory:  # "module:attr" (tests use a small fake world)
-        import importlib
-
-        module, _, attr = env_cfg.factory.partition(":")
-        return getattr(importlib.import_module(module), attr)(**env_cfg.options)
-    return get_environment(env_cfg.name, **env_cfg.options)
-
-
 def spec_of(model: Any) -> ModelSpec:
     return ModelSpec.from_config(model_fields(model))
 
 
+def register_world_players(plugin: Plugin) -> dict[str, str]:
+    """Register the world's own scripted agents and users as ``<world>.<name>``; returns name -> policy."""
+    out = {}
+    for name, factory in {**plugin.scripted_policies(), **plugin.scripted_users()}.items():
+        policies.register_policy(f"{plugin.name}.{name}", factory)
+        out[name] = f"{plugin.name}.{name}"
+    return out
+
+
+def fit_to_world(spec: ModelSpec, plugin: Plugin, own: dict[str, str]) -> ModelSpec:
+    """A scripted model for this world: the world's own player of that name, or a generic one that
+    understands the world's conventions; anything else is refused before any episode."""
+    if spec.provider != "scripted":
+        return spec
+    name = spec.model.split("/", 1)[1]
+    if name in own:
+        return dataclasses.replace(spec, model=f"scripted/{own[name]}")
+    try:
+        needs = policies.plays(name)
+    except KeyError as exc:
+        raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
+    if needs is None or needs & set(plugin.conventions):
+        return spec
+    raise ModelConfigError(
+        f"model {spec.name!r}: scripted policy {name!r} was written for worlds following {sorted(needs)}, and "
+        f"environment {plugin.name!r} follows {list(plugin.conventions) or 'none of them'}; it would score 0 "
+        f"without meaning it. Scripted players this world ships: {sorted(own) or 'none'}"
+    )
+
+
+def resolved_specs(plan_parts: dict[str, Any]) -> dict[str, Any]:
+    """The resolved specs (not just names) that enter the saved config, the manifest and the identity hash."""
+    return json.loads(json.dumps(plan_parts, default=lambda o: dataclasses.asdict(o)))
+
+
 def plan_run(cfg: Config) -> Plan:
-    """Resolve arms, models, environment and schedule; every config error surfaces here."""
+    """Resolve world, arms, models and schedule; every config error surfaces here (ValueError family)."""
+    try:
+        plugin = get_plugin(cfg.study.env.name)
+    except UnknownEnvironmentError as exc:
+        raise ValueError(exc.args[0]) from None
+    own = register_world_players(plugin)
     arms = {a.name: a for a in load_arms(cfg.arms)}
-    models = {m.name: spec_of(m) for m in load_models(cfg.models, cfg.model_overrides)}
+    models = {m.name: fit_to_world(spec_of(m), plugin, own) for m in load_models(cfg.models, cfg.model_overrides)}
     reviewers: dict[str, ModelSpec] = {}
     if any(a.reviewer for a in arms.values()):
         from harness.agents.reviewer import register_scripted_reviewer
@@ -87,66 +127,45 @@ def plan_run(cfg: Config) -> Plan:
         for name, spec in models.items():
             chosen = cfg.reviewer_model or (REVIEWER_SCRIPTED if spec.scripted else None)
             reviewers[name] = spec_of(load_models([chosen])[0]) if chosen else spec
-    for spec in [*models.values(), *reviewers.values()]:
+    try:
+        env = plugin.make(**cfg.study.env.options)
+    except TypeError as exc:
+        raise ValueError(f"environment {plugin.name!r}: bad study.env.options: {exc}") from None
+    user = None
+    if getattr(env, "needs_user", False):
+        user = spec_of(load_models([cfg.user_model or default_user(plugin, own)])[0])
+        user = fit_to_world(user, plugin, own)
+    for spec in [*models.values(), *reviewers.values(), *([user] if user else [])]:
         check_model_available(spec)
-    env = make_env(cfg)
     faults = fault_interposers(cfg)
     injected = (faults[0].spec.name, faults[0].spec.kind) if faults else None
     selected = select_tasks(
-        env, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
+        env, plugin, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
         injected=injected, fault_name=str(cfg.fault.get("name", "none")), limit=cfg.limit,
     )
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
-    if injected is None:
-        schedule = label_planned_faults(env, schedule)
     resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     assert isinstance(resolved, dict)
-    plan = Plan(cfg, env, arms, models, reviewers, schedule, resolved, faults)
+    resolved["resolved"] = resolved_specs({
+        "arms": arms, "models": models, "reviewers": reviewers, "user": user,
+        "env": {"name": plugin.name, "options": dict(cfg.study.env.options),
+                "contract_sources": list(cfg.monitor.sources or plugin.contract_sources)},
+    })
+    plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
     record_folds(plan)
+    log.info("planned %d episodes of study %s on %s (%d arms x %d models)", len(schedule), cfg.study.name,
+             plugin.name, len(arms), len(models))
     return plan
 
 
-# ---------------------------------------------------------------------------------------------
-# fault labels of environments that perturb results themselves (ToolMaze)
-
-
-def planned_fault_kind(env: Environment, task_id: str) -> str | None:
-    """The environment's own fault kind for ``task_id`` (e.g. "negative_value"), from its hidden instance.
-
-    Harness-side only, never shown to agents. A task may plant several payloads (one per route of a
-    substitutable slot); the label is the first one on the instance's reference path (the C1 victim
-    when there is one), so it is a property of the task and both arms of a pair share it. None when
-    the environment has no hidden instance; "none" for an unperturbed task.
-    """
-    instance_of = getattr(env, "instance", None)
-    if instance_of is None:
-        return None
-    inst = instance_of(task_id)
-    faults = getattr(inst, "faults", None)
-    if faults is None:
-        return None
-    if not faults:
-        return "none"
-    victim = getattr(inst, "c1_victim", None)
-    if victim not in faults:
-        paths = getattr(getattr(inst, "base", None), "paths", ()) or ()
-        on_path = [t for t in (paths[0].tools if paths else ()) if t in faults]
-        victim = on_path[0] if on_path else next(iter(faults))
-    return str(faults[victim].kind)
-
-
-def label_planned_faults(env: Environment, schedule: list[EpisodeSpec]) -> list[EpisodeSpec]:
-    """``fault_class`` := the planned fault kind of each task (ids and pair ids keep the mode label)."""
-    kinds: dict[str, str | None] = {}
-    out = []
-    for ep in schedule:
-        if ep.task_id not in kinds:
-            kinds[ep.task_id] = planned_fault_kind(env, ep.task_id)
-        kind = kinds[ep.task_id]
-        out.append(ep if kind is None else dataclasses.replace(ep, fault_class=kind))
-    return out
+def default_user(plugin: Plugin, own: dict[str, str]) -> str:
+    users = list(plugin.scripted_users())
+    if not users:
+        raise ValueError(f"environment {plugin.name!r} needs a simulated user: set user_model=<conf/model name "
+                         "or litellm string>")
+    return f"scripted/{own[users[0]]}"
 
 
 def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
@@ -172,64 +191,102 @@ def arm_interposers(arm: ArmCfg, faults: list[Interposer], monitors: MonitorSour
         if monitors is None:
             raise ValueError(f"arm {arm.name!r} needs a monitor but none was built")
         chain.append(
-            MonitorInterposer(lambda ctx: monitors(ctx.task.workflow_id, arm.monitor, arm.detector), arm.delivery)
+            MonitorInterposer(lambda ctx: monitors(ctx.task.group_id, arm.monitor, arm.detector), arm.delivery)
         )
     return chain
 
 
-def _import_attr(ref: str) -> Any:
-    import importlib
-
-    module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
 def record_folds(plan: Plan) -> None:
-    """Each workflow's cross-fitting fold (from its id alone), recorded for every arm."""
+    """Each group's cross-fitting fold (from its id alone), recorded for every arm."""
     from harness.monitor.crossfit import fold_of
 
     n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
-    plan.folds.update({ep.workflow_id: fold_of(ep.workflow_id, n, seed) for ep in plan.schedule})
+    plan.folds.update({ep.group_id: fold_of(ep.group_id, n, seed) for ep in plan.schedule})
 
 
 def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
-    """Cross-fitted registries from clean traces, built once and saved under ``registries/``.
+    """Registries from the world's contract sources, built once and saved under ``registries/``.
 
-    An episode is checked by the registry of its workflow's held-out fold (mined contracts), or
-    by the schema-only registry learned from the same training folds.
+    ``traces``: contracts mined from clean traces, cross-fitted, so an episode is checked by the
+    registry of its group's held-out fold (or the schema-only registry of the same folds).
+    ``schemas``: each tool's result schema. ``database``: the world's public database, bound to the
+    tools that return its records. Every fold's registry holds the rules of every source used.
     """
     if all(a.monitor == "none" for a in plan.arms.values()):
         return None
     from harness.monitor import Monitor
-    from harness.monitor.crossfit import build_crossfit, workflow_of
-    from harness.monitor.registry import learn_schema_only
+    from harness.monitor.registry import Registry
 
-    env_cfg = plan.cfg.study.env
-    if not env_cfg.clean_traces:
-        raise ValueError(f"environment {env_cfg.name!r} names no clean_traces source: monitor arms need one")
-    traces = list(_import_attr(env_cfg.clean_traces)(plan.env, **env_cfg.clean_traces_args))
-    n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
+    sources = list(plan.cfg.monitor.sources or plan.plugin.contract_sources)
     out = run_dir / "registries"
     out.mkdir(parents=True, exist_ok=True)
-    crossfit = build_crossfit(traces, n_folds=n, seed=seed)
-    crossfit.save(out / "crossfit.json")
-    schema_only: dict[int, Any] = {}
-    if any(a.detector == "schema_only" for a in plan.arms.values() if a.monitor != "none"):
-        for k in range(n):
-            schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
-            schema_only[k].save(out / f"schema_only_fold{k}.json")
+    shared = Registry([], {"source": "+".join(s for s in sources if s != "traces") or "none"})
+    if "schemas" in sources:
+        from harness.monitor import registry_from_schemas
+
+        shared = shared.merged(registry_from_schemas(plan.plugin.tool_schemas(plan.env)))
+    if "database" in sources:
+        shared = shared.merged(database_registry(plan))
+    if shared.n_rules:
+        shared.save(out / "shared.json")
+    mined = MinedRegistries.build(plan, out) if "traces" in sources else None
     catalog = plan.env.tool_specs()
     cache: dict[tuple[int, str, str], Any] = {}
 
-    def source(workflow_id: str, variant: str, detector: str) -> Any:
-        fold = crossfit.fold(workflow_id)
+    def source(group_id: str, variant: str, detector: str) -> Any:
+        fold = mined.crossfit.fold(group_id) if mined else 0
         key = (fold, variant, detector)
         if key not in cache:
-            registry = schema_only[fold] if detector == "schema_only" else crossfit.registry_for(workflow_id)
+            registry = shared if mined is None else mined.registry(fold, detector)
+            if mined is not None and shared.n_rules:
+                registry = registry.merged(shared)
             cache[key] = Monitor(registry, catalog, variant)
         return cache[key]
 
     return source
+
+
+@dataclass
+class MinedRegistries:
+    """Cross-fitted registries mined from the world's clean traces, and their schema-only twins."""
+
+    crossfit: Any
+    schema_only: dict[int, Any]
+
+    @classmethod
+    def build(cls, plan: Plan, out: Path) -> MinedRegistries:
+        from harness.monitor.crossfit import build_crossfit, workflow_of
+        from harness.monitor.registry import learn_schema_only
+
+        traces = list(plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces))
+        n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
+        crossfit = build_crossfit(traces, n_folds=n, seed=seed)
+        crossfit.save(out / "crossfit.json")
+        schema_only: dict[int, Any] = {}
+        if any(a.detector == "schema_only" for a in plan.arms.values() if a.monitor != "none"):
+            for k in range(n):
+                schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
+                schema_only[k].save(out / f"schema_only_fold{k}.json")
+        return cls(crossfit, schema_only)
+
+    def registry(self, fold: int, detector: str) -> Any:
+        return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
+
+
+def database_registry(plan: Plan) -> Any:
+    """Contracts of the world's public database, bound to the tools whose results are its records."""
+    from harness.monitor import bind_records, from_records
+    from harness.monitor.registry import Registry
+
+    db = plan.plugin.database(plan.env)
+    by_collection = from_records(db.collections)
+    rules = []
+    for tool, places in sorted(db.bindings.items()):
+        for collection, context in places:
+            if collection not in by_collection:
+                raise ValueError(f"environment {plan.plugin.name!r} binds {tool} to unknown collection {collection!r}")
+            rules.extend(bind_records(by_collection[collection], tool, context))
+    return Registry(rules, {"source": "database"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,9 +306,10 @@ class Spend:
         self.tokens += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
 
     def add(self, rec: dict) -> None:
-        self.usd += float(rec.get("cost_usd") or 0.0) + float(rec.get("reviewer_cost_usd") or 0.0)
+        self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
         self.tokens += int(rec.get("prompt_tokens") or 0) + int(rec.get("completion_tokens") or 0)
-        self.tokens += int(rec.get("reviewer_prompt_tokens") or 0) + int(rec.get("reviewer_completion_tokens") or 0)
+        for who in ("reviewer", "user"):
+            self.tokens += int(rec.get(f"{who}_prompt_tokens") or 0) + int(rec.get(f"{who}_completion_tokens") or 0)
 
 
 def within_budget(cfg: Config, spend: Spend) -> bool:
@@ -303,27 +361,30 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, ensure_ascii=False, default=str))
 
 
-def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, success: bool, status: str,
-                   trace_check: dict | None, latency_s: float, transcript: str) -> dict[str, Any]:
+def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, user: UserChannel | None, success: bool,
+                   status: str, outcome: dict | None, latency_s: float, transcript: str) -> dict[str, Any]:
     spec = plan.models[ep.model]
+    outcome = dict(outcome or {})
+    trace_check = outcome.pop("trace_check", None)
     return {
         "record_version": RECORD_VERSION,
         "study": ep.study,
         "arm": ep.arm,
         "model": ep.model,
         "task_id": ep.task_id,
-        "workflow_id": ep.workflow_id,
-        "fold": plan.folds.get(ep.workflow_id),
+        "group_id": ep.group_id,
+        "workflow_id": ep.group_id,  # the ToolMaze-era name of group_id, kept for readers of v1 records
+        "strata": dict(ep.strata),
+        "fold": plan.folds.get(ep.group_id),
         "fault_class": ep.fault_class,
         "fault_kind": ep.fault_kind,
         "fault_kinds_hit": fault_kinds_hit(loop.results_meta),
         "seed": ep.seed,
         "pair_id": ep.pair_id,
         "success": bool(success),
+        "outcome_correct": outcome.get("outcome_correct") if status in ("completed", "agent_failed") else None,
         "status": status,
-        "env": plan.cfg.study.env.name,
-        "complexity": ep.complexity,
-        "mode": ep.mode,
+        "env": plan.plugin.name,
         "replicate": ep.replicate,
         "episode_id": ep.episode_id,
         "scripted": bool(spec.scripted),
@@ -337,6 +398,7 @@ def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, success: bool,
         "finish_status": loop.finish_status,
         "stop_reason": loop.stop_reason,
         "rounds": loop.rounds,
+        "user_turns": loop.user_turns,
         "prompt_tokens": loop.prompt_tokens,
         "completion_tokens": loop.completion_tokens,
         "cost_usd": loop.cost_usd,
@@ -344,13 +406,38 @@ def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, success: bool,
         "reviewer_prompt_tokens": loop.reviewer_prompt_tokens,
         "reviewer_completion_tokens": loop.reviewer_completion_tokens,
         "reviewer_cost_usd": loop.reviewer_cost_usd,
+        "user_calls": user.calls if user else 0,
+        "user_prompt_tokens": user.prompt_tokens if user else 0,
+        "user_completion_tokens": user.completion_tokens if user else 0,
+        "user_cost_usd": user.cost_usd if user else 0.0,
         "latency_s": latency_s,
         "error": loop.error,
         "error_kind": loop.error_kind,
         "transcript": transcript,
         "trace_check": _jsonable(trace_check) if trace_check is not None else None,
+        "outcome": _jsonable(outcome) if outcome else None,
         "labels": _jsonable(loop.labels),
     }
+
+
+@dataclass
+class UserChannel:
+    """The world's simulated user as a ``UserModel``: its model's replies, costed apart from the agent's."""
+
+    complete: Completer
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    async def __call__(self, messages: list[dict]) -> str:
+        completion = await self.complete(messages, [])
+        usage = completion.usage or {}
+        self.calls += 1
+        self.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+        self.completion_tokens += int(usage.get("completion_tokens") or 0)
+        self.cost_usd += float(completion.cost_usd or 0.0)
+        return str((completion.message or {}).get("content") or "")
 
 
 async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, interposers: list[Interposer],
@@ -362,36 +449,53 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
     reviewer = None
     if arm.reviewer:
         reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.replicate))
+    user = UserChannel(factory(plan.user, ep.replicate)) if plan.user is not None else None
     task = plan.env.task(ep.task_id)
-    episode = plan.env.start(ep.task_id, seed=ep.seed)
     t0 = time.monotonic()  # latency is a measurement, never an input to a draw
-    loop = await run_loop(
-        episode, task, factory(spec, ep.replicate),
-        system_prompt=prompts.system_prompt(arm.prompt, task.terminal_tool),
-        interposers=interposers, seed=ep.seed, max_rounds=plan.cfg.study.env.max_rounds,
-        delivery=arm.delivery, reviewer=reviewer, max_reviewer_calls=arm.max_reviewer_calls,
-        budget_ok=budget_ok, infra_errors=(InfraError,),
-    )
-    trace_check = None
+    episode = plan.env.episode(ep.task_id, seed=ep.seed, user=user)
+    outcome: dict | None = None
     success = False
-    if loop.stop_reason == "infra_error":
-        status = "infra_error"
-    elif loop.stop_reason == "budget":
-        status = "budget_exhausted"
-    else:
-        outcome = episode.score(loop.final_answer)
-        details = outcome.details or {}
-        trace_check = details.get("trace_check", details)
-        success = bool(outcome.success) and loop.stop_reason != "round_cap"
-        status = "completed" if success else "agent_failed"
+    try:
+        loop = await run_loop(
+            episode, task, factory(spec, ep.replicate),
+            system_prompt=system_prompt(arm.prompt, task), interposers=interposers, seed=ep.seed,
+            max_rounds=plan.cfg.study.env.max_rounds, delivery=arm.delivery, reviewer=reviewer,
+            max_reviewer_calls=arm.max_reviewer_calls, budget_ok=budget_ok, infra_errors=(InfraError,),
+        )
+        status = {"infra_error": "infra_error", "env_error": "env_error", "budget": "budget_exhausted"}.get(
+            loop.stop_reason, "")
+        if not status:
+            try:
+                verdict = await episode.score()
+            except Exception as exc:  # noqa: BLE001  (the world's grader failed: infrastructure)
+                loop.stop_reason, loop.error = "env_error", f"score: {type(exc).__name__}: {exc}"[:500]
+                loop.error_kind, status = type(exc).__name__, "env_error"
+            else:
+                outcome = dict(verdict.details or {})
+                success = bool(verdict.success) and loop.stop_reason != "round_cap"
+                status = "completed" if success else "agent_failed"
+    finally:
+        try:
+            await episode.close()
+        except Exception:  # noqa: BLE001  (a failed close must not lose the record)
+            log.warning("episode %s: close failed", ep.episode_id, exc_info=True)
+    if status in RETRIED_STATUSES:
+        log.warning("episode %s: %s (%s)", ep.episode_id, status, loop.error)
     latency = time.monotonic() - t0
     transcript = f"transcripts/{ep.episode_id}.json"
     write_atomic(run_dir / transcript, {
         "episode": ep.to_json(), "arm": dataclasses.asdict(arm), "model": spec.name, "litellm_model": spec.model,
         "tools": [s.openai_schema() for s in episode.tools()], "messages": loop.messages, "turns": loop.turns,
         "results_meta": _jsonable(loop.results_meta), "reviews": loop.reviews, "status": status,
+        "error": loop.error, "outcome": _jsonable(outcome) if outcome is not None else None,
     })
-    return episode_record(plan, ep, loop, success, status, trace_check, latency, transcript)
+    return episode_record(plan, ep, loop, user, success, status, outcome, latency, transcript)
+
+
+def system_prompt(arm_prompt: str, task: Any) -> str:
+    """The arm's prompt, plus the world's standing instructions when it has them."""
+    text = prompts.system_prompt(arm_prompt, task.terminal_tool)
+    return f"{text}\n\n{task.instructions}" if task.instructions else text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,14 +503,14 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
 
 
 def pending_episodes(schedule: list[EpisodeSpec], records: list[dict], retry_infra: bool) -> list[EpisodeSpec]:
-    """Episodes still to run: never recorded, stopped by the budget, or (when asked) infra errors."""
+    """Episodes still to run: never recorded, stopped by the budget, or (when asked) infra/env errors."""
     latest = latest_by_episode(records)
     todo = []
     for ep in schedule:
         rec = latest.get(ep.episode_id)
         if rec is None or rec.get("status") == "budget_exhausted":
             todo.append(ep)
-        elif retry_infra and rec.get("status") == "infra_error":
+        elif retry_infra and rec.get("status") in RETRIED_STATUSES:
             todo.append(ep)
     return todo
 
@@ -417,6 +521,7 @@ def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str]
         return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
 
     return (f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
+            f"env {counts['env_error']} "
             f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}")
 
 
@@ -462,6 +567,9 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
             # the model's own cap first: episodes queued behind a busy model must not hold global slots
             async with model_sems[ep.model], global_sem:
                 if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
+                    if not stopped_by_budget:
+                        log.warning("budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6),
+                                    spend.tokens)
                     stopped_by_budget = True
                     return
                 rec = await run_episode(plan, ep, factory, chains[ep.arm], budget_ok, run_dir)

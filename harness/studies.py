@@ -1,14 +1,16 @@
 """Task selection and pairing: which (task, fault) each study runs, and the interleaved schedule.
 
-Selection rules (``study.selection.rule``):
+Knows no particular world: tasks carry ``group_id`` and public ``strata``; a world's own fault
+plan and its own selection rules come from its plugin. Selection rules (``study.selection.rule``):
 
-- ``all``: every task of the split (``params.modes`` optionally keeps tasks whose meta mode matches).
+- ``all``: every task of the split; ``params.where`` ({stratum: [values]}) keeps matching tasks.
 - ``ids``: ``params.task_ids`` as listed.
-- ``stratified_hash``: for each complexity in ``params.complexities``, rank that complexity's
-  workflows by ``stable_int(seed, params.salt, workflow_id)``; the first ``per_cell`` get
-  ``modes[0]``, the next ``per_cell`` get ``modes[1]`` and so on. The task run is
-  ``<workflow_id>_<mode>`` (ToolMaze's naming). The frozen list is ordered by that same rank
-  (ties across complexities broken by complexity order), so ``limit=N`` keeps a mix.
+- ``stratified_hash``: for each level in ``params.levels`` of the stratum ``params.by``, rank
+  that level's groups by ``stable_int(seed, params.salt, group_id)``; the first ``per_cell`` get
+  ``values[0]`` of the stratum ``params.assign``, the next ``per_cell`` ``values[1]`` and so on;
+  the task run is the group's task with that value. The frozen list is ordered by that same rank
+  (ties broken by level order), so ``limit=N`` keeps a mix.
+- any other rule is asked of the world's plugin (``Plugin.select``).
 
 Pairing: every (task, model, replicate) gets one episode per arm with identical task, fault and
 seed; all episodes share a ``pair_id`` except for the arm. The whole list is shuffled with
@@ -18,33 +20,30 @@ seed; all episodes share a ``pair_id`` except for the arm. The whole list is shu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from environments.base import Environment, Task
+from environments.plugin import Plugin
 from environments.seeding import rng, stable_int
 from harness.records import make_episode_id, make_pair_id
 
-# ToolMaze modes -> the record's fault_kind (the runner then sets fault_class to the payload kind)
-TOOLMAZE_FAULT_KINDS = {
-    "P0": "none",
-    "P1": "explicit_transient",
-    "P2": "explicit_permanent",
-    "P3": "implicit_transient",
-    "P4": "implicit_permanent",
-}
+GENERIC_RULES = ("all", "ids", "stratified_hash")
 
 
 @dataclass(frozen=True)
 class Selected:
-    """One task of the frozen list, with the fault it runs under."""
+    """One task of the frozen list, with the fault it runs under.
+
+    ``fault_label`` enters the episode and pair ids; ``fault_class`` is what records call the fault.
+    """
 
     task_id: str
-    workflow_id: str
+    group_id: str
+    fault_label: str
     fault_class: str
     fault_kind: str
-    complexity: str | None = None
-    mode: str | None = None
+    strata: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -55,13 +54,12 @@ class EpisodeSpec:
     arm: str
     model: str
     task_id: str
-    workflow_id: str
+    group_id: str
     fault_class: str
     fault_kind: str
     seed: int
     replicate: int
-    complexity: str | None
-    mode: str | None
+    strata: Mapping[str, str]
     episode_id: str
     pair_id: str
 
@@ -69,66 +67,82 @@ class EpisodeSpec:
         return asdict(self)
 
 
-def _meta(task: Task, key: str) -> Any:
-    return (task.meta or {}).get(key)
+class SelectionError(ValueError):
+    """A study's selection cannot be made from this world."""
 
 
-def _fault_of(task: Task, injected: tuple[str, str] | None, fault_name: str) -> tuple[str, str]:
-    """(fault_class, fault_kind): the injector's fault when there is one, else the environment's own mode."""
+def _fault_of(env: Environment, plugin: Plugin, task: Task, injected: tuple[str, str] | None,
+              fault_name: str) -> tuple[str, str, str]:
+    """(label, fault_class, fault_kind): the injector's fault, else the world's own plan, else none."""
     if injected is not None:
-        return injected
-    mode = _meta(task, "mode")
-    if mode in TOOLMAZE_FAULT_KINDS:
-        return str(mode), TOOLMAZE_FAULT_KINDS[mode]
-    return fault_name, "none"
+        return injected[0], injected[0], injected[1]
+    planned = plugin.planned_fault(env, task)
+    if planned is not None:
+        return planned.label, planned.fault_class, planned.fault_kind
+    return fault_name, fault_name, "none"
 
 
 def select_tasks(
-    env: Environment, split: str, rule: str, params: Mapping[str, Any], seed: int,
+    env: Environment, plugin: Plugin, split: str, rule: str, params: Mapping[str, Any], seed: int,
     injected: tuple[str, str] | None = None, fault_name: str = "none", limit: int | None = None,
 ) -> list[Selected]:
     """The frozen list of a study (first ``limit`` entries when given).
 
-    ``injected`` is (fault_class, kind) of the run's fault injector, if any; otherwise each task's
-    fault is the environment's own (ToolMaze mode) or ``fault_name``.
+    ``injected`` is (fault name, kind) of the run's fault injector, if any; otherwise each task's
+    fault is the world's own (``Plugin.planned_fault``) or ``fault_name``.
     """
-    tasks = env.tasks(split)
     if rule == "all":
-        modes = params.get("modes")
-        chosen = [t for t in tasks if not modes or _meta(t, "mode") in modes]
+        where = {k: {str(v) for v in vs} for k, vs in (params.get("where") or {}).items()}
+        chosen = [t for t in env.tasks(split) if all(str(t.strata.get(k)) in vs for k, vs in where.items())]
     elif rule == "ids":
         chosen = [env.task(tid) for tid in params["task_ids"]]
     elif rule == "stratified_hash":
-        chosen = _stratified(env, tasks, params, seed)
+        chosen = _stratified(env.tasks(split), params, seed)
     else:
-        raise ValueError(f"unknown selection rule '{rule}' (all | ids | stratified_hash)")
+        picked = plugin.select(env, rule, params, seed)
+        if picked is None:
+            raise SelectionError(f"unknown selection rule {rule!r}: not one of {GENERIC_RULES} and not a rule "
+                                 f"of environment {plugin.name!r}")
+        chosen = picked
     out = []
     for t in chosen:
-        fault_class, fault_kind = _fault_of(t, injected, fault_name)
-        out.append(Selected(t.task_id, t.workflow_id, fault_class, fault_kind, _meta(t, "complexity"), _meta(t, "mode")))
+        label, fault_class, fault_kind = _fault_of(env, plugin, t, injected, fault_name)
+        out.append(Selected(t.task_id, t.group_id, label, fault_class, fault_kind, dict(t.strata)))
     return out[:limit] if limit else out
 
 
-def _stratified(env: Environment, tasks: Sequence[Task], params: Mapping[str, Any], seed: int) -> list[Task]:
-    salt = params["salt"]
-    modes = list(params["modes"])
+def _stratified(tasks: Sequence[Task], params: Mapping[str, Any], seed: int) -> list[Task]:
+    missing = [k for k in ("salt", "by", "levels", "assign", "values", "per_cell") if k not in params]
+    if missing:
+        raise SelectionError(f"stratified_hash needs params {missing}")
+    salt, by, assign = params["salt"], str(params["by"]), str(params["assign"])
+    values = [str(v) for v in params["values"]]
     per_cell = int(params["per_cell"])
-    complexities = list(params["complexities"])
-    workflows: dict[str, set[str]] = {c: set() for c in complexities}
+    levels = [str(v) for v in params["levels"]]
+    groups: dict[str, set[str]] = {lv: set() for lv in levels}
+    by_group: dict[tuple[str, str], Task] = {}
     for t in tasks:
-        c = _meta(t, "complexity")
-        if c in workflows:
-            workflows[c].add(t.workflow_id)
-    picked: list[tuple[int, int, str, str]] = []  # (rank key, complexity order, workflow, mode)
-    for ci, c in enumerate(complexities):
-        ranked = sorted(workflows[c], key=lambda w: (stable_int(seed, salt, w), w))
-        need = per_cell * len(modes)
+        lv = t.strata.get(by)
+        if lv is None:
+            raise SelectionError(f"task {t.task_id!r} has no stratum {by!r} (its strata: {sorted(t.strata)})")
+        if str(lv) in groups:
+            groups[str(lv)].add(t.group_id)
+        by_group[(t.group_id, str(t.strata.get(assign)))] = t
+    picked: list[tuple[int, int, str, str]] = []  # (rank key, level order, group, assigned value)
+    for li, lv in enumerate(levels):
+        ranked = sorted(groups[lv], key=lambda g: (stable_int(seed, salt, g), g))
+        need = per_cell * len(values)
         if len(ranked) < need:
-            raise ValueError(f"selection needs {need} {c} workflows, the split has {len(ranked)}")
-        for i, wid in enumerate(ranked[:need]):
-            picked.append((stable_int(seed, salt, wid), ci, wid, modes[i // per_cell]))
+            raise SelectionError(f"selection needs {need} groups with {by}={lv}, the split has {len(ranked)}")
+        for i, gid in enumerate(ranked[:need]):
+            picked.append((stable_int(seed, salt, gid), li, gid, values[i // per_cell]))
     picked.sort()
-    return [env.task(f"{wid}_{mode}") for _, _, wid, mode in picked]
+    out = []
+    for _, _, gid, value in picked:
+        if (gid, value) not in by_group:
+            raise SelectionError(f"group {gid!r} has no task with {assign}={value}")
+        out.append(by_group[(gid, value)])
+    return out
 
 
 def build_schedule(
@@ -140,14 +154,14 @@ def build_schedule(
     for s in selected:
         for model in models:
             for rep in range(replicates):
-                pid = make_pair_id(study, model, s.task_id, s.fault_class, seed, rep)
+                pid = make_pair_id(study, model, s.task_id, s.fault_label, seed, rep)
                 for arm in arms:
                     episodes.append(
                         EpisodeSpec(
-                            study=study, arm=arm, model=model, task_id=s.task_id, workflow_id=s.workflow_id,
+                            study=study, arm=arm, model=model, task_id=s.task_id, group_id=s.group_id,
                             fault_class=s.fault_class, fault_kind=s.fault_kind, seed=seed, replicate=rep,
-                            complexity=s.complexity, mode=s.mode,
-                            episode_id=make_episode_id(study, arm, model, s.task_id, s.fault_class, seed, rep),
+                            strata=dict(s.strata),
+                            episode_id=make_episode_id(study, arm, model, s.task_id, s.fault_label, seed, rep),
                             pair_id=pid,
                         )
                     )

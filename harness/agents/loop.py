@@ -18,7 +18,7 @@ from environments.base import Episode, Task, ToolCall, ToolResult
 from harness.agents import prompts
 from harness.stream import Interposer, StreamContext, apply_chain, is_hit
 
-STOP_REASONS = ("final", "terminal", "round_cap", "infra_error", "budget")
+STOP_REASONS = ("final", "terminal", "round_cap", "infra_error", "env_error", "budget")
 
 
 class CompletionLike(Protocol):
@@ -68,6 +68,7 @@ class LoopResult:
     reviewer_cost_usd: float = 0.0
     error: str | None = None
     error_kind: str | None = None
+    user_turns: int = 0  # user replies after the opening message
     turns: list[dict] = field(default_factory=list)  # per model call: usage, cost, attempts (transcript)
     results_meta: list[dict] = field(default_factory=list)  # per executed call: harness-side meta
     reviews: list[dict] = field(default_factory=list)
@@ -133,13 +134,29 @@ async def run_loop(
     budget_ok: Callable[[], bool] = lambda: True,
     infra_errors: tuple[type[BaseException], ...] = (),
 ) -> LoopResult:
-    """Run one episode to its end; never raises for agent mistakes, returns infra errors as a stop."""
+    """Run one episode to its end (the caller opened it); never raises for agent mistakes.
+
+    Infrastructure failures come back as a stop: ``infra_error`` (the model door's, or the user
+    model's, ``infra_errors``) or ``env_error`` (anything else the world raised).
+    """
     specs = episode.tools()
     tools = [s.openai_schema() for s in specs]
     exposed = [s.name for s in specs]
     terminal_tool = task.terminal_tool
-    messages: list[dict] = [{"role": "system", "content": system_prompt}, {"role": "user", "content": task.query}]
+    messages: list[dict] = [{"role": "system", "content": system_prompt}]
     out = LoopResult(messages=messages)
+
+    def world_failed(exc: BaseException) -> None:
+        infra = isinstance(exc, infra_errors)
+        out.stop_reason = "infra_error" if infra else "env_error"
+        out.error = f"{type(exc).__name__}: {exc}"[:500]
+        out.error_kind = getattr(exc, "kind", None) if infra else type(exc).__name__
+
+    try:
+        messages.append({"role": "user", "content": await episode.open()})
+    except Exception as exc:  # noqa: BLE001  (the world's failure, recorded, never the agent's)
+        world_failed(exc)
+        return out
     calls_per_tool: dict[str, int] = {}
     pending: dict | None = None  # the receipt whose next action is not classified yet
     deferred_text: str | None = None  # a deferred receipt waiting for the next turn
@@ -197,13 +214,26 @@ async def run_loop(
             assistant["tool_calls"] = calls
         messages.append(assistant)
 
-        if not calls:  # a text answer ends the episode
+        if not calls:  # text goes to the world's user, who answers or ends the episode
+            text = message.get("content") or ""
             out.final_answer = message.get("content")
-            out.stop_reason = "final"
-            classify_pending(None)
-            if deferred_text is not None:  # the receipt arrives after the agent already stopped
+            try:
+                reply = await episode.say(text)
+            except Exception as exc:  # noqa: BLE001
+                world_failed(exc)
+                break
+            if deferred_text is not None:  # the receipt arrives after the agent's words
                 messages.append({"role": "user", "content": prompts.DEFERRED_PREFIX + deferred_text})
-            break
+                deferred_text = None
+            if reply.done:
+                out.stop_reason = "final"
+                classify_pending(None)
+                if reply.text:
+                    messages.append({"role": "user", "content": reply.text})
+                break
+            out.user_turns += 1
+            messages.append({"role": "user", "content": reply.text or ""})
+            continue
 
         first, extra = calls[0], calls[1:]
         out.ignored_parallel_calls += len(extra)
@@ -239,8 +269,13 @@ async def run_loop(
                 )
                 content = f"reviewer feedback (the call was not executed): {review.feedback}"
             else:
-                result, receipt = _execute(episode, task, name, args, call_id, interposers, seed, out,
-                                           calls_per_tool, exposed)
+                call = ToolCall(name=name, arguments=args, call_id=call_id)
+                try:
+                    raw = await episode.call(call)
+                except Exception as exc:  # noqa: BLE001
+                    world_failed(exc)
+                    break
+                result, receipt = _execute(episode, task, call, raw, interposers, seed, out, calls_per_tool, exposed)
                 content = result.text()
                 if receipt is not None:
                     pending = receipt
@@ -272,22 +307,21 @@ async def run_loop(
 def _execute(
     episode: Episode,
     task: Task,
-    name: str,
-    args: dict,
-    call_id: str,
+    call: ToolCall,
+    raw: ToolResult,
     interposers: Sequence[Interposer],
     seed: int,
     out: LoopResult,
     calls_per_tool: dict[str, int],
     exposed: list[str],
 ) -> tuple[ToolResult, dict | None]:
-    """Run one call through env + interposers; returns the result and the receipt entry if one fired."""
-    call = ToolCall(name=name, arguments=args, call_id=call_id)
+    """Pass the world's result through the interposers; returns the result and the receipt entry if one fired."""
+    name, args = call.name, dict(call.arguments)
     ctx = StreamContext(
         episode=episode, task=task, seed=seed, call_index=len(out.results_meta),
         calls_per_tool=dict(calls_per_tool), exposed_tools=list(exposed), labels=out.labels,
     )
-    result = apply_chain(interposers, call, episode.call(call), ctx)
+    result = apply_chain(interposers, call, raw, ctx)
     calls_per_tool[name] = calls_per_tool.get(name, 0) + 1
     hit = is_hit(result)
     out.hit = out.hit or hit
