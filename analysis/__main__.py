@@ -41,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["figures", "--run", *argv]  # the alias: python -m analysis DIR
     args = _parser().parse_args(argv)
     report = LoadReport()
-    records = load_records(args.run, report)
+    try:
+        records = load_records(args.run, report)
+    except (OSError, ValueError) as exc:  # no records, a corrupt line, a record without a core key
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     out = Path(args.out or args.run)
     kw = {"seed": args.seed, "n_resamples": args.resamples, "n_flips": args.flips}
     if report.missing_keys:

@@ -1,8 +1,11 @@
 """Episode records in, paired frames out: the only place analysis touches ``episodes.jsonl``.
 
-A record is one JSON object per line (written by the runner). Pairs are rows with the same
-``pair_id`` and different ``arm``. A pair where either arm ended in ``infra_error`` or is missing
-is dropped and counted, never scored. This module knows nothing about statistics, plots or litellm.
+A record is one JSON object per line (written by the runner; its schema is ``harness.records``, the
+only harness module analysis imports). Pairs are rows with the same ``pair_id`` and different
+``arm``. A pair where either arm ended in an infrastructure status (``infra_error``, ``env_error``)
+or is missing is dropped and counted, never scored. Clusters are ``group_id``; strata are the
+record's ``strata`` mapping, whatever the world put there. This module knows nothing about
+statistics, plots or litellm.
 """
 
 from __future__ import annotations
@@ -14,20 +17,20 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.records import INFRA_STATUSES, STATUSES, RecordCorruptError
+
 RECORD_KEYS: tuple[str, ...] = (
-    "study", "arm", "model", "task_id", "workflow_id", "fold", "fault_class", "fault_kind", "seed",
-    "pair_id", "success", "status", "env", "complexity", "mode", "replicate", "episode_id", "scripted",
+    "study", "arm", "model", "task_id", "group_id", "fold", "fault_class", "fault_kind", "seed",
+    "pair_id", "success", "status", "env", "strata", "replicate", "episode_id", "scripted",
+    "outcome_correct", "user_cost_usd",
     "tool_calls", "n_tool_calls", "receipts", "n_receipts", "hit", "prompt_tokens", "completion_tokens",
     "cost_usd", "reviewer_calls", "reviewer_cost_usd", "latency_s", "error", "transcript", "trace_check",
 )  # fmt: skip
 # Without these no pair can be formed or scored: a record lacking one is an error, not a warning.
-CORE_KEYS: tuple[str, ...] = ("arm", "model", "workflow_id", "pair_id", "success", "status")
-STATUSES = ("completed", "agent_failed", "infra_error", "budget_exhausted")
-INFRA = "infra_error"
+CORE_KEYS: tuple[str, ...] = ("arm", "model", "group_id", "pair_id", "success", "status")
 # Descriptive columns carried from the baseline row onto the pair row.
 PAIR_COLUMNS: tuple[str, ...] = (
-    "study", "model", "task_id", "workflow_id", "fault_class", "fault_kind", "complexity", "mode", "env",
-    "scripted",
+    "study", "model", "task_id", "group_id", "fault_class", "fault_kind", "stratum", "env", "scripted",
 )  # fmt: skip
 
 
@@ -36,7 +39,7 @@ class LoadReport:
     """What loading skipped or filled in, so tables can state it."""
 
     n_lines: int = 0
-    torn_lines: int = 0  # unparsable lines (a torn final append), skipped
+    torn_lines: int = 0  # an unparsable final line without its newline (a torn append), skipped
     missing_keys: list[str] = field(default_factory=list)  # optional keys absent from every record
     duplicates: int = 0  # repeated (pair_id, arm) rows; the last one wins (a resumed run)
 
@@ -54,23 +57,27 @@ def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.Da
     """
     rep = report if report is not None else LoadReport()
     path = episodes_path(run_dir)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no episode records here; point --run at a run folder (it holds "
+                                "episodes.jsonl) or run the study first")
+    data = path.read_bytes()
+    cut = data.rfind(b"\n") + 1  # a final line without its newline is a torn append, not corruption
     rows: list[dict] = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rep.n_lines += 1
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                rep.torn_lines += 1
-                continue
-            if isinstance(obj, dict):
-                rows.append(obj)
-            else:
-                rep.torn_lines += 1
-    if rep.torn_lines:
-        warnings.warn(f"{path}: skipped {rep.torn_lines} unparsable line(s)", stacklevel=2)
+    for lineno, line in enumerate(data[:cut].split(b"\n")[:-1], start=1):
+        if not line.strip():
+            continue
+        rep.n_lines += 1
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordCorruptError(f"{path}:{lineno}: corrupt record in the middle of the file ({exc}); it is "
+                                     "not a torn final line: inspect or remove that line") from None
+        if not isinstance(obj, dict):
+            raise RecordCorruptError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
+        rows.append(obj)
+    if data[cut:].strip():
+        rep.torn_lines += 1
+        warnings.warn(f"{path}: skipped a torn final line", stacklevel=2)
     return validate_records(pd.DataFrame(rows), rep, source=str(path))
 
 
@@ -80,7 +87,9 @@ def validate_records(
     """Check core keys and statuses, add absent optional keys as None, normalise types."""
     rep = report if report is not None else LoadReport()
     if df.empty:
-        return pd.DataFrame({k: pd.Series(dtype=object) for k in RECORD_KEYS})
+        return pd.DataFrame({k: pd.Series(dtype=object) for k in (*RECORD_KEYS, "stratum")})
+    if "group_id" not in df.columns and "workflow_id" in df.columns:  # version-1 records
+        df = df.assign(group_id=df["workflow_id"])
     missing_core = [k for k in CORE_KEYS if k not in df.columns]
     if missing_core:
         raise ValueError(f"{source}: records lack core key(s) {missing_core}")
@@ -91,7 +100,7 @@ def validate_records(
     unknown = sorted(set(df["status"]) - set(STATUSES))
     if unknown:
         raise ValueError(f"{source}: unknown status value(s) {unknown}; expected one of {STATUSES}")
-    df = df.copy()
+    df = upgrade_v1(df.copy())
     rep.missing_keys = [k for k in RECORD_KEYS if k not in df.columns]
     for k in rep.missing_keys:
         df[k] = None
@@ -103,8 +112,25 @@ def validate_records(
         df[k] = pd.to_numeric(df[k], errors="coerce").fillna(0.0).astype(float)
     df["receipts"] = df["receipts"].apply(lambda r: r if isinstance(r, list) else [])
     df["pair_id"] = df["pair_id"].astype(str)
-    df["workflow_id"] = df["workflow_id"].astype(str)
+    df["group_id"] = df["group_id"].astype(str)
+    df["stratum"] = df["strata"].apply(stratum_label)
     return df
+
+
+def upgrade_v1(df: pd.DataFrame) -> pd.DataFrame:
+    """Version-1 records (ToolMaze-era): ``complexity`` and ``mode`` columns become ``strata``."""
+    if "strata" in df.columns or not {"complexity", "mode"} & set(df.columns):
+        return df
+    cols = [c for c in ("complexity", "mode") if c in df.columns]
+    df["strata"] = df[cols].apply(lambda r: {c: str(r[c]) for c in cols if r[c] is not None and r[c] == r[c]}, axis=1)
+    return df
+
+
+def stratum_label(strata: object) -> str:
+    """One label from a record's strata, values in key order ("C3 P4"); "-" when it has none."""
+    if not isinstance(strata, dict) or not strata:
+        return "-"
+    return " ".join(str(strata[k]) for k in sorted(strata))
 
 
 @dataclass
@@ -114,7 +140,7 @@ class PairedFrame:
     pairs: pd.DataFrame
     baseline: str
     treatment: str
-    dropped_infra: int = 0  # either arm ended in infra_error
+    dropped_infra: int = 0  # either arm ended in infra_error or env_error
     dropped_missing: int = 0  # one arm has no record (not run yet, or lost)
     duplicates: int = 0
 
@@ -138,7 +164,7 @@ def build_pairs(records: pd.DataFrame, treatment: str = "monitor", baseline: str
     ids = base.index.union(treat.index)
     both = base.index.intersection(treat.index)
     dropped_missing = len(ids) - len(both)
-    infra = (base.loc[both, "status"] == INFRA) | (treat.loc[both, "status"] == INFRA)
+    infra = base.loc[both, "status"].isin(INFRA_STATUSES) | treat.loc[both, "status"].isin(INFRA_STATUSES)
     keep = both[~infra.to_numpy()]
     cols = [c for c in PAIR_COLUMNS if c in base.columns]
     pairs = base.loc[keep, cols].copy()

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import paper
-from analysis.load import INFRA, PairedFrame, build_pairs
+from analysis.load import INFRA_STATUSES, PairedFrame, build_pairs
 from analysis.stats import holm, paired_effect
 
 SCRIPTED_LABEL = "scripted policies (not the paper's models)"
@@ -121,7 +121,7 @@ def _drop_notes(pf: PairedFrame) -> list[str]:
 
 def effect(pairs: pd.DataFrame, **kw) -> dict:
     """:func:`analysis.stats.paired_effect` on a pair frame, clustered by workflow."""
-    return paired_effect(pairs["y_base"], pairs["y_treat"], pairs["workflow_id"], **kw)
+    return paired_effect(pairs["y_base"], pairs["y_treat"], pairs["group_id"], **kw)
 
 
 def _stat_kw(seed: int, n_resamples: int, n_flips: int) -> dict:
@@ -156,7 +156,7 @@ def table1(
     if len(studies) > 1:
         notes.append(f"pairs from {len(studies)} studies pooled here: {studies} (choose one with --study)")
     if len(full):
-        k = pooled["workflow_id"].nunique() if len(pooled) else 0
+        k = pooled["group_id"].nunique() if len(pooled) else 0
         notes.append(
             f"95% CI: task-clustered percentile bootstrap over {k} workflows, {n_resamples} resamples, seed {seed}; "
             "p_mcnemar: exact two-sided; p_signflip: cluster sign-flip randomization (exact)"
@@ -201,13 +201,6 @@ def table1(
     )
 
 
-def strata_label(df: pd.DataFrame) -> pd.Series:
-    """``complexity x fault kind`` (e.g. ``C3 implicit_permanent``); the mode stands in for a missing kind."""
-    c = df["complexity"].fillna("-").astype(str)
-    k = df["fault_kind"].fillna(df["mode"]).fillna("-").astype(str)
-    return c + " " + k
-
-
 def table1_strata(
     records: pd.DataFrame,
     study: str | None = None,
@@ -215,14 +208,13 @@ def table1_strata(
     n_resamples: int = 2_000,
     n_flips: int = 100_000,
 ) -> Table:
-    """Per model and stratum (complexity x fault kind; fault class), with the all-nonnegative check."""
+    """Per model and stratum (the world's strata; fault class), with the all-nonnegative check."""
     pf = build_pairs(_select_study(records, study), "monitor", "baseline")
     pairs = pf.pairs.copy()
-    pairs["complexity x fault_kind"] = strata_label(pairs) if len(pairs) else []
     pairs["fault_class"] = pairs["fault_class"].fillna("none").astype(str) if len(pairs) else []
     kw = _stat_kw(seed, n_resamples, n_flips)
     rows = []
-    for kind in ("complexity x fault_kind", "fault_class"):
+    for kind in ("stratum", "fault_class"):
         for (model, stratum), g in pairs.groupby(["model", kind], sort=True):
             e = effect(g, **kw)
             rows.append({"model": model, "stratum_by": kind, "stratum": stratum} | {
@@ -321,7 +313,7 @@ def boundaries(
 
 
 def _receipts(records: pd.DataFrame) -> pd.DataFrame:
-    ok = records[records["status"] != INFRA]
+    ok = records[~records["status"].isin(INFRA_STATUSES)]
     rows = [
         {"arm": arm, "model": model, **r}
         for arm, model, rec in zip(ok["arm"], ok["model"], ok["receipts"], strict=True)
@@ -375,7 +367,7 @@ def admissible(records: pd.DataFrame) -> Table:
 
 def cost(records: pd.DataFrame, baseline: str = "baseline") -> Table:
     """Cost per episode by arm (agent + reviewer) and the cost added over the baseline on the same pairs."""
-    ok = records[records["status"] != INFRA].copy()
+    ok = records[~records["status"].isin(INFRA_STATUSES)].copy()
     ok["total_usd"] = ok["cost_usd"] + ok["reviewer_cost_usd"]
     base = ok[ok["arm"] == baseline].drop_duplicates("pair_id", keep="last").set_index("pair_id")["total_usd"]
     rows = []
@@ -403,7 +395,7 @@ def cost(records: pd.DataFrame, baseline: str = "baseline") -> Table:
 
 def fire_rates(records: pd.DataFrame) -> Table:
     """How often receipts fire, per arm and fault class (fault class ``none`` = clean: false triggers)."""
-    ok = records[records["status"] != INFRA].copy()
+    ok = records[~records["status"].isin(INFRA_STATUSES)].copy()
     ok["fault_class"] = ok["fault_class"].fillna("none").astype(str)
     rows = []
     for (arm, fc), g in ok.groupby(["arm", "fault_class"], sort=True):

@@ -21,8 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.evaluations.payload_audit import detection_audit, false_alarms, toolmaze_traces  # noqa: E402
+from environments.registry import get_plugin  # noqa: E402
+from harness.evaluations.payload_audit import detection_audit, false_alarms  # noqa: E402
 from harness.monitor import build_crossfit, learn  # noqa: E402
+
+C3C4 = {"complexity": ["C3", "C4"]}  # the paper's difficult workflows
 
 
 def timed(fn, repeat: int) -> tuple[float, float, object]:
@@ -80,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-audit", action="store_true")
     args = ap.parse_args(argv)
 
-    rows = toolmaze_traces("P0", seed=args.seed)
+    toolmaze = get_plugin("toolmaze")
+    env = toolmaze.make(seed=args.seed)
+    rows = list(toolmaze.clean_traces(env, mode="P0"))
     report: dict = {"clean_trace_rows": len(rows), "workflows": len({r["workflow_id"] for r in rows})}
     t_build, t_first, cf = timed(lambda: build_crossfit(rows, 5, args.seed), args.repeat)
     report["build"] = {"seconds_five_folds": t_build, "seconds_first_build": t_first, "accepted_rules_total": cf.n_rules,
@@ -90,14 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     cf_schema = build_crossfit(rows, 5, args.seed, schema_only=True)
     report["schema_only"] = {"accepted_rules_total": cf_schema.n_rules, "false_alarms_heldout": false_alarms(cf_schema, rows)["rate"]["all"]}
     if not args.skip_audit:
-        from environments.toolmaze.env import ToolMazeEnv
-
-        env = ToolMazeEnv(seed=args.seed)
         t0 = time.perf_counter()
-        report["audit"] = detection_audit(cf, env)
+        report["audit"] = detection_audit(cf, env, focus=C3C4)
         report["audit"]["seconds"] = time.perf_counter() - t0
-        sch = detection_audit(cf_schema, env)
-        report["schema_only"]["audit"] = {k: sch[k] for k in ("fault_outcomes", "flagged", "c3c4", "clean_fire_rate",
+        sch = detection_audit(cf_schema, env, focus=C3C4)
+        report["schema_only"]["audit"] = {k: sch[k] for k in ("fault_outcomes", "flagged", "focus", "clean_fire_rate",
                                                                "receipt_events", "events_with_2plus_recovery")}
     if args.json:
         print(json.dumps(report, indent=1, default=str))
@@ -122,15 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         a = report["audit"]
         print(f"implicit-payload audit (oracle on P3/P4, task-disjoint registries): {a['fault_outcomes']} fault outcomes, "
               f"flagged {100 * a['flagged']:.1f}%, contract available {100 * a['contract_available']:.1f}%")
-        c = a["c3c4"]
+        c = a["focus"]
         print(f"  C3/C4: {c['fault_outcomes']} outcomes, flagged {100 * c['flagged']:.1f}%, contract available "
               f"{100 * c['contract_available']:.1f}%; clean responses in the same runs fired {100 * a['clean_fire_rate']:.2f}% "
               f"of {a['clean_responses']}")
-        for g in ("contract_class", "fault_kind", "complexity"):
+        for g in ("contract_class", "fault_kind", "stratum:complexity"):
             print(f"  by {g}: " + "; ".join(f"{k} {100 * v['flagged']:.1f}% of {v['n']}" for k, v in a["by"][g].items()))
         print(f"  receipts: {a['receipt_events']}, with >= 2 admissible recovery actions {100 * a['events_with_2plus_recovery']:.1f}%")
         sa = so["audit"]
-        print(f"  schema-only: flagged {100 * sa['flagged']:.1f}% (C3/C4 {100 * sa['c3c4']['flagged']:.1f}%), receipts "
+        print(f"  schema-only: flagged {100 * sa['flagged']:.1f}% (C3/C4 {100 * sa['focus']['flagged']:.1f}%), receipts "
               f"{sa['receipt_events']}, with >= 2 recovery actions {100 * sa['events_with_2plus_recovery']:.1f}%")
     return 0
 

@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replay", default="", help="a recorded cache (SQLite) to replay strictly")
     ap.add_argument("--progress", default="true")
     args = ap.parse_args(argv)
+    if args.limit and not (args.limit.isdigit() and int(args.limit) >= 1):
+        print(f"error: LIMIT must be a whole number of workflows (1 or more), got {args.limit!r}", file=sys.stderr)
+        return 2
 
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     default_run = not models and not args.limit

@@ -1,44 +1,37 @@
-"""Quality measurements of a monitor on ToolMaze: held-out false alarms on clean traces, and the
-task-disjoint detection audit of implicit (silent) payloads, by contract class and complexity.
+"""Quality measurements of a monitor on a world: held-out false alarms on clean traces, and the
+task-disjoint detection audit of the silent payloads a world plants itself (ToolMaze's P3/P4).
 
 Reads fault labels (``ToolResult.meta``) only to *score* the monitor after it has decided; the
-monitor itself never sees them. Imports ``environments.toolmaze`` lazily.
+monitor itself never sees them. Asks the world's plugin for its planned faults and its oracle;
+knows no particular world.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import subprocess
-import sys
-import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from environments.base import Environment, ToolCall, ToolResult
 from harness.monitor.crossfit import CrossFit, workflow_of
 from harness.monitor.receipt import Monitor
 
-
-def toolmaze_traces(mode: str = "P0", complexity: str | None = None, seed: int = 0) -> list[dict[str, Any]]:
-    """Trace rows of the ToolMaze ``traces`` command (its documented interface), read back."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "traces.jsonl"
-        cmd = [sys.executable, "-m", "environments.toolmaze", "traces", "--mode", mode, "--out", str(out), "--seed", str(seed)]
-        if complexity:
-            cmd += ["--complexity", complexity]
-        subprocess.run(cmd, check=True, capture_output=True)
-        return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+IMPLICIT_KINDS = ("implicit_transient", "implicit_permanent")
 
 
 def false_alarms(crossfit: CrossFit, rows: Iterable[Mapping[str, Any]], by: str = "complexity") -> dict[str, Any]:
-    """Fire rate on clean responses, each checked by the registry that never saw its workflow."""
+    """Fire rate on clean responses, each checked by the registry that never saw its group.
+
+    ``by`` names a row key (or a key of the row's ``strata``) to break the rate down by.
+    """
     n, fired = Counter(), Counter()
     classes: Counter = Counter()
     for r in rows:
         if r.get("status", "ok") == "error":
             continue
-        key = str(r.get(by, "all"))
+        key = str(r.get(by, (r.get("strata") or {}).get(by, "all")))
         v = crossfit.registry_for(workflow_of(r)).check(r["tool"], r.get("arguments") or {}, r.get("result"))
         n[key] += 1
         n["all"] += 1 if key != "all" else 0
@@ -51,58 +44,76 @@ def false_alarms(crossfit: CrossFit, rows: Iterable[Mapping[str, Any]], by: str 
             "fired_by_class": dict(sorted(classes.items()))}
 
 
-def detection_audit(crossfit: CrossFit, env: Any, modes: tuple[str, ...] = ("P3", "P4"),
-                    complexities: tuple[str, ...] = ("C1", "C2", "C3", "C4")) -> dict[str, Any]:
-    """Run the oracle policy on implicit-fault tasks; score each distinct perturbed outcome and each
-    clean response seen on the way, with the fold registry that never saw the workflow."""
-    from environments.toolmaze.policies import run_policy
+def _replay(env: Environment, task_id: str, calls: list[ToolCall]) -> list[tuple[ToolCall, ToolResult]]:
+    async def play() -> list[tuple[ToolCall, ToolResult]]:
+        episode = env.episode(task_id)
+        try:
+            await episode.open()
+            return [(c, await episode.call(c)) for c in calls]
+        finally:
+            await episode.close()
 
+    return asyncio.run(play())
+
+
+def detection_audit(crossfit: CrossFit, env: Environment, where: Mapping[str, Collection[str]] | None = None,
+                    kinds: Collection[str] = IMPLICIT_KINDS,
+                    focus: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
+    """Replay the world's oracle on the tasks that plant a fault of ``kinds`` (and match ``where``);
+    score each distinct perturbed outcome and each clean response seen on the way, with the fold
+    registry that never saw the group. ``focus`` (strata values) adds a summary of that subset."""
+    from environments.registry import get_plugin
+
+    plugin = get_plugin(env.name)
     catalog = env.tool_specs()
     outcomes: dict[tuple, dict[str, Any]] = {}
     clean_n = clean_fired = 0
     admissible: list[int] = []
-    for c in complexities:
-        for m in modes:
-            for task in env.tasks(f"{c}/{m}"):
-                reg = crossfit.registry_for(task.workflow_id)
-                monitor = Monitor(reg, catalog)
-                exposed = [s.name for s in env.start(task.task_id).tools()]
-                _, history = run_policy(env, task.task_id, "oracle")
-                for call, res in history:
-                    if call.name == "finish" or res.status == "error":
-                        continue
-                    ann = monitor.annotate(call.name, call.arguments, res.content, exposed)
-                    if ann.fired:
-                        admissible.append(ann.n_admissible)
-                    if not res.meta.get("perturbed"):
-                        clean_n += 1
-                        clean_fired += ann.fired
-                        continue
-                    key = (task.workflow_id, call.name, json.dumps(res.content, sort_keys=True, default=str))
-                    cls = str(res.meta.get("contract_class", "?"))
-                    have = any(r.cls == cls for r in reg.rules_for(call.name))
-                    outcomes[key] = {"complexity": c, "mode": m, "contract_class": cls,
-                                     "fault_kind": str(res.meta.get("fault_kind", "?")),
-                                     "flagged": ann.fired, "contract_available": have,
-                                     "caught_by_class": cls in {v.rule_class for v in ann.violations}}
-    return summarize(list(outcomes.values()), clean_n, clean_fired, admissible)
+    for task in env.tasks():
+        if where and not all(str(task.strata.get(k)) in set(map(str, v)) for k, v in where.items()):
+            continue
+        planned = plugin.planned_fault(env, task)
+        if planned is None or planned.fault_kind not in kinds:
+            continue
+        monitor = Monitor(crossfit.registry_for(task.group_id), catalog)
+        reg = monitor.registry
+        exposed = [s.name for s in env.episode(task.task_id).tools()]
+        for call, res in _replay(env, task.task_id, plugin.oracle(env, task.task_id)):
+            if res.status == "error" or (catalog.get(call.name) and catalog[call.name].category == "terminal"):
+                continue
+            ann = monitor.annotate(call.name, call.arguments, res.content, exposed)
+            if ann.fired:
+                admissible.append(ann.n_admissible)
+            if not res.meta.get("perturbed"):
+                clean_n += 1
+                clean_fired += ann.fired
+                continue
+            key = (task.group_id, call.name, json.dumps(res.content, sort_keys=True, default=str))
+            cls = str(res.meta.get("contract_class", "?"))
+            outcomes[key] = {**{f"stratum:{k}": str(v) for k, v in task.strata.items()}, "strata": dict(task.strata),
+                             "contract_class": cls, "fault_kind": str(res.meta.get("fault_kind", "?")),
+                             "flagged": ann.fired, "contract_available": any(r.cls == cls for r in reg.rules_for(call.name)),
+                             "caught_by_class": cls in {v.rule_class for v in ann.violations}}
+    return summarize(list(outcomes.values()), clean_n, clean_fired, admissible, focus)
 
 
-def summarize(outcomes: list[dict[str, Any]], clean_n: int, clean_fired: int, admissible: list[int]) -> dict[str, Any]:
+def summarize(outcomes: list[dict[str, Any]], clean_n: int, clean_fired: int, admissible: list[int],
+              focus: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
     def rate(rows: list[dict[str, Any]], key: str) -> float:
         return sum(bool(r[key]) for r in rows) / len(rows) if rows else float("nan")
 
-    groups: dict[str, dict[str, list[dict[str, Any]]]] = {"contract_class": defaultdict(list), "complexity": defaultdict(list),
-                                                          "fault_kind": defaultdict(list)}
+    keys = ["contract_class", "fault_kind", *sorted({k for o in outcomes for k in o if k.startswith("stratum:")})]
+    groups: dict[str, dict[str, list[dict[str, Any]]]] = {g: defaultdict(list) for g in keys}
     for o in outcomes:
         for g in groups:
-            groups[g][o[g]].append(o)
-    c34 = [o for o in outcomes if o["complexity"] in ("C3", "C4")]
+            groups[g][o.get(g, "-")].append(o)
+    sub = [o for o in outcomes if focus and all(str(o["strata"].get(k)) in set(map(str, v)) for k, v in focus.items())]
     return {
         "fault_outcomes": len(outcomes),
         "flagged": rate(outcomes, "flagged"),
         "contract_available": rate(outcomes, "contract_available"),
-        "c3c4": {"fault_outcomes": len(c34), "flagged": rate(c34, "flagged"), "contract_available": rate(c34, "contract_available")},
+        "focus": {"where": {k: list(v) for k, v in (focus or {}).items()}, "fault_outcomes": len(sub),
+                  "flagged": rate(sub, "flagged"), "contract_available": rate(sub, "contract_available")},
         "by": {g: {k: {"n": len(v), "flagged": rate(v, "flagged"), "contract_available": rate(v, "contract_available")}
                    for k, v in sorted(d.items())} for g, d in groups.items()},
         "clean_responses": clean_n,

@@ -1,13 +1,13 @@
-"""Validity studies on ToolMaze: incident detection, clean fire rate, and propagation.
+"""Validity studies on any world with clean traces: incident detection, clean fire rate, propagation.
 
 - Incident detection: each incident fault is applied (through the real ``FaultInjector``) to clean
-  P0 tool results whose shape fits it; the cross-fitted registry of the result's workflow fold
+  tool results (the world's plugin's ``clean_traces``) whose shape fits it; the cross-fitted registry of the result's workflow fold
   (learned without that workflow) checks the corrupted result. A fault counts as flagged when the
   corruption raises a violation the clean result did not (per application), and a fault is
   *detected* when at least half of its applications are flagged.
-- Clean fire rate: every distinct clean P0 tool response, checked by its fold's registry.
-- Propagation: the environment's ``naive`` test policy (trusts every result) runs P0 tasks with
-  the fault injected; ``propagation.track_episode`` says whether a corrupted value reached later
+- Clean fire rate: every distinct clean tool response, checked by its fold's registry.
+- Propagation: the scripted ``trusting`` policy (trusts every result) runs tasks without a planned
+  fault with the fault injected; ``propagation.track_episode`` says whether a corrupted value reached later
   arguments or the finish answer, and the judge says whether the episode still passed.
 
 Everything is seeded from ``seed``; the monitor is used unchanged (imported, never configured here).
@@ -27,7 +27,7 @@ from harness.faults.inject import FaultInjector
 from harness.faults.propagation import summarise, track_episode
 from harness.stream import StreamContext
 
-NON_TARGET_CATEGORIES = ("Action", "Terminal")  # ToolMaze's victims are never side-effect tools
+NON_TARGET_CATEGORIES = ("write", "terminal")  # implicit faults hit what the agent reads, never side effects
 
 
 @dataclass
@@ -38,7 +38,7 @@ class StudyOptions:
     n_folds: int = 5
     folds: tuple[int, ...] | None = None  # held-out folds to study (None = all)
     per_fault: int = 10  # clean results corrupted per incident fault
-    propagation_tasks: int = 3  # naive episodes per incident fault
+    propagation_tasks: int = 3  # trusting-policy episodes per incident fault
     max_attempts: int = 400  # candidate results tried per fault before calling it not applicable
     fault_ids: tuple[str, ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -49,14 +49,13 @@ class StudyOptions:
 
 
 def clean_rows(env: Any) -> list[dict[str, Any]]:
-    """Distinct clean P0 tool executions (per workflow, tool and arguments)."""
-    if getattr(env, "name", "") != "toolmaze":
-        raise NotImplementedError("the validity study is wired for ToolMaze only (tau-bench/AppWorld: later)")
-    from environments.toolmaze.__main__ import traces
+    """Distinct clean tool executions of the world (per group, tool and arguments), from its plugin."""
+    from environments.registry import get_plugin
 
     seen: set[str] = set()
     rows = []
-    for r in traces(env, "P0"):
+    for r in get_plugin(env.name).clean_traces(env):
+        r = {**r, "workflow_id": r.get("group_id") or r.get("workflow_id")}
         key = canonical_json([r["workflow_id"], r["tool"], r["arguments"]])
         if r.get("status", "ok") == "ok" and key not in seen:
             seen.add(key)
@@ -90,7 +89,7 @@ class _SpecEpisode:
 
 def corrupt_row(fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str, ToolSpec], seed: int) -> ToolResult:
     inj = FaultInjector(fault.config(), seed=seed)
-    task = SimpleNamespace(task_id=row["task_id"], terminal_tool="finish")
+    task = SimpleNamespace(task_id=row["task_id"], terminal_tool=None)  # terminal tools are excluded by category
     ctx = StreamContext(episode=_SpecEpisode(specs, row["tool"]), task=task, seed=seed, call_index=0)  # type: ignore[arg-type]
     return inj(ToolCall(row["tool"], row["arguments"]), ToolResult(content=row["result"]), ctx)
 
@@ -196,54 +195,35 @@ def clean_fire_rate(rows: Sequence[Mapping[str, Any]], assignment, registries) -
 
 
 # ------------------------------------------------------------------------------------------
-# Study 3: propagation under the naive policy.
+# Study 3: propagation under the trusting policy.
 
 
-class _StreamedEpisode:
-    """Wraps an episode so every call goes through the interposers (the runner's chain, minus the agent)."""
+class _Recorder:
+    """The last interposer of a propagation episode: keeps every (call, result) the agent received."""
 
-    def __init__(self, episode: Any, interposers: Sequence[Any], seed: int):
-        self._ep = episode
-        self._interposers = list(interposers)
-        self._seed = seed
-        self._counts: dict[str, int] = {}
-        self.stream_history: list[tuple[ToolCall, ToolResult]] = []
-        self.labels: dict[str, Any] = {}
+    def __init__(self) -> None:
+        self.history: list[tuple[ToolCall, ToolResult]] = []
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ep, name)
-
-    def call(self, call: ToolCall) -> ToolResult:
-        result = self._ep.call(call)
-        ctx = StreamContext(
-            episode=self._ep, task=self._ep.task, seed=self._seed, call_index=len(self.stream_history),
-            calls_per_tool=dict(self._counts), exposed_tools=[s.name for s in self._ep.tools()], labels=self.labels,
-        )
-        for interposer in self._interposers:
-            result = interposer(call, result, ctx)
-        self._counts[call.name] = self._counts.get(call.name, 0) + 1
-        self.stream_history.append((call, result))
+    def __call__(self, call: ToolCall, result: ToolResult, ctx: StreamContext) -> ToolResult:
+        self.history.append((call, result))
         return result
 
 
-class _StreamedEnv:
-    def __init__(self, env: Any, make_interposers, seed: int):
-        self._env, self._make, self._seed = env, make_interposers, seed
-        self.last: _StreamedEpisode | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._env, name)
-
-    def start(self, task_id: str, seed: int = 0) -> _StreamedEpisode:
-        self.last = _StreamedEpisode(self._env.start(task_id, seed=seed), self._make(), self._seed)
-        return self.last
+PROPAGATION_POLICY = "trusting"  # the scripted policy that trusts every result (harness.agents.policies)
 
 
 def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOptions) -> dict[str, Any]:
-    from environments.toolmaze.policies import run_policy
+    """Episodes of the trusting scripted policy on clean tasks with one fault injected each."""
+    from environments.registry import get_plugin
+    from harness.agents.policies.driver import run_policy_episode
 
-    p0 = {t.workflow_id: t.task_id for t in env.tasks("P0")}
-    pool = sorted(w for w in workflows if w in p0)
+    plugin = get_plugin(env.name)
+    clean = {}
+    for t in env.tasks():
+        planned = plugin.planned_fault(env, t)
+        if planned is None or planned.fault_kind == "none":
+            clean.setdefault(t.group_id, t.task_id)
+    pool = sorted(w for w in workflows if w in clean)
     rows = []
     for fault in suite.faults:
         if opts.fault_ids and fault.id not in opts.fault_ids:
@@ -252,14 +232,14 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
         cfg["target"] = {**cfg["target"], "exclude_categories": list(NON_TARGET_CATEGORIES)}
         picks = rng(opts.seed, "validity-propagation", fault.id).sample(pool, k=min(opts.propagation_tasks, len(pool)))
         for wid in picks:
-            wrapped = _StreamedEnv(env, lambda cfg=cfg: [FaultInjector(cfg, seed=opts.seed)], opts.seed)
+            recorder = _Recorder()
+            chain = [FaultInjector(cfg, seed=opts.seed), recorder]
             try:
-                outcome, _ = run_policy(wrapped, p0[wid], "naive")
+                _, outcome = run_policy_episode(PROPAGATION_POLICY, env, clean[wid], seed=opts.seed, interposers=chain)
                 success, crashed = bool(outcome.success), False
-            except Exception:  # the naive policy may choke on a corrupted shape; that episode fails
+            except Exception:  # the policy may choke on a corrupted shape; that episode fails
                 success, crashed = False, True
-            hist = wrapped.last.stream_history if wrapped.last else []
-            row = track_episode(hist)
+            row = track_episode(recorder.history, terminal_tool=env.task(clean[wid]).terminal_tool)
             if row["n_injected"] == 0:
                 continue  # the fault found no fitting result in this episode: not a hit
             rows.append({"fault": fault.id, "kind": fault.kind, "workflow_id": wid, "success": success,
@@ -320,7 +300,7 @@ def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -
     lines += ["", f"Clean fire rate: {c['fired']} of {c['responses']} clean responses ({_pct(c['fire_rate_pct']).strip()}),"
               f" {c['tools_with_fires']} tools"]
     p = rep["propagation"]["summary"]
-    lines += ["", f"Propagation (naive policy): {p['hit_episodes']} hit episodes, {p['trackable']} trackable,"
+    lines += ["", f"Propagation (trusting policy): {p['hit_episodes']} hit episodes, {p['trackable']} trackable,"
               f" {p['propagated']} propagated ({_pct(p['propagated_pct']).strip()}),"
               f" {p['propagated_and_passed']} of those passed ({_pct(p['propagated_passed_pct']).strip()}),"
               f" {p['crashed']} policy crashes"]

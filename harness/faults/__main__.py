@@ -1,26 +1,15 @@
 """Command line for the fault library and its validity studies.
 
     python -m harness.faults incidents [--json]              # the incident suite: types, counts, sources
-    python -m harness.faults validity --env toolmaze [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
-    python -m harness.faults stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
+
+The studies that measure the monitor with these faults live in ``python -m harness.evaluations``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
-
-PAPER = Path(__file__).resolve().parents[2].parent / "shared" / "paper" / "reported.json"
-
-
-def _paper_validity() -> dict[str, Any] | None:
-    try:
-        return json.loads(PAPER.read_text())["validity_incident_faults"]
-    except (OSError, ValueError, KeyError):
-        return None
 
 
 def _print_incidents(summary: dict[str, Any]) -> None:
@@ -39,19 +28,6 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     inc = sub.add_parser("incidents", help="summarise the incident-derived suite")
     inc.add_argument("--json", action="store_true")
-    val = sub.add_parser("validity", help="incident detection, clean fire rate and propagation")
-    val.add_argument("--env", default="toolmaze")
-    val.add_argument("--seed", type=int, default=0)
-    val.add_argument("--env-seed", type=int, default=0)
-    val.add_argument("--folds", help="comma-separated held-out folds (default: all)")
-    val.add_argument("--per-fault", type=int, default=10)
-    val.add_argument("--propagation-tasks", type=int, default=3)
-    val.add_argument("--json", action="store_true")
-    stb = sub.add_parser("stabletoolbench", help="organic fire rate on StableToolBench's response cache")
-    stb.add_argument("--cache", required=True, help="the unpacked tool_response_cache folder")
-    stb.add_argument("--train-fraction", type=float, default=0.5)
-    stb.add_argument("--seed", type=int, default=0)
-    stb.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
     if args.cmd == "incidents":
@@ -63,41 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             _print_incidents(summary)
         return 0
-    if args.cmd == "validity":
-        from harness.evaluations.validity import StudyOptions, format_report, run_validity
-
-        folds = tuple(int(x) for x in args.folds.split(",")) if args.folds else None
-        opts = StudyOptions(env=args.env, env_seed=args.env_seed, seed=args.seed, folds=folds,
-                            per_fault=args.per_fault, propagation_tasks=args.propagation_tasks)
-        try:
-            rep = run_validity(opts)
-        except (NotImplementedError, KeyError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        if args.json:
-            print(json.dumps(rep, indent=1, default=str))
-        else:
-            print(format_report(rep, _paper_validity()))
-        return 0
-    from harness.evaluations.stabletoolbench import organic_fire_rate
-
-    try:
-        rep = organic_fire_rate(args.cache, args.train_fraction, args.seed)
-    except FileNotFoundError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(rep, indent=1))
-    else:
-        print(f"StableToolBench organic replay: {rep['checked']} checked of {rep['organic']} organic responses "
-              f"({rep['apis']} APIs, {rep['tools']} tools); fired {rep['fired']} "
-              f"({rep['fire_rate_pct'] if rep['fire_rate_pct'] is None else round(rep['fire_rate_pct'], 2)}%), "
-              f"in {rep['tools_with_fires']} tools")
-        for name, row in rep["by_tool"].items():
-            if row["fired"]:
-                print(f"  {name:<50} {row['fired']:>5} / {row['checked']:<6} {row['fire_rate_pct']:.2f}%")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

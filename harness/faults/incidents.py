@@ -29,9 +29,7 @@ class IncidentFault:
     url: str
     taxonomy_class: str
     what_went_wrong: str
-    toolmaze: str
-    taubench: str
-    appworld: str
+    worlds: dict[str, str] = field(default_factory=dict)  # world name -> how the fault shows there
     params: dict[str, Any] = field(default_factory=dict)
     target: dict[str, Any] = field(default_factory=dict)
     mode: str = "permanent"
@@ -84,6 +82,17 @@ class Suite:
         }
 
 
+FAULT_KEYS = frozenset({"id", "type", "kind", "fault_class", "params", "target", "mode"})
+INCIDENT_KEYS = frozenset({"id", "name", "url", "taxonomy_class", "what_went_wrong", "faults"})
+
+
+def world_notes(incident: dict[str, Any], fault: dict[str, Any]) -> dict[str, str]:
+    """Every other key of an incident or of its fault is a world's name with how the fault shows there."""
+    notes = {k: str(v) for k, v in incident.items() if k not in INCIDENT_KEYS}
+    notes.update({k: str(v) for k, v in fault.items() if k not in FAULT_KEYS})
+    return dict(sorted(notes.items()))
+
+
 def load_suite(path: str | Path = SUITE_PATH) -> Suite:
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     types = dict(data["types"])
@@ -101,9 +110,7 @@ def load_suite(path: str | Path = SUITE_PATH) -> Suite:
                 url=inc["url"],
                 taxonomy_class=str(inc["taxonomy_class"]),
                 what_went_wrong=" ".join(str(inc["what_went_wrong"]).split()),
-                toolmaze=str(f["toolmaze"]),
-                taubench=str(inc.get("taubench", "")),
-                appworld=str(inc.get("appworld", "")),
+                worlds=world_notes(inc, f),
                 params=dict(f.get("params") or {}),
                 target=dict(f.get("target") or {}),
                 mode=f.get("mode", "permanent"),

@@ -1,6 +1,6 @@
 """Command line of the monitor: ``learn``, ``check`` and ``explain`` (see ``__main__``).
 
-    python -m harness.monitor learn --env toolmaze [--fold K | --all-folds] --out PATH [--schema-only]
+    python -m harness.monitor learn --env NAME [--sources traces,database,schemas] [--fold K | --all-folds] --out PATH
     python -m harness.monitor learn --input TRACES.jsonl [--fold K | --all-folds] --out FILE
     python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env toolmaze]
     python -m harness.monitor explain --registry FILE [--tool NAME]
@@ -33,18 +33,64 @@ def read_jsonl(path: str) -> Iterator[dict[str, Any]]:
 def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.input:
         return list(read_jsonl(args.input))
-    if args.env == "toolmaze":
-        from harness.evaluations.payload_audit import toolmaze_traces
+    plugin, env = _world(args.env)
+    try:
+        return [dict(r) for r in plugin.clean_traces(env)]
+    except NotImplementedError as exc:
+        raise SystemExit(f"learn --env {args.env}: {exc}; pass --input TRACES.jsonl") from None
 
-        return toolmaze_traces("P0", seed=args.seed)
-    raise SystemExit(f"learn --env {args.env}: only toolmaze traces are built in; pass --input TRACES.jsonl")
+
+def _world(name: str) -> tuple[Any, Any]:
+    from environments.registry import UnknownEnvironmentError, get_plugin
+
+    try:
+        plugin = get_plugin(name)
+        return plugin, plugin.make()
+    except (UnknownEnvironmentError, FileNotFoundError, ValueError) as exc:
+        raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
+
+
+def _shared_rules(args: argparse.Namespace) -> Registry | None:
+    """Rules from the world's non-trace sources (its result schemas, its public database), if asked."""
+    sources = [s for s in (args.sources or "").split(",") if s and s != "traces"]
+    if not sources:
+        return None
+    if not args.env:
+        raise SystemExit("--sources schemas/database need --env NAME (the world that offers them)")
+    plugin, env = _world(args.env)
+    out = Registry([], {"source": "+".join(sources)})
+    for source in sources:
+        if source == "schemas":
+            from harness.monitor.derive import registry_from_schemas
+
+            out = out.merged(registry_from_schemas(plugin.tool_schemas(env)))
+        elif source == "database":
+            from harness.monitor.derive import bind_records, from_records
+
+            db = plugin.database(env)
+            rules = from_records(db.collections)
+            bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
+                     for r in bind_records(rules[coll], tool, ctx)]
+            out = out.merged(Registry(bound, {"source": "database"}))
+        else:
+            raise SystemExit(f"unknown contract source {source!r} (traces, schemas, database)")
+    return out
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    rows = _traces(args)
+    shared = _shared_rules(args)
+    use_traces = args.input or "traces" in (args.sources or "traces").split(",")
+    rows = _traces(args) if use_traces else []
     t0 = time.perf_counter()
+    if not use_traces:
+        assert shared is not None
+        shared.save(args.out)
+        print(f"{shared.n_rules} rules over {len(shared.tools())} tools from {args.sources} -> {args.out}", file=sys.stderr)
+        return 0
     if args.all_folds:
         cf = build_crossfit(rows, args.folds, args.seed, schema_only=args.schema_only)
+        if shared is not None:
+            cf.registries = [r.merged(shared) for r in cf.registries]
         cf.save(args.out)
         took = time.perf_counter() - t0
         print(f"{len(rows)} trace rows, {len(cf.assignment)} workflows -> {args.folds} registries, "
@@ -56,6 +102,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
         reg = build_fold(rows, args.fold, args.folds, args.seed)
     else:
         reg = learn_schema_only(rows) if args.schema_only else learn(rows)
+    if shared is not None:
+        reg = reg.merged(shared)
     reg.save(args.out)
     took = time.perf_counter() - t0
     print(f"{len(rows)} trace rows -> {reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}", file=sys.stderr)
@@ -71,9 +119,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     loaded = load_any(args.registry)
     catalog = {}
     if args.env:
-        from environments.registry import get_environment
-
-        catalog = get_environment(args.env).tool_specs()
+        catalog = _world(args.env)[1].tool_specs()
     n = fired = 0
     with open(args.output, "w", encoding="utf-8") as out:
         monitors: dict[int, Monitor] = {}
@@ -106,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("learn", help="mine contracts from clean traces")
     src = lp.add_mutually_exclusive_group(required=True)
-    src.add_argument("--env", choices=["toolmaze"])
+    src.add_argument("--env", help="a registered world (toolmaze, taubench, appworld): its contract sources")
     src.add_argument("--input", help="trace JSONL ({tool, arguments, result[, status, workflow_id]} per line)")
     which = lp.add_mutually_exclusive_group()
     which.add_argument("--fold", type=int, help="registry for fold K (trained on the other folds)")
@@ -114,13 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--folds", type=int, default=5)
     lp.add_argument("--seed", type=int, default=0)
     lp.add_argument("--schema-only", action="store_true", help="required fields and types only")
+    lp.add_argument("--sources", help="comma list of traces, schemas, database (default: traces)")
     lp.add_argument("--out", required=True)
     cp = sub.add_parser("check", help="check results and render receipts")
     cp.add_argument("--registry", required=True)
     cp.add_argument("--input", required=True)
     cp.add_argument("--output", required=True)
     cp.add_argument("--variant", choices=VARIANTS, default="full")
-    cp.add_argument("--env", choices=["toolmaze", "taubench", "appworld"], help="tool catalog for recovery tools")
+    cp.add_argument("--env", help="a registered world: its tool catalog gives the recovery tools")
     ep = sub.add_parser("explain", help="the rules in plain words")
     ep.add_argument("--registry", required=True)
     ep.add_argument("--tool")

@@ -23,13 +23,8 @@ CROSSFIT_KIND = "outcome-monitor-crossfit"
 
 
 def workflow_of(row: Mapping[str, Any]) -> str:
-    """The workflow id of a trace row (``workflow_id``, else the task id without its ``_P<k>`` mode)."""
-    wid = row.get("workflow_id")
-    if wid:
-        return str(wid)
-    task = str(row.get("task_id", ""))
-    head, sep, tail = task.rpartition("_")
-    return head if sep and tail[:1] == "P" and tail[1:].isdigit() else task
+    """The cross-fitting group of a trace row: ``group_id``, else ``workflow_id``, else its task id."""
+    return str(row.get("group_id") or row.get("workflow_id") or row.get("task_id", ""))
 
 
 def fold_of(workflow_id: str, n_folds: int = 5, seed: int = 0) -> int:

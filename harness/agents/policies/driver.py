@@ -4,13 +4,14 @@ It feeds the policy through the project's one agent loop (``harness.agents.loop.
 completer that calls ``policy.respond`` directly (same rng derivation and reply finishing as the
 ``scripted`` provider), so a driver episode sees exactly what a litellm-routed episode sees,
 including interposers (fault injectors, the monitor) and deferred receipt delivery.
-``monitor_interposers`` builds a cross-fitted monitor arm for ToolMaze as the runner does.
+``monitor_interposers`` builds a cross-fitted monitor arm from the world's clean traces, as the
+runner does. Knows no particular world: it asks the world's plugin.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,15 +56,20 @@ def run_policy_episode(
     if isinstance(policy, str):
         policy = get_policy(policy)
     task = env.task(task_id)
-    episode = env.start(task_id, seed=seed)
-    result = asyncio.run(
-        run_loop(
-            episode, task, policy_completer(policy, seed),
-            system_prompt=system_prompt(prompt, task.terminal_tool), interposers=interposers,
-            seed=seed, delivery=delivery,
-        )
-    )
-    return result, episode.score(result.final_answer)
+    episode = env.episode(task_id, seed=seed)
+
+    async def play() -> tuple[LoopResult, Outcome]:
+        try:
+            result = await run_loop(
+                episode, task, policy_completer(policy, seed),
+                system_prompt=system_prompt(prompt, task.terminal_tool), interposers=interposers,
+                seed=seed, delivery=delivery,
+            )
+            return result, await episode.score()
+        finally:
+            await episode.close()
+
+    return asyncio.run(play())
 
 
 InterposerFactory = Callable[[Task], Sequence[Interposer]]
@@ -73,22 +79,22 @@ def run_grid(
     policy: Policy | str,
     env: Environment,
     *,
-    modes: Sequence[str] = ("P0",),
+    where: Mapping[str, Collection[str]] | None = None,
     seed: int = 0,
     interposers_for: InterposerFactory | None = None,
     delivery: str = "immediate",
     limit: int | None = None,
-) -> dict[tuple[str, str], tuple[int, int]]:
-    """(complexity, mode) -> (successes, episodes) over the environment's tasks in ``modes``.
+) -> dict[tuple[str, ...], tuple[int, int]]:
+    """strata values (in key order) -> (successes, episodes) over the tasks whose strata match ``where``.
 
     ``interposers_for(task)`` builds the interposer chain of one episode (e.g. a monitor whose
     registry was cross-fitted away from the task's workflow); ``limit`` caps episodes per cell.
     """
     grid: dict[tuple[str, str], list[int]] = {}
     for task in env.tasks():
-        cell = (str(task.meta.get("complexity", "")), str(task.meta.get("mode", "")))
-        if cell[1] not in modes:
+        if where and not all(str(task.strata.get(k)) in set(map(str, vs)) for k, vs in where.items()):
             continue
+        cell = tuple(str(v) for _, v in sorted(task.strata.items()))
         counts = grid.setdefault(cell, [0, 0])
         if limit is not None and counts[1] >= limit:
             continue
@@ -101,25 +107,25 @@ def run_grid(
 
 def monitor_interposers(env: Environment, variant: str = "full", delivery: str = "immediate",
                         n_folds: int = 5, seed: int = 0, crossfit: Any = None) -> InterposerFactory:
-    """Per-task interposers of a monitor arm, built as the runner builds them (ToolMaze only).
+    """Per-task interposers of a monitor arm, built as the runner builds them.
 
-    Contracts are mined from the clean P0 oracle traces and cross-fitted, so a task is checked
-    by the registry learned from the other folds' workflows (pass ``crossfit`` to reuse one).
-    Raises ImportError without a monitor.
+    Contracts are mined from the world's clean traces (its plugin's ``clean_traces``) and
+    cross-fitted, so a task is checked by the registry learned from the other folds' groups (pass
+    ``crossfit`` to reuse one).
     """
-    from environments.toolmaze.__main__ import traces
+    from environments.registry import get_plugin
     from harness.monitor import Monitor, build_crossfit
     from harness.stream import MonitorInterposer
 
     if crossfit is None:
-        crossfit = build_crossfit(traces(env, mode="P0"), n_folds=n_folds, seed=seed)
+        crossfit = build_crossfit(get_plugin(env.name).clean_traces(env), n_folds=n_folds, seed=seed)
     catalog = env.tool_specs()
     monitors: dict[int, Monitor] = {}
 
     def monitor_for(ctx) -> Monitor:
-        fold = crossfit.fold(ctx.task.workflow_id)
+        fold = crossfit.fold(ctx.task.group_id)
         if fold not in monitors:
-            monitors[fold] = Monitor(crossfit.registry_for(ctx.task.workflow_id), catalog, variant)
+            monitors[fold] = Monitor(crossfit.registry_for(ctx.task.group_id), catalog, variant)
         return monitors[fold]
 
     chain = [MonitorInterposer(monitor_for, delivery)]

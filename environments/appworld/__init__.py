@@ -1,0 +1,1 @@
+"""AppWorld (being built): see environments/registry.py."""

@@ -1,0 +1,1 @@
+"""tau-bench retail (being built): see environments/registry.py."""
