@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     for policy in args.policies:
         for arm, factory in arms:
             t0 = time.perf_counter()
-            grid = run_grid(policy, env, modes=args.modes, seed=args.seed, interposers_for=factory,
+            grid = run_grid(policy, env, where={"mode": args.modes}, seed=args.seed, interposers_for=factory,
                             delivery=args.delivery if factory else "immediate", limit=args.limit)
             n = sum(v[1] for v in grid.values())
             print_grid(f"scripted/{policy}: {arm}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)

@@ -9,10 +9,10 @@ Config (a ``conf/fault/*.yaml`` node or a plain mapping)::
     level: observation            # or "state" (see below)
     target:
       tool: null                  # a tool name; null = first touched tool with an eligible field
-      category: null              # restrict first-touch targets to a ToolSpec.category (Source, ...)
+      category: null              # restrict first-touch targets to a ToolSpec.category (read, write)
       field: null                 # regex over field names/paths, e.g. "price|amount"
       shape: null                 # keep targets whose value is a number | date | text | list | object
-      exclude_categories: [Terminal]  # tool categories never targeted (the task's terminal tool never is)
+      exclude_categories: [terminal]  # tool categories never targeted (the task's terminal tool never is)
     params: {}                    # class options (variant, factor, value, pool, scope)
 
 ``fault_class: incident`` with ``incident: <fault id>`` takes class, kind, target and params from
@@ -23,10 +23,10 @@ first tool in the episode whose result has a field the class can corrupt; the fi
 choice among eligible fields, stable for the episode so a permanent fault keeps hitting it.
 
 Levels: ``observation`` corrupts only what the agent sees (the world is unchanged). ``state``
-also asks the environment to store the corrupted value, through an optional episode hook
-``episode.corrupt_state(path: str, value: Any) -> None`` (``path`` is the JSON path in this tool's
-result). Environments without the hook (ToolMaze) get observation-level faults; the record says
-which level applied in ``meta["injected_fault"]["level"]``.
+also asks the world to store the corrupted value through its optional state access (protocol v2
+``episode.state``: ``locate(call, result, path)`` then ``corrupt(ref, value)``). Worlds without it
+(ToolMaze), or a result path the world cannot locate, get observation-level faults; the record
+says which level applied in ``meta["injected_fault"]["level"]``.
 
 The caller's result is never mutated: content and meta are deep-copied before corruption.
 """
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from environments.base import ToolCall, ToolResult, ToolSpec
+from environments.base import StateAccess, ToolCall, ToolResult, ToolSpec
 from environments.seeding import rng
 from harness.faults import paths
 from harness.faults.classes import FaultClass, field_filter, get_class, shape_of
@@ -70,7 +70,7 @@ class FaultSpec:
     category: str | None = None
     field: str | None = None
     shape: str | None = None
-    exclude_categories: tuple[str, ...] = ("Terminal",)
+    exclude_categories: tuple[str, ...] = ("terminal",)
     params: dict[str, Any] = dc_field(default_factory=dict)
 
     @classmethod
@@ -90,7 +90,7 @@ class FaultSpec:
             category=target.get("category"),
             field=target.get("field"),
             shape=target.get("shape"),
-            exclude_categories=tuple(target.get("exclude_categories", ("Terminal",))),
+            exclude_categories=tuple(target.get("exclude_categories", ("terminal",))),
             params=dict(cfg.get("params") or {}),
         )
         if spec.mode not in MODES:
@@ -169,9 +169,12 @@ class FaultInjector:
         )
         st.fired += 1
         level = "observation"
-        if self.spec.level == "state" and callable(getattr(ctx.episode, "corrupt_state", None)):
-            ctx.episode.corrupt_state(applied.path, copy.deepcopy(applied.corrupted))
-            level = "state"
+        if self.spec.level == "state":
+            state = getattr(ctx.episode, "state", None)
+            ref = state.locate(call, result, applied.path) if isinstance(state, StateAccess) else None
+            if ref is not None:  # the world stores the corrupted value: later reads see it too
+                state.corrupt(ref, copy.deepcopy(applied.corrupted))
+                level = "state"
         label = {
             "name": self.spec.name,
             "fault_class": self.spec.fault_class,

@@ -94,11 +94,11 @@ def catalog() -> dict[str, ToolSpec]:
     obj = {"type": "object"}
     return {
         "get_quote": ToolSpec("get_quote", "Stock quote", {**obj, "properties": {"ticker": {"type": "string"}}},
-                              category="Source", substitutes=("get_quote_alt",), output_fields=("$.price", "$.ticker")),
+                              category="read", substitutes=("get_quote_alt",), output_fields=("$.price", "$.ticker")),
         "get_quote_alt": ToolSpec("get_quote_alt", "Stock quote (other provider)", {**obj, "properties": {"symbol": {"type": "string"}}},
-                                  category="Source", substitutes=("get_quote",), output_fields=("$.price", "$.ticker")),
-        "get_price_history": ToolSpec("get_price_history", "Past prices", obj, category="Source", output_fields=("$.price", "$.date")),
-        "place_order": ToolSpec("place_order", "Buy", obj, category="Action", output_fields=("$.total", "$.unit_price", "$.price")),
-        "get_weather": ToolSpec("get_weather", "Weather", {**obj, "properties": {"city": {"type": "string"}}}, category="Source",
+                                  category="read", substitutes=("get_quote",), output_fields=("$.price", "$.ticker")),
+        "get_price_history": ToolSpec("get_price_history", "Past prices", obj, category="read", output_fields=("$.price", "$.date")),
+        "place_order": ToolSpec("place_order", "Buy", obj, category="write", output_fields=("$.total", "$.unit_price", "$.price")),
+        "get_weather": ToolSpec("get_weather", "Weather", {**obj, "properties": {"city": {"type": "string"}}}, category="read",
                                 output_fields=("$.celsius", "$.fahrenheit")),
     }

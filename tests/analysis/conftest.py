@@ -50,11 +50,12 @@ def synth_records(
                         for i in range(n_rec)
                     ]  # fmt: skip
                     out.append({
-                        "study": study, "arm": arm, "model": model, "task_id": f"wf{w}_P3", "workflow_id": f"wf{w}",
+                        "study": study, "arm": arm, "model": model, "task_id": f"wf{w}_P3", "group_id": f"wf{w}",
                         "fold": w % 5, "fault_class": ("type_flip", "missing_field")[w % 2],
                         "fault_kind": ("transient", "permanent")[j % 2], "seed": seed, "pair_id": pair_id,
-                        "success": success, "status": status, "env": "toolmaze", "complexity": ("C3", "C4")[w % 2],
-                        "mode": "P3", "replicate": 0, "episode_id": f"{pair_id}:{arm}", "scripted": scripted,
+                        "success": success, "status": status, "env": "toolmaze",
+                        "strata": {"complexity": ("C3", "C4")[w % 2], "mode": "P3"}, "replicate": 0, "episode_id": f"{pair_id}:{arm}", "scripted": scripted,
+                        "outcome_correct": success, "user_cost_usd": 0.0,
                         "tool_calls": [], "n_tool_calls": 4 + n_rec, "receipts": receipts, "n_receipts": n_rec,
                         "hit": n_rec > 0, "prompt_tokens": 1000, "completion_tokens": 100,
                         "cost_usd": 0.01 * (1 + 0.1 * (arm != "baseline")), "reviewer_calls": 0,

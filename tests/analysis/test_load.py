@@ -38,7 +38,7 @@ def test_torn_line_skipped_and_reported(synth, make_run):
     with (run / "episodes.jsonl").open("a") as fh:
         fh.write('{"study": "x", "arm": "base')
     rep = LoadReport()
-    with pytest.warns(UserWarning, match="unparsable"):
+    with pytest.warns(UserWarning, match="torn final line"):
         df = load_records(run, rep)
     assert rep.torn_lines == 1 and len(df) == 4
     assert set(RECORD_KEYS) <= set(df.columns)

@@ -66,7 +66,7 @@ def test_strata_nonnegative_check_reflects_the_data(synth, make_run):
     good = tables.table1_strata(load_records(make_run(synth(lift={"monitor": 0.8}), "g")), **FAST)
     assert tables.every_stratum_nonnegative(good)
     assert "every model, every stratum nonnegative: true" in good.to_markdown()
-    assert set(good.frame["stratum_by"]) == {"complexity x fault_kind", "fault_class"}
+    assert set(good.frame["stratum_by"]) == {"stratum", "fault_class"}
     bad = tables.table1_strata(load_records(make_run(synth(lift={"monitor": -0.2}, p_base=0.6), "b")), **FAST)
     assert not tables.every_stratum_nonnegative(bad)
     assert "nonnegative: false" in bad.to_markdown()
@@ -121,11 +121,18 @@ def test_table1_detail_keeps_iid_ci_midp_and_mde(records, tmp_path):
     assert row["discordance"] == pytest.approx((row["wins"] + row["losses"]) / row["n"])
 
 
-def test_strata_fall_back_to_mode_without_fault_kind(synth, make_run):
-    recs = [dict(r, fault_kind=None) for r in synth(models=("m",))]
+def test_strata_are_the_worlds_own_and_version_1_records_still_read(synth, make_run):
+    recs = synth(models=("m",))
     t = tables.table1_strata(load_records(make_run(recs)), **FAST)
-    labels = set(t.frame[t.frame["stratum_by"] == "complexity x fault_kind"]["stratum"])
-    assert labels == {"C3 P3", "C4 P3"}
+    assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) == {"C3 P3", "C4 P3"}
+    other = [dict(r, strata={"split": "test", "writes": ("yes", "no")[i % 2]}) for i, r in enumerate(recs)]
+    t = tables.table1_strata(load_records(make_run(other, "w")), **FAST)
+    assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) <= {"test yes", "test no"}
+    # version 1 (ToolMaze-era) records: workflow_id, complexity and mode columns
+    v1 = [{**{k: v for k, v in r.items() if k not in ("strata", "group_id")}, "workflow_id": r["group_id"],
+           "complexity": r["strata"]["complexity"], "mode": "P3"} for r in recs]
+    t = tables.table1_strata(load_records(make_run(v1, "v1")), **FAST)
+    assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) == {"C3 P3", "C4 P3"}
 
 
 def test_tables_are_reproducible_for_a_seed(records):

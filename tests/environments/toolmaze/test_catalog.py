@@ -13,7 +13,8 @@ def test_catalog_size_domains_categories():
     tools = [s for n, s in specs.items() if n != FINISH]
     assert 250 <= len(tools) <= 300
     assert {s.domain for s in tools} == {d.name for d in DOMAINS}
-    assert {s.category for s in tools} == {"Source", "Processor", "Action"}
+    assert {s.kind for s in tools} == {"Source", "Processor", "Action"}
+    assert {s.category for s in tools} == {"read", "write"}
     assert len(specs) == len({s.name for s in specs.values()})
 
 

@@ -18,8 +18,8 @@ def _first(env, split, pred):
 def test_protocol_and_exposed_tools(env):
     assert isinstance(env, Environment)
     inst = env.instance("C2_task_001_P0")
+    assert isinstance(env.episode("C2_task_001_P0"), Episode)  # protocol v2, async
     ep = env.start("C2_task_001_P0")
-    assert isinstance(ep, Episode)
     names = [s.name for s in ep.tools()]
     assert names[-1] == "finish" and set(names) == set(inst.base.exposed)
     assert set(env.tool_specs()) >= set(names)

@@ -47,7 +47,7 @@ def plan(specs, inputs: dict) -> list[str]:
             seq += min(options, key=len)
         return list(dict.fromkeys(seq + [spec.name]))
 
-    goals = [s for s in specs if s.category == "Action"]
+    goals = [s for s in specs if s.category == "write"]
     calls: list[str] = []
     for g in goals:
         calls += satisfy(g, {g.name}) or []

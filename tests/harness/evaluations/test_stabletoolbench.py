@@ -78,7 +78,6 @@ def test_fire_rate_by_tool(tmp_path):
 
 
 def test_with_the_real_monitor(tmp_path):
-    pytest.importorskip("harness.monitor.registry")
     _write_cache(tmp_path, n=60)
     report = organic_fire_rate(tmp_path, seed=0)
     assert report["checked"] > 0 and 0 <= report["fired"] <= report["checked"]

@@ -30,7 +30,7 @@ ROWS = [
      "arguments": {"ticker": "AAPL"}, "result": {"ticker": "AAPL", "price": 10.0 + i}}
     for i in range(8)
 ]
-SPECS = {"quote": ToolSpec("quote", "", {}, category="Source"), "other": ToolSpec("other", "", {}, category="Source")}
+SPECS = {"quote": ToolSpec("quote", "", {}, category="read"), "other": ToolSpec("other", "", {}, category="read")}
 
 
 def test_detection_counts_flags_and_coverage():

@@ -18,10 +18,27 @@ class FakeEpisode:
         return self.specs
 
 
+class _State:
+    """Protocol-v2 state access recording what a fault stores (every path is locatable)."""
+
+    def __init__(self, writes: list[tuple[str, Any]]):
+        self.writes = writes
+
+    def locate(self, call: Any, result: Any, path: str) -> str:
+        return path
+
+    def corrupt(self, ref: str, value: Any) -> None:
+        self.writes.append((ref, value))
+
+    def digest(self) -> str:
+        return str(len(self.writes))
+
+
 @dataclass
 class StatefulEpisode(FakeEpisode):
-    def corrupt_state(self, path: str, value: Any) -> None:
-        self.state_writes.append((path, value))
+    @property
+    def state(self) -> _State:
+        return _State(self.state_writes)
 
 
 @dataclass
@@ -36,7 +53,7 @@ class Ctx:
 
 
 def make_task(task_id: str = "t1") -> Task:
-    return Task(task_id=task_id, workflow_id="w1", query="q", env="fake")
+    return Task(task_id=task_id, group_id="w1", query="q", env="fake")
 
 
 QUOTE = {"ticker": "AAPL", "price_usd": 187.25, "currency": "USD", "as_of": "2026-03-02"}

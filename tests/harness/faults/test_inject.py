@@ -10,7 +10,7 @@ from harness.faults.inject import FaultInjector
 def _run(injector, calls, episode=None, seed=0):
     """Feed (tool, content) pairs through the injector as one episode; return the results."""
     task = make_task()
-    episode = episode or FakeEpisode(task, [ToolSpec("quote", "", {}, category="Source"), ToolSpec("fx", "", {})])
+    episode = episode or FakeEpisode(task, [ToolSpec("quote", "", {}, category="read"), ToolSpec("fx", "", {}, category="write")])
     counts: dict[str, int] = {}
     labels: dict = {}
     out = []
@@ -45,7 +45,7 @@ def test_target_tool_category_and_field_rules():
     inj = FaultInjector({"fault_class": "unit_mixup", "target": {"tool": "fx"}})
     results, _ = _run(inj, [("quote", QUOTE), ("fx", {"rate": 0.9})])
     assert "injected_fault" not in results[0].meta and results[1].content["rate"] == pytest.approx(90.0)
-    inj = FaultInjector({"fault_class": "unit_mixup", "target": {"category": "Source"}})
+    inj = FaultInjector({"fault_class": "unit_mixup", "target": {"category": "read"}})
     results, _ = _run(inj, [("fx", {"rate": 0.9}), ("quote", QUOTE)])
     assert "injected_fault" not in results[0].meta and "injected_fault" in results[1].meta
     inj = FaultInjector({"fault_class": "plausible_string", "target": {"field": "^as_of$"}})

@@ -27,9 +27,10 @@ def test_folds_are_balanced_per_prefix():
             assert max(counts.values()) - min(counts.values()) <= 2
 
 
-def test_workflow_of_reads_the_id_or_strips_the_mode():
-    assert workflow_of({"workflow_id": "C3_task_017"}) == "C3_task_017"
-    assert workflow_of({"task_id": "C3_task_017_P4"}) == "C3_task_017"
+def test_workflow_of_reads_the_group_then_the_workflow_then_the_task():
+    assert workflow_of({"group_id": "g1", "workflow_id": "C3_task_017"}) == "g1"
+    assert workflow_of({"workflow_id": "C3_task_017", "task_id": "C3_task_017_P4"}) == "C3_task_017"
+    assert workflow_of({"task_id": "C3_task_017_P4"}) == "C3_task_017_P4"  # no world's naming is guessed
 
 
 def _leak_traces() -> list[dict]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-toolmaze = pytest.importorskip("environments.toolmaze.env")
+import environments.toolmaze.env as toolmaze
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_implicit_payloads_are_flagged_in_every_contract_class(setup):
     from harness.evaluations.payload_audit import detection_audit
 
     env, _, cf = setup
-    audit = detection_audit(cf, env, modes=("P4",), complexities=("C3",))
+    audit = detection_audit(cf, env, where={"mode": ["P4"], "complexity": ["C3"]})
     assert audit["fault_outcomes"] > 0
     for cls, row in audit["by"]["contract_class"].items():
         assert row["flagged"] > 0, cls

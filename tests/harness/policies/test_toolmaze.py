@@ -45,7 +45,7 @@ def test_one_clean_episode_finishes_done_with_a_code(env):
 @pytest.mark.parametrize("policy", ["trusting", "receipt-aware", "skeptic", "noisy"])
 def test_p0_success_is_close_to_the_oracle(env, p0_oracle, policy):
     n, oracle = p0_oracle
-    grid = run_grid(policy, env, modes=("P0",))
+    grid = run_grid(policy, env, where={"mode": ["P0"]})
     assert sum(v[1] for v in grid.values()) == n
     bar = TARGET if policy != "noisy" else TARGET - 0.05  # noisy may over-react (only on receipts)
     assert _rate(grid) >= bar * oracle
@@ -54,9 +54,9 @@ def test_p0_success_is_close_to_the_oracle(env, p0_oracle, policy):
 @pytest.mark.slow
 def test_faults_separate_the_policies(env):
     """Explicit faults are recovered by everyone; implicit ones only by the one that checks."""
-    explicit = _rate(run_grid("trusting", env, modes=("P1", "P2"), limit=10))
-    trusting = _rate(run_grid("trusting", env, modes=("P3", "P4"), limit=10))
-    skeptic = _rate(run_grid("skeptic", env, modes=("P3", "P4"), limit=10))
+    explicit = _rate(run_grid("trusting", env, where={"mode": ["P1", "P2"]}, limit=10))
+    trusting = _rate(run_grid("trusting", env, where={"mode": ["P3", "P4"]}, limit=10))
+    skeptic = _rate(run_grid("skeptic", env, where={"mode": ["P3", "P4"]}, limit=10))
     assert explicit >= TARGET
     assert skeptic > trusting
 
@@ -69,7 +69,7 @@ def test_monitor_receipts_help_only_the_policies_that_read_them(env):
 
     crossfit = build_crossfit(traces(env, mode="P0"))
     def grid(policy: str, **kw) -> dict:
-        return run_grid(policy, env, modes=("P3", "P4"), limit=8, **kw)
+        return run_grid(policy, env, where={"mode": ["P3", "P4"]}, limit=8, **kw)
 
     immediate = monitor_interposers(env, crossfit=crossfit)
     assert grid("trusting", interposers_for=immediate) == grid("trusting")  # receipts change nothing

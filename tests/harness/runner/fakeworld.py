@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from environments.base import (
+    LocalEpisode,
     Outcome,
     Task,
     ToolCall,
@@ -21,12 +22,13 @@ from environments.base import (
     unknown_tool_error,
     validate_arguments,
 )
+from environments.plugin import PlannedFault, Plugin
 from environments.seeding import stable_int
 
 N_WORKFLOWS = 12
 
 
-def _spec(name: str, desc: str, params: dict[str, tuple[str, str]], category: str = "Source") -> ToolSpec:
+def _spec(name: str, desc: str, params: dict[str, tuple[str, str]], category: str = "read") -> ToolSpec:
     props = {k: {"type": t, "description": d} for k, (t, d) in params.items()}
     return ToolSpec(name, desc, {"type": "object", "properties": props, "required": list(params)}, category=category)
 
@@ -38,10 +40,10 @@ TOOLS = [
           {"product": ("string", "The item [from: query.item]")}),
     _spec("buy_item", "Buy the item. Places an order. Returns: confirmation_code (string). Capability: shop.buy",
           {"item": ("string", "The item [from: query.item]"), "price": ("number", "Its price [from: price]")},
-          category="Action"),
+          category="write"),
     _spec("finish", "End the episode with your final answer.",
           {"status": ("string", "done or aborted"), "answer": ("string", "the answer"),
-           "reason": ("string", "why")}),
+           "reason": ("string", "why")}, category="terminal"),
 ]
 SPECS = {s.name: s for s in TOOLS}
 
@@ -73,7 +75,7 @@ class FakeEpisode:
         self.calls[call.name] = prior + 1
         item = self.task.meta["item"]
         if call.name.startswith("get_price"):
-            mode = self.task.meta["mode"]
+            mode = self.task.strata["mode"]
             if mode in ("P3", "P4") and self.victim is None:
                 self.victim = call.name
             if call.name == self.victim and (mode == "P4" or (mode == "P3" and prior == 0)):
@@ -93,6 +95,7 @@ class FakeEpisode:
 
 class FakeWorld:
     name = "fakeworld"
+    needs_user = False
 
     def __init__(self, n_workflows: int = N_WORKFLOWS):
         self._tasks = {}
@@ -101,9 +104,9 @@ class FakeWorld:
             for mode in ("P0", "P3", "P4"):
                 item = f"item-{k}"
                 self._tasks[f"{wid}_{mode}"] = Task(
-                    task_id=f"{wid}_{mode}", workflow_id=wid, env="fakeworld", terminal_tool="finish",
+                    task_id=f"{wid}_{mode}", group_id=wid, env="fakeworld", terminal_tool="finish",
                     query=f"Get the price, then buy the item.\nInputs: item={item}",
-                    meta={"complexity": "C3" if k % 2 else "C4", "mode": mode, "item": item},
+                    strata={"complexity": "C3" if k % 2 else "C4", "mode": mode}, meta={"item": item},
                 )
 
     def tasks(self, split: str = "all") -> list[Task]:
@@ -114,6 +117,9 @@ class FakeWorld:
 
     def start(self, task_id: str, seed: int = 0) -> FakeEpisode:
         return FakeEpisode(self._tasks[task_id], seed)
+
+    def episode(self, task_id: str, seed: int = 0, user: Any = None) -> LocalEpisode:
+        return LocalEpisode(self.start(task_id, seed))
 
     def tool_specs(self) -> dict[str, ToolSpec]:
         return dict(SPECS)
@@ -147,3 +153,32 @@ class NegativePriceMonitor:
         violation = {"rule_id": f"{tool}.price.positive", "rule_class": "positive"}
         return Annotation({"tool_result": content, "outcome_monitor": block}, [violation], block, recovery,
                           len(recovery))
+
+
+FAULT_KINDS = {"P0": "none", "P3": "implicit_transient", "P4": "implicit_permanent"}
+
+
+class FakePlugin(Plugin):
+    """The fake world's plugin: plants a negative price under P3/P4; clean traces are P0 oracle runs."""
+
+    name = "fakeworld"
+    conventions = ("inputs-line",)
+
+    def make(self, n_workflows: int = N_WORKFLOWS) -> FakeWorld:
+        return FakeWorld(n_workflows)
+
+    def planned_fault(self, env: Any, task: Task) -> PlannedFault:
+        mode = task.strata["mode"]
+        return PlannedFault(mode, "none" if mode == "P0" else "negative_price", FAULT_KINDS[mode])
+
+    def clean_traces(self, env: Any, **options: Any):
+        for task in env.tasks():
+            if task.strata["mode"] != "P0":
+                continue
+            item = task.meta["item"]
+            for tool, arg in (("get_price_a", "item"), ("get_price_b", "product")):
+                yield {"tool": tool, "arguments": {arg: item}, "result": {"item": item, "price": price_of(item)},
+                       "status": "ok", "task_id": task.task_id, "group_id": task.group_id}
+
+
+PLUGIN = FakePlugin()

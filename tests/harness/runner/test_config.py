@@ -45,9 +45,9 @@ def test_table1_rule_is_the_documented_one():
     cfg = to_config(composed("study=table1"))
     params = cfg.study.selection.params
     assert cfg.study.selection.rule == "stratified_hash"
-    assert (params["complexities"], params["modes"], params["per_cell"], params["salt"]) == (
+    assert (params["levels"], params["values"], params["per_cell"], params["salt"]) == (
         ["C3", "C4"], ["P3", "P4"], 20, "table1")
-    assert len(params["complexities"]) * len(params["modes"]) * params["per_cell"] == 80
+    assert len(params["levels"]) * len(params["values"]) * params["per_cell"] == 80
     assert name_list(cfg.models) == ["scripted-trusting", "scripted-receipt-aware", "scripted-skeptic",
                                      "scripted-noisy"]
 
@@ -55,7 +55,7 @@ def test_table1_rule_is_the_documented_one():
 def test_ablations_and_clean_have_114_workflows():
     for study in ("ablations", "clean"):
         p = to_config(composed(f"study={study}")).study.selection.params
-        assert len(p["complexities"]) * len(p["modes"]) * p["per_cell"] == 114
+        assert len(p["levels"]) * len(p["values"]) * p["per_cell"] == 114
 
 
 def test_run_dir_default_and_override():

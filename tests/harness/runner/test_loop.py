@@ -22,9 +22,9 @@ WORLD = fw.FakeWorld(4)
 
 def run(task_id: str, script: Script, **kw):
     task = WORLD.task(task_id)
-    episode = WORLD.start(task_id)
+    episode = WORLD.episode(task_id)
     kw.setdefault("system_prompt", prompts.system_prompt("fault_aware", task.terminal_tool))
-    return episode, asyncio.run(run_loop(episode, task, script, **kw))
+    return episode.inner, asyncio.run(run_loop(episode, task, script, **kw))
 
 
 def item(task_id: str) -> str:
@@ -101,8 +101,91 @@ def test_infra_error_is_a_stop_not_a_crash():
         raise FakeInfraError("429")
 
     task = WORLD.task("W00_P0")
-    out = asyncio.run(run_loop(WORLD.start("W00_P0"), task, boom, system_prompt="s", infra_errors=(FakeInfraError,)))
+    out = asyncio.run(run_loop(WORLD.episode("W00_P0"), task, boom, system_prompt="s", infra_errors=(FakeInfraError,)))
     assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit" and "429" in out.error
+
+
+class _Raising:
+    """An episode whose world fails at one stage (open, call or say)."""
+
+    def __init__(self, stage: str):
+        self.inner = WORLD.episode("W00_P0")
+        self.task, self.stage = self.inner.task, stage
+
+    def tools(self):
+        return self.inner.tools()
+
+    async def open(self):
+        if self.stage == "open":
+            raise ConnectionError("bridge down")
+        return await self.inner.open()
+
+    async def call(self, c):
+        if self.stage == "call":
+            raise RuntimeError("database locked")
+        return await self.inner.call(c)
+
+    async def say(self, text):
+        if self.stage == "say":
+            raise TimeoutError("user model timed out")
+        return await self.inner.say(text)
+
+
+@pytest.mark.parametrize("stage", ["open", "call", "say"])
+def test_a_failing_world_is_an_env_error_not_the_agents(stage):
+    it = item("W00_P0")
+    script = Script(turn(call("get_price_a", {"item": it})), turn(content="done"))
+    ep = _Raising(stage)
+    out = asyncio.run(run_loop(ep, ep.task, script, system_prompt="s", infra_errors=(FakeInfraError,)))
+    assert out.stop_reason == "env_error" and out.error_kind in ("ConnectionError", "RuntimeError", "TimeoutError")
+    assert out.error and out.final_answer in (None, "done")
+
+
+def test_a_world_failure_raising_an_infra_error_stays_infra():
+    ep = _Raising("call")
+
+    async def call_(c):
+        raise FakeInfraError("user model 429")
+
+    ep.call = call_
+    out = asyncio.run(run_loop(ep, ep.task, Script(turn(call("get_price_a", {"item": "x"}))), system_prompt="s",
+                               infra_errors=(FakeInfraError,)))
+    assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit"
+
+
+class _Chatty:
+    """A world with a user who answers twice, then ends; the opening is the user's, not the task's."""
+
+    def __init__(self):
+        self.inner = WORLD.episode("W00_P0")
+        self.task = self.inner.task
+        self.heard: list[str] = []
+
+    def tools(self):
+        return self.inner.tools()
+
+    async def open(self):
+        return "hi, I need help"
+
+    async def call(self, c):
+        return await self.inner.call(c)
+
+    async def say(self, text):
+        from environments.base import UserTurn
+
+        self.heard.append(text)
+        return UserTurn("thanks, bye", done=True) if len(self.heard) == 3 else UserTurn(f"answer {len(self.heard)}")
+
+
+def test_text_goes_to_the_user_and_the_user_ends_the_episode():
+    ep = _Chatty()
+    script = Script(turn(content="which item?"), turn(content="and the quantity?"), turn(content="all set"))
+    out = asyncio.run(run_loop(ep, ep.task, script, system_prompt="s"))
+    assert ep.heard == ["which item?", "and the quantity?", "all set"]
+    assert out.user_turns == 2 and out.stop_reason == "final" and out.final_answer == "all set"
+    users = [m["content"] for m in out.messages if m["role"] == "user"]
+    assert users == ["hi, I need help", "answer 1", "answer 2", "thanks, bye"]
+    assert ep.task.query not in users  # the task's text reached the agent only through the user
 
 
 @pytest.mark.parametrize(

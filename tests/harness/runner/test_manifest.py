@@ -28,7 +28,7 @@ def test_resume_keeps_history_and_allows_run_control_changes(tmp_path):
     again = start_manifest(tmp_path, {**CFG, "progress": False, "budget": {"usd": 5.0}}, 3)
     assert len(again["resumes"]) == 1
     assert identity_hash(CFG) == identity_hash({**CFG, "progress": False})
-    with pytest.raises(ValueError, match="different study config"):
+    with pytest.raises(ValueError, match="different configuration; changed: seed"):
         start_manifest(tmp_path, {**CFG, "seed": 1}, 3)
 
 
@@ -53,3 +53,39 @@ def test_head_fallback_reads_git_files(tmp_path):
     here = _head_from_files()  # this checkout: the file reading agrees with git itself
     if here is not None:
         assert here == git_state()["commit"]
+
+
+def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monkeypatch):
+    """The resolved model spec, not its name, is part of the run's identity."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+
+    import harness.config
+    from harness.manifest import ResumeMismatch
+    from harness.runner import run_study
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _fakes import load_fakeworld, policy_factory
+
+    load_fakeworld()
+    conf = tmp_path / "conf"
+    shutil.copytree(harness.config.CONF_DIR, conf)
+    monkeypatch.setattr(harness.config, "CONF_DIR", conf)
+    harness.config.register()
+    overrides = ["study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "limit=1",
+                 "arms=[baseline]", "models=[scripted-trusting]", "progress=false"]
+    with initialize_config_dir(str(conf), version_base="1.3"):
+        cfg = harness.config.to_config(compose("config", overrides=overrides))
+    run_dir = tmp_path / "run"
+    assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 1
+    assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 0  # unchanged: resumes
+    model_yaml = conf / "model" / "scripted-trusting.yaml"
+    model_yaml.write_text(model_yaml.read_text().replace("temperature: 0.0", "temperature: 0.7"))
+    with pytest.raises(ResumeMismatch, match=r"changed: resolved\.models\.scripted-trusting\.temperature\b"):
+        run_study(cfg, run_dir, factory=policy_factory)
+    model_yaml.write_text(model_yaml.read_text().replace("max_concurrency: 8", "max_concurrency: 2"))
+    model_yaml.write_text(model_yaml.read_text().replace("temperature: 0.7", "temperature: 0.0"))
+    assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 0  # a run-control field may change

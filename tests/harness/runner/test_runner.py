@@ -27,8 +27,8 @@ N_TASKS = 4  # 2 complexities x 2 modes x 1 per cell
 
 def config(*extra: str):
     overrides = [
-        "study=smoke", "study.env.name=fakeworld", "study.env.factory='runner_fakeworld:FakeWorld'",
-        "study.env.clean_traces=null", "study.selection.params.salt=test", f"arms=[{','.join(ARMS)}]",
+        "study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}",
+        "study.selection.params.salt=test", f"arms=[{','.join(ARMS)}]",
         f"models=[{','.join(MODELS)}]", "progress=false", "concurrency=2", *extra,
     ]
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
@@ -59,7 +59,8 @@ def test_every_episode_recorded_once_and_valid(finished):
         assert validate_record(rec) == []
         assert (run_dir / rec["transcript"]).exists()
         assert rec["scripted"] is True and rec["status"] in ("completed", "agent_failed")
-        assert rec["fault_class"] in ("P3", "P4") and rec["hit"] is True
+        assert rec["fault_class"] == "negative_price" and rec["hit"] is True
+        assert rec["strata"]["mode"] in ("P3", "P4") and rec["group_id"] == rec["task_id"].split("_")[0]
 
 
 def test_pairs_share_everything_but_the_arm(finished):
@@ -167,7 +168,7 @@ def test_infra_errors_are_kept_apart_and_retried_on_request(tmp_path):
 
 def test_changed_study_refuses_to_mix(finished):
     run_dir, _, _ = finished
-    with pytest.raises(ValueError, match="different study config"):
+    with pytest.raises(ValueError, match="different configuration; changed: seed"):
         run(run_dir, "seed=1")
 
 

@@ -36,7 +36,7 @@ def test_monitor_arms_on_toolmaze(tmp_path):
     assert sorted(p.name for p in (tmp_path / "registries").glob("schema_only_fold*.json")) == [
         f"schema_only_fold{k}.json" for k in range(cfg.monitor.n_folds)]
     for r in records:
-        assert r["fold"] == fold_of(r["workflow_id"], cfg.monitor.n_folds, cfg.monitor.seed)
+        assert r["fold"] == fold_of(r["group_id"], cfg.monitor.n_folds, cfg.monitor.seed)
         if r["arm"] == "baseline":
             assert r["n_receipts"] == 0
         for receipt in r["receipts"]:
@@ -67,15 +67,15 @@ def test_table1_and_ablations_select_their_frozen_cells():
     from environments.seeding import stable_int
 
     plan = _plan("table1")
-    tasks = {(e.task_id, e.workflow_id, e.complexity, e.mode) for e in plan.schedule}
+    tasks = {(e.task_id, e.group_id, e.strata['complexity'], e.strata['mode']) for e in plan.schedule}
     assert Counter((c, m) for _, _, c, m in tasks) == {("C3", "P3"): 20, ("C3", "P4"): 20, ("C4", "P3"): 20,
                                                        ("C4", "P4"): 20}
     assert len(plan.schedule) == 80 * 2 * 4
     # P3 went to the 20 lowest-ranked workflows of each complexity, P4 to the next 20
     for comp in ("C3", "C4"):
-        ranked = sorted({t.workflow_id for t in plan.env.tasks(comp)}, key=lambda w: stable_int(0, "table1", w))
+        ranked = sorted({t.group_id for t in plan.env.tasks(comp)}, key=lambda w: stable_int(0, "table1", w))
         assert {w for _, w, c, m in tasks if c == comp and m == "P3"} == set(ranked[:20])
         assert {w for _, w, c, m in tasks if c == comp and m == "P4"} == set(ranked[20:40])
     ablations = _plan("ablations")
-    assert len({e.workflow_id for e in ablations.schedule}) == 114
+    assert len({e.group_id for e in ablations.schedule}) == 114
     assert {e.arm for e in ablations.schedule} == {"baseline", "monitor", "no-tools", "generic", "deferred"}

@@ -23,13 +23,13 @@ from harness.records import (
     validate_record,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rec(i: int, status: str = "completed", **kw) -> dict:
     base = {
-        "record_version": 1, "study": "s", "arm": "monitor", "model": "scripted-trusting",
-        "task_id": f"t{i}", "workflow_id": f"w{i % 3}", "fold": i % 5, "fault_class": None,
+        "record_version": 2, "study": "s", "arm": "monitor", "model": "scripted-trusting",
+        "task_id": f"t{i}", "group_id": f"w{i % 3}", "fold": i % 5, "fault_class": None,
         "fault_kind": None, "seed": 0, "replicate": 0, "success": status == "completed",
         "status": status, "episode_id": f"ep{i}", "pair_id": make_pair_id("s", "m", f"t{i}", None, 0, 0),
         "tool_calls": [], "receipts": [], "error": None,

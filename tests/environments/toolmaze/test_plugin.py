@@ -1,4 +1,4 @@
-"""ToolMaze fault labels: ``fault_class`` is the planned payload kind of the task, shared by a pair."""
+"""ToolMaze's plugin: planned fault labels (the payload kind, shared by a pair), traces, oracle."""
 
 from __future__ import annotations
 
@@ -6,31 +6,27 @@ from collections import defaultdict
 
 from hydra import compose, initialize_config_dir
 
-from environments.toolmaze.env import ToolMazeEnv
+from environments.registry import get_plugin
 from harness.config import CONF_DIR, register, to_config
-from harness.runner import fault_kinds_hit, plan_run, planned_fault_kind
-from harness.studies import TOOLMAZE_FAULT_KINDS
+from harness.runner import fault_kinds_hit, plan_run
 
 register()
-ENV = ToolMazeEnv(0)
+PLUGIN = get_plugin("toolmaze")
 
 
-def test_planned_kind_is_one_of_the_instance_payloads():
+def test_planned_kind_is_one_of_the_instance_payloads(env):
     seen = set()
-    for task_id, inst in list(ENV.dataset.instances.items())[::7]:
-        kind = planned_fault_kind(ENV, task_id)
+    for task_id, inst in list(env.dataset.instances.items())[::7]:
+        planned = PLUGIN.planned_fault(env, env.task(task_id))
+        assert planned.label == inst.mode
         if inst.mode == "P0":
-            assert kind == "none"
+            assert (planned.fault_class, planned.fault_kind) == ("none", "none")
             continue
-        assert kind in {f.kind for f in inst.faults.values()}
+        assert planned.fault_class in {f.kind for f in inst.faults.values()}
         if inst.c1_victim is not None:
-            assert kind == inst.faults[inst.c1_victim].kind
-        seen.add(kind)
+            assert planned.fault_class == inst.faults[inst.c1_victim].kind
+        seen.add(planned.fault_class)
     assert len(seen) > 3  # labels are the payload kinds, not a constant
-
-
-def test_environment_without_hidden_instances_keeps_its_label():
-    assert planned_fault_kind(object(), "t") is None
 
 
 def test_observed_kinds_come_from_perturbed_results_only():
@@ -47,8 +43,14 @@ def test_both_arms_of_a_pair_share_the_planned_kind():
     for ep in plan.schedule:
         pairs[ep.pair_id].add((ep.fault_class, ep.fault_kind))
         inst = plan.env.instance(ep.task_id)
-        assert ep.fault_class == planned_fault_kind(plan.env, ep.task_id)
         assert ep.fault_class in {f.kind for f in inst.faults.values()}
-        assert ep.fault_kind == TOOLMAZE_FAULT_KINDS[ep.mode]  # the mode's kind stays in fault_kind
-        assert ep.fault_class not in TOOLMAZE_FAULT_KINDS
+        assert ep.fault_kind.startswith("implicit_") and ep.strata["mode"] in ("P3", "P4")
     assert pairs and all(len(v) == 1 for v in pairs.values())
+
+
+def test_clean_traces_carry_the_group_and_the_oracle_replays(env):
+    rows = list(PLUGIN.clean_traces(env, mode="P0", complexity="C1"))
+    assert rows and all(r["group_id"] == r["workflow_id"] and r["status"] in ("ok", "error") for r in rows)
+    task = env.tasks("C2/P3")[0]
+    calls = PLUGIN.oracle(env, task.task_id)
+    assert calls and calls[-1].name == "finish"

@@ -1,0 +1,52 @@
+"""The layers as import contracts (pyproject's [tool.importlinter]), checked by import-linter itself.
+
+The contracts hold on this checkout, and a deliberately forbidden import in a copy of the tree
+breaks the contract that names it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def lint(root: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_contracts_hold():
+    res = lint(ROOT)
+    assert res.returncode == 0, res.stdout[-3000:]
+    assert "0 broken" in res.stdout and "6 kept" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("environments/base.py", "import harness.records", "environments know nothing of the harness"),
+        ("harness/runner.py", "import environments.toolmaze.env", "import no world"),
+        ("harness/monitor/receipt.py", "import harness.llm.models", "the monitor makes no model call"),
+        ("harness/faults/classes.py", "import harness.monitor.rules", "written apart from the monitor"),
+        ("analysis/tables.py", "import harness.runner", "analysis reads records only"),
+    ],
+)
+def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
+    for part in ("environments", "harness", "analysis"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text() + f"\n{line}  # noqa\n")
+    res = lint(tmp_path)
+    assert res.returncode != 0
+    broken = res.stdout[res.stdout.index("Broken contracts"):]
+    assert contract in broken, broken[:2000]
