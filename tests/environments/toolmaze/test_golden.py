@@ -11,7 +11,9 @@ import pytest
 from environments.toolmaze.__main__ import describe, main
 from environments.toolmaze.env import ToolMazeEnv
 
-GOLDEN_SEED0 = "56217b414e719c23a952f61d97223818e61e9806624d6d5d21e46db5181cca72"
+# Changed deliberately (issue 11): implicit payloads now corrupt the values later steps consume;
+# before: 56217b414e719c23a952f61d97223818e61e9806624d6d5d21e46db5181cca72.
+GOLDEN_SEED0 = "fbdcd167d1ba33bdeef5a7df01681e4b8926c5fb2d1926dfd3a005fb34afb251"
 ROOT = Path(__file__).resolve().parents[3]
 
 
