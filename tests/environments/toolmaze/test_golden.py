@@ -54,3 +54,17 @@ def test_traces_cli(tmp_path, capsys):
     assert main(["traces", "--mode", "P4", "--complexity", "C1", "--out", str(out)]) == 0
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert any(x["perturbed"] for x in lines) and {x["mode"] for x in lines} == {"P4"}
+
+
+@pytest.mark.slow
+def test_policies_cli_prints_both_endpoints(capsys):
+    assert main(["policies", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert set(table) == {"oracle", "naive", "retry_only", "retry_once"}
+    for rows in table.values():
+        for row in rows.values():
+            assert all({"tsr", "prr", "rc", "outcome"} <= set(cell) for cell in row.values())
+    assert table["oracle"]["C3"]["P4"]["outcome"] == 1.0 and table["naive"]["C3"]["P4"]["outcome"] == 0.0
+    assert main(["policies"]) == 0
+    text = capsys.readouterr().out
+    assert "outcome-correct" in text and "over all P3/P4 instances" in text
