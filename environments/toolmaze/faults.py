@@ -1,8 +1,9 @@
 """Perturbation payloads (explicit errors, implicit corruptions) and the contract checker.
 
 Explicit payloads are error results; implicit payloads keep status ok, stay valid against the
-tool's output schema, and break at least one contract class. ``violations`` checks a result
-against the tool's declared contracts (used by the fault tests and as a self-check here).
+tool's output schema, break at least one contract class, and change a value a later sub-task
+consumes (``consumed_fields``), so an agent that trusts one and goes on acts wrongly.
+``violations`` checks a result against the tool's declared contracts (used by the fault tests).
 Must not know tasks or episodes.
 """
 
