@@ -4,7 +4,11 @@
     python scripts/policy_table.py --policies trusting --modes P0 --limit 20
     python scripts/policy_table.py --monitor none       # baseline only
 
-Every figure printed here comes from scripted instruments (``scripted/<policy>``), not models.
+Every figure printed here comes from scripted instruments, not models: the world's own test
+policies (oracle, naive, retry_once; they read hidden task data) and the harness's scripted
+players (``scripted/<policy>``, through the agent loop). Each cell shows two endpoints:
+"process" is ToolMaze's judge (``Outcome.success``, the paper's endpoint) and "outcome" is
+``Outcome.details["outcome_correct"]`` (the right Action, no corrupted value, or a correct abort).
 The "monitor" arm wraps each result through the outcome monitor (full receipts, registries
 cross-fitted so a workflow's own clean traces never train its contracts), when
 ``harness.monitor`` provides it; otherwise only the baseline is printed.
@@ -20,29 +24,48 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from environments.registry import get_environment  # noqa: E402
-from harness.agents.policies.driver import monitor_interposers, run_grid  # noqa: E402
+from harness.agents.policies.driver import monitor_interposers, run_policy_episode  # noqa: E402
 
+WORLD_POLICIES = ("oracle", "naive", "retry_once")  # the world's test policies (no monitor arm)
 POLICIES = ("trusting", "receipt-aware", "skeptic", "noisy")
 MODES = ("P0", "P1", "P2", "P3", "P4")
+
+
+def both_grid(env, modes, limit, verdict) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(complexity, mode) -> (process passes, outcome-correct runs, episodes); ``verdict(task_id)`` -> Outcome."""
+    grid: dict[tuple[str, str], list[int]] = {}
+    for task in env.tasks():
+        cell = (str(task.strata["complexity"]), str(task.strata["mode"]))
+        if cell[1] not in modes:
+            continue
+        counts = grid.setdefault(cell, [0, 0, 0])
+        if limit is not None and counts[2] >= limit:
+            continue
+        outcome = verdict(task.task_id)
+        counts[0] += int(outcome.success)
+        counts[1] += int(bool(outcome.details.get("outcome_correct")))
+        counts[2] += 1
+    return {cell: (a, b, n) for cell, (a, b, n) in sorted(grid.items())}
 
 
 def print_grid(title: str, grid: dict) -> None:
     cs = sorted({c for c, _ in grid})
     ms = sorted({m for _, m in grid})
-    print(f"\n{title}")
-    print("      " + "".join(f"{m:>10}" for m in ms) + f"{'all':>10}")
+    print(f"\n{title}\n  process% / outcome%")
+    print("      " + "".join(f"{m:>14}" for m in ms) + f"{'all':>14}")
     for c in [*cs, "all"]:
         cells = []
         for m in [*ms, "all"]:
-            ok = sum(v[0] for (ci, mi), v in grid.items() if c in (ci, "all") and m in (mi, "all"))
-            n = sum(v[1] for (ci, mi), v in grid.items() if c in (ci, "all") and m in (mi, "all"))
-            cells.append(f"{100 * ok / n:9.1f}%" if n else f"{'-':>10}")
-        print(f"{c:>6}" + "".join(cells))
+            sel = [v for (ci, mi), v in grid.items() if c in (ci, "all") and m in (mi, "all")]
+            n = sum(v[2] for v in sel)
+            proc, out = (100 * sum(v[0] for v in sel) / n, 100 * sum(v[1] for v in sel) / n) if n else (0, 0)
+            cells.append(f"{proc:6.1f}/{out:5.1f}" if n else f"{'-':>14}")
+        print(f"{c:>6}" + "".join(f"{x:>14}" for x in cells))
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--policies", nargs="+", default=list(POLICIES))
+    ap.add_argument("--policies", nargs="+", default=[*WORLD_POLICIES, *POLICIES])
     ap.add_argument("--modes", nargs="+", default=list(MODES))
     ap.add_argument("--monitor", choices=("both", "none", "only"), default="both")
     ap.add_argument("--variant", default="full", choices=("full", "stripped", "generic"),
@@ -65,11 +88,24 @@ def main(argv: list[str] | None = None) -> None:
             arms.append((f"monitor ({args.variant}, {args.delivery})", factory))
     print("ToolMaze success rate (%) of scripted reference policies [instruments, not models]")
     for policy in args.policies:
+        if policy in WORLD_POLICIES:
+            from environments.toolmaze.policies import run_policy
+
+            t0 = time.perf_counter()
+            grid = both_grid(env, args.modes, args.limit, lambda tid, p=policy: run_policy(env, tid, p, args.seed)[0])
+            n = sum(v[2] for v in grid.values())
+            print_grid(f"world test policy {policy}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)
+            continue
         for arm, factory in arms:
             t0 = time.perf_counter()
-            grid = run_grid(policy, env, where={"mode": args.modes}, seed=args.seed, interposers_for=factory,
-                            delivery=args.delivery if factory else "immediate", limit=args.limit)
-            n = sum(v[1] for v in grid.values())
+
+            def verdict(tid: str, policy: str = policy, factory=factory):
+                chain = factory(env.task(tid)) if factory else ()
+                return run_policy_episode(policy, env, tid, seed=args.seed, interposers=chain,
+                                          delivery=args.delivery if factory else "immediate")[1]
+
+            grid = both_grid(env, args.modes, args.limit, verdict)
+            n = sum(v[2] for v in grid.values())
             print_grid(f"scripted/{policy}: {arm}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)
 
 

@@ -2,7 +2,7 @@
 
     python -m environments.toolmaze describe [--json] [--seed 0]
     python -m environments.toolmaze traces --mode P0 [--complexity C2] [--out FILE.jsonl] [--seed 0]
-    python -m environments.toolmaze policies [--json] [--seed 0]   (oracle/naive/retry_only TSR/PRR/RC per cell)
+    python -m environments.toolmaze policies [--json] [--seed 0]   (test policies, both endpoints per cell)
 
 P0 traces are the clean oracle execution of every valid path of every task (``path_id`` tells
 them apart); P1-P4 traces are the oracle policy's run, with ``perturbed`` on each line.
@@ -62,8 +62,15 @@ def _print_describe(d: dict[str, Any]) -> None:
     print(f"sha256 {d['sha256']}")
 
 
+def outcome_rate(outcomes: list) -> float:
+    """Share of runs whose outcome was correct (``details["outcome_correct"]``)."""
+    return sum(bool(o.details.get("outcome_correct")) for o in outcomes) / len(outcomes) if outcomes else float("nan")
+
+
 def policy_table(env: ToolMazeEnv) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
-    """{policy: {complexity: {mode: {"tsr", "prr", "rc"}}}} over every instance."""
+    """{policy: {complexity: {mode: {"tsr", "prr", "rc", "outcome"}}}} over every instance.
+
+    ``tsr`` is the process judge (the paper's endpoint), ``outcome`` the outcome endpoint."""
     from environments.toolmaze.metrics import prr, rc, tsr
     from environments.toolmaze.policies import POLICIES, run_policy
 
@@ -72,22 +79,29 @@ def policy_table(env: ToolMazeEnv) -> dict[str, dict[str, dict[str, dict[str, fl
         for c in COMPLEXITIES:
             for m in MODES:
                 outs = [run_policy(env, t.task_id, policy)[0] for t in env.tasks(f"{c}/{m}")]
-                cell = {"tsr": tsr(outs), "prr": prr(outs), "rc": rc(outs)}
+                cell = {"tsr": tsr(outs), "prr": prr(outs), "rc": rc(outs), "outcome": outcome_rate(outs)}
                 table.setdefault(policy, {}).setdefault(c, {})[m] = {k: round(v, 4) for k, v in cell.items()}
     return table
 
 
 def _print_table(table: dict) -> None:
     for policy, rows in table.items():
-        print(f"{policy}: TSR% (PRR%, RC) per complexity x mode")
-        print("       " + "".join(f"{m:>22}" for m in MODES))
+        print(f"{policy}: process TSR% (PRR%, RC) | outcome-correct% per complexity x mode")
+        print("       " + "".join(f"{m:>30}" for m in MODES))
         for c, row in rows.items():
             cells = []
             for m in MODES:
                 x = row[m]
                 p = "  -  " if x["prr"] != x["prr"] else f"{100 * x['prr']:5.1f}"
-                cells.append(f"{100 * x['tsr']:5.1f} ({p}, {x['rc']:.2f})")
-            print(f"  {c}   " + "".join(f"{v:>22}" for v in cells))
+                cells.append(f"{100 * x['tsr']:5.1f} ({p}, {x['rc']:.2f}) | {100 * x['outcome']:5.1f}")
+            print(f"  {c}   " + "".join(f"{v:>30}" for v in cells))
+    implicit = [(p, x) for p, rows in table.items() for row in rows.values() for m, x in row.items()
+                if m in ("P3", "P4")]
+    for policy in table:
+        cells = [x for p, x in implicit if p == policy]
+        oc = sum(x["outcome"] for x in cells) / len(cells)
+        tsr_ = sum(x["tsr"] for x in cells) / len(cells)
+        print(f"{policy}: over all P3/P4 instances, process {100 * tsr_:.1f}%, outcome-correct {100 * oc:.1f}%")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--complexity", choices=COMPLEXITIES)
     t.add_argument("--out")
     t.add_argument("--seed", type=int, default=0)
-    pt = sub.add_parser("policies", help="TSR/PRR/RC of the scripted test policies per complexity x mode")
+    pt = sub.add_parser("policies", help="process TSR/PRR/RC and outcome-correct rate of the test policies per complexity x mode")
     pt.add_argument("--json", action="store_true")
     pt.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)

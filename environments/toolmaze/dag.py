@@ -224,7 +224,7 @@ def build_instance(seed: int, base: BaseTask, mode: str) -> Instance:
     faults = {}
     for v in victims:
         fr = rng(seed, "toolmaze.fault", base.workflow_id, mode, v)
-        faults[v] = make_fault(catalog[v], mode, clean_by_tool[v], fr)
+        faults[v] = make_fault(catalog[v], mode, clean_by_tool[v], fr, seed)
     return Instance(task, base, mode, faults, c1_victim, solvable)
 
 

@@ -1,8 +1,9 @@
 """Perturbation payloads (explicit errors, implicit corruptions) and the contract checker.
 
 Explicit payloads are error results; implicit payloads keep status ok, stay valid against the
-tool's output schema, and break at least one contract class. ``violations`` checks a result
-against the tool's declared contracts (used by the fault tests and as a self-check here).
+tool's output schema, break at least one contract class, and change a value a later sub-task
+consumes (``consumed_fields``), so an agent that trusts one and goes on acts wrongly.
+``violations`` checks a result against the tool's declared contracts (used by the fault tests).
 Must not know tasks or episodes.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from environments.toolmaze.catalog import Tool, subject_of
-from environments.toolmaze.world import money
+from environments.toolmaze.world import money, source_record
 
 EXPLICIT_TRANSIENT = ("http_503", "http_429", "timeout")
 EXPLICIT_PERMANENT = ("http_410", "http_404")
@@ -79,68 +80,114 @@ def _earlier(iso_date: str, days: int) -> str:
     return (dt.date.fromisoformat(iso_date) - dt.timedelta(days=days)).isoformat()
 
 
-def implicit_fault(tool: Tool, clean: dict[str, Any], kind: str, r: random.Random) -> Fault:
-    """Corrupt a copy of the clean result so that exactly the named contract class breaks (at least)."""
-    out = {k: (list(v) if isinstance(v, list) else v) for k, v in clean.items()}
-    domain, item = tool.ref
-    if tool.kind == "source":
-        subject = subject_of(domain, item)
-        unit, key = subject.unit, subject.key
-        if kind == "negative_value":
-            out[unit] = -abs(out[unit])
-        elif kind == "out_of_domain_enum":
-            out["availability"] = r.choice(_ODD_TOKENS)
-        elif kind == "html_error_page":
-            out[key] = HTML_PAGE
-        elif kind == "date_order":
-            out["valid_to"] = _earlier(out["valid_from"], r.randint(1, 30))
-        elif kind == "echo_mismatch":
-            if tool.role == "direct":
-                out[key] = r.choice([v for v in subject.values if v != clean[key]])
-            else:  # step 2 echoes only the quantity: serve a record for another quantity, internally consistent
-                q = clean["quantity"] + r.randint(1, 5)
-                out["quantity"] = q
-                out["subtotal_usd"] = money(out[unit] * q)
-                out["total_due_usd"] = money(out["subtotal_usd"] + out["fees_usd"])
-        elif kind == "empty_list":
-            out["line_items"] = []
-        elif kind == "broken_relation":
-            out["total_due_usd"] = money(out["total_due_usd"] * 1.37 + 1.0)
-        elif kind == "stale_value":
-            out[unit] = money(out[unit] * r.uniform(0.6, 0.9))
-        else:
-            raise ValueError(kind)
-    else:
+def consumed_fields(tool: Tool) -> tuple[str, ...]:
+    """Output fields of a victim that later sub-tasks take as arguments (what a payload must corrupt).
+
+    A Source record feeds the Processor its ``total_due_usd`` and the Action its ``record_id``; a
+    Processor feeds the Action its result. Chain step 1 tools are never victims.
+    """
+    if tool.kind == "source" and tool.role in ("direct", "step2"):
+        return ("record_id", "total_due_usd")
+    if tool.kind == "processor" and tool.role in ("direct", "step2"):
         from environments.toolmaze.catalog import kind_of
 
-        pk = kind_of(item)
-        if kind == "negative_value":
-            out[pk.result] = -abs(out[pk.result])
-        elif kind == "out_of_domain_enum":
-            out["rate_status"] = r.choice(_ODD_TOKENS)
-        elif kind == "html_error_page":
-            out[pk.selector] = HTML_PAGE
-        elif kind == "date_order":
-            out["valid_until"] = _earlier(out["computed_on"], r.randint(1, 30))
-        elif kind == "echo_mismatch":
-            out["input_amount"] = money(out["input_amount"] * r.uniform(1.1, 1.5))
-            out[pk.result] = money(out["input_amount"] * out[pk.factor])
-        elif kind == "broken_relation":
-            out[pk.result] = money(out[pk.result] * 1.37 + 1.0)
-        elif kind == "stale_value":
-            out[pk.factor] = round(out[pk.factor] * r.uniform(0.8, 0.95), 4)
-        else:
-            raise ValueError(kind)
+        return (kind_of(tool.ref[1]).result,)
+    return ()
+
+
+def _source_payload(tool: Tool, out: dict[str, Any], clean: dict[str, Any], kind: str, r: random.Random,
+                    seed: int) -> None:
+    domain, item = tool.ref
+    subject = subject_of(domain, item)
+    unit, key, q = subject.unit, subject.key, clean["quantity"]
+
+    def totals(subtotal: float) -> None:
+        out["subtotal_usd"] = money(subtotal)
+        out["total_due_usd"] = money(out["subtotal_usd"] + out["fees_usd"])
+
+    if kind == "negative_value":  # a sign error upstream, carried consistently into the totals
+        out[unit] = -abs(out[unit])
+        totals(out[unit] * q)
+    elif kind == "out_of_domain_enum":  # an unmapped record: odd status and a null placeholder record id
+        out["availability"] = r.choice(_ODD_TOKENS)
+        out["record_id"] = clean["record_id"].split("-")[0] + "-00000000"
+    elif kind == "html_error_page":  # the edge proxy's cached 502 page in place of the record's identifiers
+        out[key] = HTML_PAGE
+        out["record_id"] = HTML_PAGE
+    elif kind == "date_order":  # an old snapshot: its window is out of order and its prices are the old ones
+        out["valid_to"] = _earlier(out["valid_from"], r.randint(1, 30))
+        out[unit] = money(out[unit] * r.uniform(0.6, 0.9))
+        totals(out[unit] * q)
+    elif kind == "echo_mismatch":
+        if tool.role == "direct":  # a cache-key mix-up: the full, consistent record of another key
+            other = r.choice([v for v in subject.values if v != clean[key]])
+            out.update(source_record(seed, domain, item, other, q))
+        else:  # step 2 echoes only the quantity: the record priced for another quantity
+            out["quantity"] = q + r.randint(1, 5)
+            totals(out[unit] * out["quantity"])
+    elif kind == "empty_list":  # the fee list came back empty and the total was summed from it
+        out["line_items"] = []
+        out["total_due_usd"] = out["subtotal_usd"]
+    elif kind == "broken_relation":
+        out["total_due_usd"] = money(out["total_due_usd"] * 1.37 + 1.0)
+    elif kind == "stale_value":  # a cached subtotal and total from an older price next to the fresh unit price
+        totals(out[unit] * q * r.uniform(0.6, 0.9))
+    else:
+        raise ValueError(kind)
+
+
+def _processor_payload(tool: Tool, out: dict[str, Any], kind: str, r: random.Random) -> None:
+    from environments.toolmaze.catalog import kind_of
+
+    pk = kind_of(tool.ref[1])
+    if kind == "negative_value":
+        out[pk.result] = -abs(out[pk.result])
+    elif kind == "out_of_domain_enum":  # an unmapped rate: the provider passes the amount through unchanged
+        out["rate_status"] = r.choice(_ODD_TOKENS)
+        # a clean factor of exactly 1 would make the pass-through right; then it drops the amount instead
+        fallback = 1.0 if out[pk.factor] != 1.0 else 0.0
+        out[pk.factor] = fallback
+        out[pk.result] = money(out["input_amount"] * fallback)
+    elif kind == "html_error_page":  # the cached 502 page in place of the selector, and no figures parsed
+        out[pk.selector] = HTML_PAGE
+        out[pk.factor] = 0.0
+        out[pk.result] = 0.0
+    elif kind == "date_order":  # an expired quote: its window is out of order and its factor is the old one
+        out["valid_until"] = _earlier(out["computed_on"], r.randint(1, 30))
+        out[pk.factor] = round(out[pk.factor] * r.uniform(0.8, 0.95), 4)
+        out[pk.result] = money(out["input_amount"] * out[pk.factor])
+    elif kind == "echo_mismatch":
+        out["input_amount"] = money(out["input_amount"] * r.uniform(1.1, 1.5))
+        out[pk.result] = money(out["input_amount"] * out[pk.factor])
+    elif kind == "broken_relation":
+        out[pk.result] = money(out[pk.result] * 1.37 + 1.0)
+    elif kind == "stale_value":  # a result computed with an old factor next to the fresh factor
+        out[pk.result] = money(out["input_amount"] * out[pk.factor] * r.uniform(0.8, 0.95))
+    else:
+        raise ValueError(kind)
+
+
+def implicit_fault(tool: Tool, clean: dict[str, Any], kind: str, r: random.Random, seed: int = 0) -> Fault:
+    """Corrupt a copy of the clean result: the named contract class breaks (at least), and so does a
+    value a later sub-task consumes (``consumed_fields``), so trusting the payload leads to a wrong
+    action. ``seed`` is the world seed (a mixed-up record is another key's real record)."""
+    out = {k: (list(v) if isinstance(v, list) else v) for k, v in clean.items()}
+    if tool.kind == "source":
+        _source_payload(tool, out, clean, kind, r, seed)
+    else:
+        _processor_payload(tool, out, kind, r)
+    if all(out.get(f) == clean.get(f) for f in consumed_fields(tool)):
+        raise AssertionError(f"{kind} payload of {tool.name} leaves every consumed field clean")
     return Fault(tool.name, kind, IMPLICIT_CLASS[kind], "ok", out)
 
 
-def make_fault(tool: Tool, mode: str, clean: dict[str, Any], r: random.Random) -> Fault:
+def make_fault(tool: Tool, mode: str, clean: dict[str, Any], r: random.Random, seed: int = 0) -> Fault:
     if mode == "P1":
         return explicit_fault(tool, r.choice(EXPLICIT_TRANSIENT))
     if mode == "P2":
         return explicit_fault(tool, r.choice(EXPLICIT_PERMANENT))
     if mode in ("P3", "P4"):
-        return implicit_fault(tool, clean, r.choice(supported_kinds(tool)), r)
+        return implicit_fault(tool, clean, r.choice(supported_kinds(tool)), r, seed)
     raise ValueError(f"mode {mode} has no faults")
 
 

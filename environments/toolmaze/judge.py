@@ -1,10 +1,15 @@
 """The deterministic judge that replaces ToolMaze's LLM judge, and the trace check behind PRR and RC.
 
-Solvable instance: pass when ``finish(status="done")`` was called, every executed Action had
-exactly the clean-derived arguments (at least one did), and when it ran some valid path had all
-its non-action tools' latest results clean, so no corrupted record reached the action.
+Two endpoints. ``success`` is ToolMaze's process judge (the paper's endpoint). Solvable instance:
+pass when ``finish(status="done")`` was called, every executed Action had exactly the
+clean-derived arguments (at least one did), and when it ran some valid path had all its
+non-action tools' latest results clean, so the recovery (retry or reroute) happened before acting.
 Unsolvable instance (C1 x P2/P4): pass when the run was hit, executed no Action, and aborted.
-The answer text is not judged. Must not know harness or models.
+``details["outcome_correct"]`` judges the outcome alone: solvable, finished done, every Action had
+the clean-derived arguments (at least one ran) and none took a value a corrupted payload had
+changed (it may act on a fine value read from a corrupted result, and need not have retried or
+rerouted); unsolvable, the same correct abort as the process judge (hit, no Action, aborted). The answer text is not judged.
+Must not know harness or models.
 """
 
 from __future__ import annotations
@@ -35,6 +40,25 @@ def _path_clean_before(path: Path, calls, k: int) -> bool:
         if not last or last[-1].status != "ok" or last[-1].meta.get("perturbed"):
             return False
     return True
+
+
+def _clean_results(inst: Instance) -> dict[str, dict[str, Any]]:
+    return {step["tool"]: step["result"] for p in inst.base.paths for step in p.trace}
+
+
+def _tainted(inst: Instance, tool: str, args: dict[str, Any], calls, k: int) -> bool:
+    """An argument of the Action at history index ``k`` carries a value a corrupted payload put there:
+    it equals a field of a perturbed ok result returned before it, where that payload changed the
+    field from the tool's clean result."""
+    clean = _clean_results(inst)
+    planted: dict[str, list[Any]] = {}
+    for i, name, _, res in calls:
+        if i < k and res.status == "ok" and res.meta.get("perturbed") and isinstance(res.content, dict):
+            for f, v in res.content.items():
+                if clean.get(name, {}).get(f) != v:
+                    planted.setdefault(f, []).append(v)
+    return any(not p.source.startswith("query.") and p.name in args and args[p.name] in planted.get(p.source, ())
+               for p in build_catalog()[tool].params)
 
 
 def oracle_suffix_cost(inst: Instance, hit_tool: str) -> int:
@@ -99,6 +123,7 @@ def trace_check(ep) -> dict[str, Any]:
         "finished": ep.finish_args is not None,
         "actions": [{"tool": n, "arguments": a} for _, n, a, _ in actions],
         "correct_actions": len(good),
+        "tainted_actions": sum(_tainted(inst, n, a, calls, i) for i, n, a, _ in actions),
         "wrong_actions": len(actions) - len(good),
         "c_act": c_act,
         "c_oracle": c_oracle,
@@ -126,10 +151,19 @@ def judge(ep, final_answer: str | None = None) -> Outcome:
         ]
     failed = [why for ok, why in checks if not ok]
     passed = not failed
+    if inst.solvable:
+        outcome_checks = checks[:3] + [
+            (tc["tainted_actions"] == 0, "an action took a value from a corrupted payload"),
+        ]
+    else:
+        outcome_checks = checks
+    outcome_failed = [why for ok, why in outcome_checks if not ok]
     details = {
         "trace_check": tc,
         "tsr_pass": passed,
         "reason": "pass" if passed else failed[0],
+        "outcome_correct": not outcome_failed,
+        "outcome_reason": "pass" if not outcome_failed else outcome_failed[0],
         "solvable": inst.solvable,
         "complexity": inst.base.complexity,
         "mode": inst.mode,

@@ -4,7 +4,9 @@
   switches to another route of the slot in permanent modes, aborts in C1 permanent modes.
 - ``naive``: follows the shortest path and trusts every result; on an error it stops (done).
 - ``retry_only``: like naive, but calls a tool once more when its result is an error or
-  perturbed; never switches routes, never aborts.
+  perturbed (it peeks at the hidden ``perturbed`` flag); never switches routes, never aborts.
+- ``retry_once``: the control that detects nothing: calls every read tool twice and trusts the
+  second answer, whatever either said; never switches routes, never aborts.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from environments.base import Outcome, ToolCall, ToolResult
 from environments.toolmaze.catalog import FINISH, build_catalog
 from environments.toolmaze.dag import Route, build_arguments
 
-POLICIES = ("oracle", "naive", "retry_only")
+POLICIES = ("oracle", "naive", "retry_only", "retry_once")
 
 
 def _shortest(routes, exclude: set[str] = frozenset()) -> Route | None:
@@ -44,6 +46,8 @@ def _play(ep, policy: str) -> None:
                 if args is None:
                     return _finish(ep, "done", "missing inputs")
                 res: ToolResult = ep.call(ToolCall(name, args))
+                if policy == "retry_once" and catalog[name].kind in ("source", "processor"):
+                    res = ep.call(ToolCall(name, args))
                 bad = res.status != "ok" or res.meta.get("perturbed")
                 if bad and (policy == "retry_only" or (policy == "oracle" and transient)):
                     res = ep.call(ToolCall(name, args))

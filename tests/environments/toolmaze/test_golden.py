@@ -11,7 +11,9 @@ import pytest
 from environments.toolmaze.__main__ import describe, main
 from environments.toolmaze.env import ToolMazeEnv
 
-GOLDEN_SEED0 = "56217b414e719c23a952f61d97223818e61e9806624d6d5d21e46db5181cca72"
+# Changed deliberately (issue 11): implicit payloads now corrupt the values later steps consume;
+# before: 56217b414e719c23a952f61d97223818e61e9806624d6d5d21e46db5181cca72.
+GOLDEN_SEED0 = "fbdcd167d1ba33bdeef5a7df01681e4b8926c5fb2d1926dfd3a005fb34afb251"
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -52,3 +54,17 @@ def test_traces_cli(tmp_path, capsys):
     assert main(["traces", "--mode", "P4", "--complexity", "C1", "--out", str(out)]) == 0
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert any(x["perturbed"] for x in lines) and {x["mode"] for x in lines} == {"P4"}
+
+
+@pytest.mark.slow
+def test_policies_cli_prints_both_endpoints(capsys):
+    assert main(["policies", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert set(table) == {"oracle", "naive", "retry_only", "retry_once"}
+    for rows in table.values():
+        for row in rows.values():
+            assert all({"tsr", "prr", "rc", "outcome"} <= set(cell) for cell in row.values())
+    assert table["oracle"]["C3"]["P4"]["outcome"] == 1.0 and table["naive"]["C3"]["P4"]["outcome"] == 0.0
+    assert main(["policies"]) == 0
+    text = capsys.readouterr().out
+    assert "outcome-correct" in text and "over all P3/P4 instances" in text
