@@ -79,6 +79,13 @@ class MonitorCfg:
 
 
 @dataclass
+class SamplingCfg:
+    """A study's sampling settings for the agent models; null keeps each model's own (conf/model)."""
+
+    temperature: float | None = None
+
+
+@dataclass
 class Config:
     study: StudyCfg = field(default_factory=StudyCfg)
     # the fault group belongs to the fault library: a free-form mapping with at least ``name``
@@ -91,6 +98,7 @@ class Config:
     user_model: str | None = None
     # per-model field overrides from the command line, e.g. +model_overrides.deepseek-chat.max_concurrency=4
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sampling: SamplingCfg = field(default_factory=SamplingCfg)
     seed: int = 0
     replicates: int = 1
     limit: int | None = None  # first N workflows of the frozen list

@@ -105,6 +105,13 @@ def fit_to_world(spec: ModelSpec, plugin: Plugin, own: dict[str, str]) -> ModelS
     )
 
 
+def sampled(spec: ModelSpec, cfg: Config) -> ModelSpec:
+    """The agent model with the study's sampling settings (recorded in the resolved specs)."""
+    if cfg.sampling.temperature is None:
+        return spec
+    return dataclasses.replace(spec, temperature=float(cfg.sampling.temperature))
+
+
 def resolved_specs(plan_parts: dict[str, Any]) -> dict[str, Any]:
     """The resolved specs (not just names) that enter the saved config, the manifest and the identity hash."""
     return json.loads(json.dumps(plan_parts, default=lambda o: dataclasses.asdict(o)))
@@ -118,7 +125,8 @@ def plan_run(cfg: Config) -> Plan:
         raise ValueError(exc.args[0]) from None
     own = register_world_players(plugin)
     arms = {a.name: a for a in load_arms(cfg.arms)}
-    models = {m.name: fit_to_world(spec_of(m), plugin, own) for m in load_models(cfg.models, cfg.model_overrides)}
+    models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg)
+              for m in load_models(cfg.models, cfg.model_overrides)}
     reviewers: dict[str, ModelSpec] = {}
     if any(a.reviewer for a in arms.values()):
         from harness.agents.reviewer import register_scripted_reviewer
@@ -318,10 +326,12 @@ def within_budget(cfg: Config, spend: Spend) -> bool:
     return not (cfg.budget.tokens is not None and spend.tokens >= cfg.budget.tokens)
 
 
-def _default_factory(cache: Any) -> CompleterFactory:
+def _default_factory(cache: Any, arm: str) -> CompleterFactory:
+    """Completers of one arm: the arm is part of every cache key (arms never share a recorded reply)."""
+
     def factory(spec: ModelSpec, replicate: int) -> Completer:
         async def complete(messages: list[dict], tools: list[dict]) -> Any:
-            return await acomplete(spec, messages, tools, replicate=replicate, cache=cache)
+            return await acomplete(spec, messages, tools, replicate=replicate, cache=cache, arm=arm)
 
         return complete
 
@@ -544,8 +554,9 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     cache = None
     if factory is None:
         cache = _open_cache(cfg)
-        factory = _default_factory(cache)
-    factory = _metered(factory, spend)
+        factories = {arm: _metered(_default_factory(cache, arm), spend) for arm in plan.arms}
+    else:  # a test's completers: one for every arm
+        factories = dict.fromkeys(plan.arms, _metered(factory, spend))
     if monitors is None:
         monitors = build_monitors(plan, run_dir)
     chains = {name: arm_interposers(arm, plan.faults, monitors) for name, arm in plan.arms.items()}
@@ -572,7 +583,7 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                                     spend.tokens)
                     stopped_by_budget = True
                     return
-                rec = await run_episode(plan, ep, factory, chains[ep.arm], budget_ok, run_dir)
+                rec = await run_episode(plan, ep, factories[ep.arm], chains[ep.arm], budget_ok, run_dir)
                 writer.append(rec)
                 counts[rec["status"]] += 1
                 arms_done[ep.arm] += 1

@@ -29,8 +29,8 @@ class CacheError(RuntimeError):
     """The cache file or a row in it is unusable."""
 
 
-def key_for(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0) -> str:
-    return request_key(spec, messages, tools, replicate)
+def key_for(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = "") -> str:
+    return request_key(spec, messages, tools, replicate, arm)
 
 
 class Cache:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from harness.llm.cache import Cache
 
 # Bump when the request key or the cached value layout changes: old entries then miss.
-CACHE_SCHEMA_VERSION = 1
+CACHE_SCHEMA_VERSION = 2  # 2: the arm is part of the key
 
 # Providers implemented in this repository (litellm CustomLLM handlers registered lazily).
 CUSTOM_PROVIDERS = ("scripted", "chaos")
@@ -164,8 +164,12 @@ def request_seed(spec: ModelSpec, replicate: int) -> int | None:
     return None if spec.seed is None else int(spec.seed) + int(replicate)
 
 
-def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0) -> str:
-    """sha256 of the canonical request: everything that can change the reply, plus the replicate."""
+def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = "") -> str:
+    """sha256 of the canonical request: everything that can change the reply, plus the replicate and the arm.
+
+    The arm is in the key so two arms never share a recorded reply, whatever order they ran in: with
+    sampling (temperature > 0), sharing would make an arm's replies depend on which arm ran first.
+    """
     return sha256_hex(
         {
             "v": CACHE_SCHEMA_VERSION,
@@ -178,6 +182,7 @@ def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replic
             "reasoning_effort": spec.reasoning_effort,
             "reasoning_budget": spec.reasoning_budget,
             "replicate": replicate,
+            "arm": arm,
         }
     )
 
@@ -428,6 +433,7 @@ async def acomplete(
     replicate: int = 0,
     cache: Cache | None = None,
     retry: RetryPolicy | None = None,
+    arm: str = "",
 ) -> Completion:
     """One assistant turn through litellm with cache, timeout, and the harness's retry loop.
 
@@ -436,7 +442,7 @@ async def acomplete(
     and ``off`` always call the model and store nothing. Raises InfraError when the provider
     keeps failing (every attempt is in ``.attempts``); never for malformed model output.
     """
-    key = request_key(spec, messages, tools, replicate)
+    key = request_key(spec, messages, tools, replicate, arm)
     mode = cache.mode if cache is not None else "off"
     if cache is not None and mode in ("record", "replay"):
         hit = cache.get(key)

@@ -2,7 +2,9 @@
 
 Admissible recovery actions, in order: the same tool (a retry), tools the catalog declares as its
 substitutes (either direction) or that share its capability, then other exposed read tools whose
-declared outputs carry a violated field. Never reads solutions, valid paths or fault labels.
+declared outputs carry a violated field. A recovery re-reads: write and terminal tools are never
+offered, so a receipt on a write's result never lists that write (or another) again. Never reads
+solutions, valid paths or fault labels.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ def recovery_tools(tool: str, violated_fields: Iterable[str], catalog: Mapping[s
     out: list[str] = []
 
     def add(name: str) -> None:
-        if name in allowed and name not in out:
+        spec = catalog.get(name)
+        if name in allowed and name not in out and not (spec is not None and spec.category.lower() in ACTION_CATEGORIES):
             out.append(name)
 
     add(tool)

@@ -96,6 +96,8 @@ def test_policy_rng_depends_on_seed_and_replicate_only():
     assert run(acomplete(s, MSGS, [], replicate=1)).message != r0.message
     assert run(acomplete(spec(model="scripted/coin", seed=7), MSGS, [])).message != r0.message
     assert models.request_key(s, MSGS, [], 0) != models.request_key(s, MSGS, [], 1)
+    # arms never share a recorded reply, whatever order they ran in
+    assert models.request_key(s, MSGS, [], 0, "baseline") != models.request_key(s, MSGS, [], 0, "monitor")
 
 
 class _Broken:

@@ -51,6 +51,11 @@ def test_recovery_tools_respect_the_exposed_interface():
     assert leaf_names("$.items[2].amount") == {"amount"} and leaf_names("len($.items)") == {"items"}
 
 
+def test_a_receipt_on_a_write_never_offers_the_write_again():
+    tools = recovery_tools("place_order", ["$.price"], CAT, EXPOSED)
+    assert "place_order" not in tools and tools == ["get_quote", "get_quote_alt", "get_price_history"]
+
+
 def test_interposer_sets_meta_and_keeps_status():
     class Ctx:
         exposed_tools = EXPOSED

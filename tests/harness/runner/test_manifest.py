@@ -76,7 +76,7 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     monkeypatch.setattr(harness.config, "CONF_DIR", conf)
     harness.config.register()
     overrides = ["study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "limit=1",
-                 "arms=[baseline]", "models=[scripted-trusting]", "progress=false"]
+                 "arms=[baseline]", "models=[scripted-trusting]", "progress=false", "sampling.temperature=null"]
     with initialize_config_dir(str(conf), version_base="1.3"):
         cfg = harness.config.to_config(compose("config", overrides=overrides))
     run_dir = tmp_path / "run"
