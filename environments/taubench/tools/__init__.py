@@ -8,10 +8,12 @@ nothing about episodes, users or rewards.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from environments.base import ToolResult, ToolSpec
+from environments.taubench.schemas import RESULT_SCHEMAS
 from environments.taubench.tools._base import Tool
 from environments.taubench.tools.calculate import Calculate
 from environments.taubench.tools.cancel_pending_order import CancelPendingOrder
@@ -43,7 +45,8 @@ ERROR_PREFIX = "Error: "
 
 
 def specs() -> dict[str, ToolSpec]:
-    return {name: tool.spec() for name, tool in TOOLS.items()}
+    """Public specs; JSON-returning tools carry their result schema as ``output_schema``."""
+    return {name: dataclasses.replace(tool.spec(), output_schema=RESULT_SCHEMAS.get(name)) for name, tool in TOOLS.items()}
 
 
 def execute(db: Any, name: str, arguments: Any) -> str:
