@@ -99,8 +99,9 @@ def _line(collection: str, key: str, digest: str) -> str:
 class RetailDB:
     """One episode's database: ``users``, ``orders``, ``products`` as ``{id: record}``.
 
-    Read records freely; before changing one, take it through :meth:`writable` (or the
-    ``writable_order`` / ``writable_user`` shortcuts), which gives this copy its own record.
+    Read records freely; before every change to one, take it through :meth:`writable` (or the
+    ``writable_order`` / ``writable_user`` shortcuts): the first time gives this copy its own
+    record, and every time forgets that record's remembered digests.
     """
 
     __slots__ = ("base", "users", "orders", "products", "owned", "_memo")
