@@ -11,7 +11,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke
+.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke data-taubench
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -34,10 +34,11 @@ lint: $(STAMP) ## ruff over the project
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check . || true
 
-bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner (print figures; never asserted in tests)
+bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner, tau-bench replay (print figures; never asserted in tests)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
+	$(BIN)/python scripts/bench_taubench.py
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir
 MODELS ?=
@@ -58,3 +59,11 @@ ablations: $(STAMP) ## the ablation arms (114 paired workflows) via Hydra multir
 
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)
+
+# tau-bench retail data: TAUBENCH_DATA=dir (where), TAUBENCH_BASE_URL=url (a mirror of all files),
+# TAUBENCH_TASKS=dir (a folder holding the task-list JSONs, e.g. ../shared/taubench/retail)
+TAUBENCH_BASE_URL ?=
+TAUBENCH_TASKS ?=
+
+data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha256-pinned; see environments/taubench/README.md)
+	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))

@@ -1,0 +1,187 @@
+"""Command line of the tau-bench retail world (bad input: one line on stderr, exit 2).
+
+    python -m environments.taubench fetch [--dest DIR] [--base-url URL] [--tasks-from DIR]
+    python -m environments.taubench describe [--json] [--data-dir DIR]
+    python -m environments.taubench replay --split test [--task N] [--dump-db PATH] [--json] [--data-dir DIR]
+    python -m environments.taubench traces --split train --out F.jsonl [--seed 0] [--random-calls 4] [--data-dir DIR]
+
+``replay`` runs every ground-truth action on a fresh database and scores it (exit 1 when a task
+scores 0); ``--dump-db`` writes the final database(s) as JSON: one file with ``--task``, else a
+folder of ``<split>-<index>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from environments.taubench.checksums import SPLITS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        raise SystemExit(2)
+
+
+class UsageError(Exception):
+    """Bad input from the command line."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m environments.taubench", description="tau-bench retail world")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    f = sub.add_parser("fetch", help="download and verify the pinned data files")
+    f.add_argument("--dest", help="data folder (default: $TAUBENCH_DATA or data/taubench/retail)")
+    f.add_argument("--base-url", help="a mirror serving all seven files (default: upstream raw URLs for the database and policy)")
+    f.add_argument("--tasks-from", help="a folder holding tasks_{test,train,dev}.json to copy (hash checked)")
+
+    d = sub.add_parser("describe", help="counts and the data folder's sha256")
+    d.add_argument("--json", action="store_true")
+    d.add_argument("--data-dir")
+
+    r = sub.add_parser("replay", help="replay ground-truth actions and score them")
+    r.add_argument("--split", default="test", choices=[*SPLITS, "all"])
+    r.add_argument("--task", type=int, help="one task's index within the split")
+    r.add_argument("--dump-db", help="with --task: a JSON file; without: a folder of <split>-<index>.json")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--data-dir")
+
+    t = sub.add_parser("traces", help="clean tool executions as JSON lines")
+    t.add_argument("--split", default="train", choices=[*SPLITS, "all"])
+    t.add_argument("--out", required=True, help="output file ('-' for stdout)")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--random-calls", type=int, default=4)
+    t.add_argument("--data-dir")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from environments.taubench.data import DataError
+    from environments.taubench.fetch import FetchError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return {"fetch": _fetch, "describe": _describe, "replay": _replay, "traces": _traces}[args.command](args)
+    except (UsageError, DataError, FetchError) as exc:
+        sys.stderr.write(f"taubench: error: {exc}\n")
+        return 2
+    except BrokenPipeError:  # the reader (e.g. head) closed the pipe: not an error of ours
+        sys.stderr.close()
+        return 0
+
+
+def _env(args: argparse.Namespace) -> Any:
+    from environments.taubench.env import TauBenchRetailEnv
+
+    return TauBenchRetailEnv(data_dir=args.data_dir)
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    from environments.taubench.data import resolve_dir
+    from environments.taubench.fetch import fetch, missing_help
+
+    if args.tasks_from is not None and not Path(args.tasks_from).is_dir():
+        raise UsageError(f"--tasks-from {args.tasks_from} is not a folder")
+    if args.base_url is not None and not args.base_url.startswith(("http://", "https://")):
+        raise UsageError(f"--base-url must start with http:// or https://, got {args.base_url!r}")
+    done = fetch(args.dest, base_url=args.base_url, tasks_from=args.tasks_from)
+    folder = resolve_dir(args.dest)
+    for name, what in done.items():
+        print(f"{name:18} {what}")
+    if "missing" in done.values():
+        sys.stderr.write(f"taubench: {missing_help(folder)}\n")
+        return 1
+    print(f"all files verified in {folder}")
+    return 0
+
+
+def _describe(args: argparse.Namespace) -> int:
+    from environments.taubench.env import describe
+
+    d = describe(_env(args))
+    if args.json:
+        print(json.dumps(d, indent=2))
+        return 0
+    print(f"tau-bench retail in {d['data_dir']}")
+    print(f"users {d['users']}, orders {d['orders']}, products {d['products']} ({d['variants']} variants)")
+    print("tasks " + ", ".join(f"{s} {n}" for s, n in d["tasks"].items()))
+    print(f"tools {d['tools']} {d['tool_categories']}")
+    print(f"sha256 {d['sha256']}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from environments.taubench.replay import run_ground_truth
+
+    env = _env(args)
+    if args.task is not None:
+        if args.split == "all":
+            raise UsageError("--task needs one split (--split test, train or dev)")
+        n = len(env.tasks(args.split))
+        if not 0 <= args.task < n:
+            raise UsageError(f"--task {args.task} is out of range for split {args.split} (0..{n - 1})")
+        ep = run_ground_truth(env, f"{args.split}-{args.task}")
+        outcome = ep.outcome(require_done=False)
+        if args.dump_db:
+            ep.db.dump(args.dump_db)
+        d = {"task_id": ep.task.task_id, **{k: outcome.details[k] for k in (
+            "reward", "r_actions", "r_outputs", "outputs", "semantic_match", "changed_records", "db_digest")}}
+        print(json.dumps(d, indent=2) if args.json else
+              f"{d['task_id']}: reward {d['reward']:.0f} (db match {d['r_actions']}, outputs {d['outputs'] or 'none'}, "
+              f"changed {', '.join(d['changed_records']) or 'nothing'})")
+        return 0 if outcome.score == 1.0 else 1
+    folder = Path(args.dump_db) if args.dump_db else None
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"--dump-db {folder} is a file; without --task it must be a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {}
+    for split in SPLITS if args.split == "all" else (args.split,):
+        failed, semantic = [], 0
+        for task in env.tasks(split):
+            ep = run_ground_truth(env, task.task_id)
+            outcome = ep.outcome(require_done=False)
+            semantic += outcome.details["semantic_reward"] == 1.0
+            if outcome.score != 1.0:
+                failed.append(task.task_id)
+            if folder is not None:
+                ep.db.dump(folder / f"{task.task_id}.json")
+        n = len(env.tasks(split))
+        summary[split] = {"tasks": n, "reward_1": n - len(failed), "semantic_1": semantic, "failed": failed}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        for split, s in summary.items():
+            print(f"{split}: {s['tasks']} tasks, reward 1 on {s['reward_1']}, semantic 1 on {s['semantic_1']}"
+                  + (f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""))
+    return 0 if all(not s["failed"] for s in summary.values()) else 1
+
+
+def _traces(args: argparse.Namespace) -> int:
+    from environments.taubench.traces import traces
+
+    if args.random_calls < 0:
+        raise UsageError(f"--random-calls must be >= 0, got {args.random_calls}")
+    env = _env(args)
+    splits = SPLITS if args.split == "all" else (args.split,)
+    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    n = 0
+    try:
+        for split in splits:
+            for row in traces(env, split=split, seed=args.seed, random_calls=args.random_calls):
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n += 1
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    sys.stderr.write(f"{n} rows ({', '.join(splits)}) -> {args.out}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

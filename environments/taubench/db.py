@@ -1,0 +1,189 @@
+"""The retail database: a shared, never-mutated base and cheap copy-on-write copies of it.
+
+A :class:`RetailDB` shares every record with its :class:`BaseDB` until a tool asks to write one
+(``writable_order`` / ``writable_user``); only then is that record deep-copied. A copy costs three
+shallow dict copies, so replaying hundreds of tasks needs no full deep copy.
+
+Hashes follow upstream's equality: a record's exact digest is the sha256 of ``str`` of its
+key-sorted nested tuples (so ``51`` differs from ``51.0`` and float noise counts); the database
+digest is a hash over every (collection, key, record digest) line, with the base's record
+digests computed once. The semantic digest rounds every number to cents first (``51 == 51.0``,
+``41.91999999999999 == 41.92``). Knows nothing about tools, tasks or episodes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+COLLECTIONS = ("orders", "products", "users")  # sorted: the order lines enter the digest
+
+
+def to_hashable(value: Any) -> Any:
+    """Dicts become key-sorted tuples of pairs, lists become tuples, scalars stay."""
+    if isinstance(value, dict):
+        return tuple((k, to_hashable(v)) for k, v in sorted(value.items()))
+    if isinstance(value, list):
+        return tuple(to_hashable(v) for v in value)
+    return value
+
+
+def exact_digest(record: Any) -> str:
+    return hashlib.sha256(str(to_hashable(record)).encode()).hexdigest()
+
+
+def to_cents(value: Any) -> Any:
+    """Every number rounded to cents as a float (booleans stay booleans)."""
+    if isinstance(value, dict):
+        return {k: to_cents(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_cents(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return round(float(value), 2) + 0.0  # + 0.0 folds -0.0 into 0.0
+    return value
+
+
+def semantic_digest(record: Any) -> str:
+    text = json.dumps(to_cents(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists, scalars), several times faster than copy.deepcopy."""
+    if type(value) is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [copy_json(v) for v in value]
+    return value
+
+
+_DIGESTS = {"exact": exact_digest, "semantic": semantic_digest}
+
+
+class BaseDB:
+    """The loaded database. Never mutated: episodes work on :meth:`fresh` copies."""
+
+    def __init__(self, collections: dict[str, dict[str, Any]]):
+        missing = [c for c in COLLECTIONS if c not in collections]
+        if missing:
+            raise ValueError(f"retail database lacks collections {missing}")
+        self.collections = {c: collections[c] for c in COLLECTIONS}
+        self.keys = {c: sorted(self.collections[c]) for c in COLLECTIONS}
+        self.position = {c: {k: i for i, k in enumerate(self.keys[c])} for c in COLLECTIONS}
+        self._lines: dict[str, dict[str, list[str]]] = {}  # kind -> collection -> digest line per key
+
+    def fresh(self) -> RetailDB:
+        return RetailDB(self)
+
+    def record_digest(self, kind: str, collection: str, key: str) -> str:
+        lines = self.lines(kind)[collection]
+        return lines[self.position[collection][key]].rsplit("\0", 1)[1][:-1]
+
+    def lines(self, kind: str) -> dict[str, list[str]]:
+        if kind not in self._lines:
+            fn = _DIGESTS[kind]
+            self._lines[kind] = {
+                c: [_line(c, k, fn(self.collections[c][k])) for k in self.keys[c]] for c in COLLECTIONS
+            }
+        return self._lines[kind]
+
+    def digest(self, kind: str = "exact") -> str:
+        return self.fresh().digest(kind)
+
+
+def _line(collection: str, key: str, digest: str) -> str:
+    return f"{collection}\0{key}\0{digest}\n"
+
+
+class RetailDB:
+    """One episode's database: ``users``, ``orders``, ``products`` as ``{id: record}``.
+
+    Read records freely; before every change to one, take it through :meth:`writable` (or the
+    ``writable_order`` / ``writable_user`` shortcuts): the first time gives this copy its own
+    record, and every time forgets that record's remembered digests.
+    """
+
+    __slots__ = ("base", "users", "orders", "products", "owned", "_memo")
+
+    def __init__(self, base: BaseDB):
+        self.base = base
+        self.users: dict[str, Any] = dict(base.collections["users"])
+        self.orders: dict[str, Any] = dict(base.collections["orders"])
+        self.products: dict[str, Any] = dict(base.collections["products"])
+        self.owned: set[tuple[str, str]] = set()
+        # digests of owned records; a record's entries are dropped whenever it is taken for writing
+        self._memo: dict[tuple[str, str, str], str] = {}
+
+    def collection(self, name: str) -> dict[str, Any]:
+        if name not in COLLECTIONS:
+            raise KeyError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}")
+        return getattr(self, name)
+
+    def writable(self, collection: str, key: str) -> Any:
+        coll = self.collection(collection)
+        for kind in _DIGESTS:
+            self._memo.pop((kind, collection, key), None)
+        if (collection, key) not in self.owned:
+            coll[key] = copy_json(coll[key])
+            self.owned.add((collection, key))
+        return coll[key]
+
+    def writable_order(self, order_id: str) -> dict[str, Any]:
+        return self.writable("orders", order_id)
+
+    def writable_user(self, user_id: str) -> dict[str, Any]:
+        return self.writable("users", user_id)
+
+    def digest(self, kind: str = "exact") -> str:
+        """A hash of the whole database; equal contents give equal digests (``kind``: exact | semantic)."""
+        fn = _DIGESTS[kind]
+        base_lines = self.base.lines(kind)
+        h = hashlib.sha256()
+        for c in COLLECTIONS:
+            coll = getattr(self, c)
+            owned = [k for (oc, k) in self.owned if oc == c]
+            pos = self.base.position[c]
+            if len(coll) == len(pos) and all(k in pos for k in owned):
+                lines = list(base_lines[c])
+                for k in owned:
+                    lines[pos[k]] = _line(c, k, self._owned_digest(kind, c, k))
+            else:  # keys were added or removed outside the tools: hash every record
+                lines = [_line(c, k, self._digest_of(c, k, fn, kind)) for k in sorted(coll)]
+            h.update("".join(lines).encode())
+        return h.hexdigest()
+
+    def _owned_digest(self, kind: str, c: str, k: str) -> str:
+        memo = (kind, c, k)
+        if memo not in self._memo:
+            self._memo[memo] = _DIGESTS[kind](getattr(self, c)[k])
+        return self._memo[memo]
+
+    def _digest_of(self, c: str, k: str, fn: Any, kind: str) -> str:
+        base = self.base.collections[c]
+        if (c, k) not in self.owned and k in base and getattr(self, c)[k] is base[k]:
+            return self.base.record_digest(kind, c, k)
+        return fn(getattr(self, c)[k])
+
+    def upstream_hash(self) -> str:
+        """Upstream's form, sha256 of ``str`` of the whole nested tuple (slow; for cross-checks)."""
+        return exact_digest(self.to_dict())
+
+    def changed(self) -> list[tuple[str, str]]:
+        """(collection, key) of records whose content differs from the base, sorted."""
+        out = []
+        for c, k in sorted(self.owned):
+            base = self.base.collections[c]
+            if k not in base or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k):
+                out.append((c, k))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole database as upstream's loader shape (records shared, not copied)."""
+        return {"users": self.users, "orders": self.orders, "products": self.products}
+
+    def dump(self, path: Any) -> None:
+        """Write the database as JSON; numbers exactly as the tools wrote them (float repr, ints stay ints)."""
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(self.to_dict(), fh, ensure_ascii=False)
+

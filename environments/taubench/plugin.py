@@ -1,0 +1,69 @@
+"""tau-bench retail's plugin: what a study needs to know about this world (see ``environments.plugin``).
+
+Contracts come from clean traces (ground-truth replays plus seeded random calls) and from the
+public database (initial records plus the ground-truth post-states of a split), with bindings
+saying which tool returns which record. Scripted users and agents are a hook for now ({}).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from environments.base import ToolCall
+from environments.plugin import Database, Plugin, PolicyFactory
+from environments.taubench.env import MAX_STEPS, TauBenchRetailEnv
+from environments.taubench.episode import RECORD_OF
+
+
+class TauBenchPlugin(Plugin):
+    name = "taubench"
+    description = "tau-bench retail (offline re-implementation): 500 users, 1,000 orders, 50 products, 16 tools"
+    conventions = ("taubench-retail",)
+    contract_sources = ("traces", "database")
+
+    def make(self, data_dir: str | None = None, max_steps: int = MAX_STEPS, **options: Any) -> TauBenchRetailEnv:
+        if options:
+            raise TypeError(f"taubench takes only 'data_dir' and 'max_steps', got {sorted(options)}")
+        return TauBenchRetailEnv(data_dir=data_dir, max_steps=max_steps)
+
+    def clean_traces(self, env: Any, split: str = "train", seed: int = 0, random_calls: int = 4,
+                     **options: Any) -> Iterable[Mapping[str, Any]]:
+        if options:
+            raise TypeError(f"taubench clean_traces takes split, seed, random_calls; got {sorted(options)}")
+        from environments.taubench.traces import traces
+
+        return traces(env, split=split, seed=seed, random_calls=random_calls)
+
+    def tool_schemas(self, env: Any) -> Mapping[str, Mapping[str, Any]]:
+        return {name: spec.output_schema for name, spec in env.tool_specs().items() if spec.output_schema}
+
+    def database(self, env: Any, split: str | None = "train") -> Database:
+        """The initial records, plus each record a ``split`` ground truth changes, keyed ``<id>~<task_id>``.
+
+        Post-states matter: 0.0 refunds, unrounded amounts and gift-card balances above 100 occur
+        only after writes, so contracts learned from the initial records alone would flag them.
+        """
+        from environments.taubench import reward
+
+        base = env.data.base.collections
+        collections = {name: dict(records) for name, records in base.items()}
+        for task in env.tasks(split) if split else []:
+            db, _ = reward.replay(env.data.base, env.record(task.task_id))
+            for coll, key in db.changed():
+                collections[coll][f"{key}~{task.task_id}"] = db.collection(coll)[key]
+        bindings = {tool: [(coll, "$")] for tool, (coll, _) in RECORD_OF.items()}
+        return Database(collections=collections, bindings=bindings)
+
+    def oracle(self, env: Any, task_id: str) -> list[ToolCall]:
+        return [ToolCall(a["name"], dict(a["kwargs"]), call_id=f"gt-{i}")
+                for i, a in enumerate(env.record(task_id).actions)]
+
+    def scripted_policies(self) -> Mapping[str, PolicyFactory]:
+        return {}  # hook: scripted retail agents are written elsewhere
+
+    def scripted_users(self) -> Mapping[str, PolicyFactory]:
+        return {}  # hook: scripted users (user cards) are written elsewhere
+
+
+PLUGIN = TauBenchPlugin()

@@ -1,0 +1,96 @@
+"""Benchmark: tau-bench retail ground-truth replay of all 635 tasks in one process (goal: under 10 s).
+
+    python scripts/bench_taubench.py [--repeats 3] [--data-dir DIR] [--naive-sample 20]
+
+Each replay runs a task's ground-truth calls through a real episode, then scores it as upstream
+does (a second ground-truth replay on a fresh database, whole-database hash comparison, outputs).
+The first pass is cold (data load, sha256 checks, the base records' digests); later passes use a
+new environment on the cached data. For scale, a naive variant (``copy.deepcopy`` of the whole
+database per replay and upstream's one-string hash) is timed on a sample and extrapolated.
+Prints figures; asserts nothing about speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from environments.taubench import data as data_mod  # noqa: E402
+from environments.taubench.db import exact_digest  # noqa: E402
+from environments.taubench.env import TauBenchRetailEnv  # noqa: E402
+from environments.taubench.replay import run_ground_truth  # noqa: E402
+from environments.taubench.tools import TERMINAL_TOOLS, execute  # noqa: E402
+
+
+def replay_all(env: TauBenchRetailEnv) -> int:
+    ok = 0
+    for task in env.tasks("all"):
+        ok += run_ground_truth(env, task.task_id).outcome(require_done=False).score == 1.0
+    return ok
+
+
+def naive_one(env: TauBenchRetailEnv, task_id: str) -> bool:
+    class Plain:  # the tools read db.users/orders/products and ask for writable records
+        def __init__(self, d):
+            self.users, self.orders, self.products = d["users"], d["orders"], d["products"]
+
+        def writable_order(self, k):
+            return self.orders[k]
+
+        def writable_user(self, k):
+            return self.users[k]
+
+    hashes = []
+    for _ in range(2):  # the agent's run and the reference run
+        d = copy.deepcopy(env.data.base.collections)
+        db = Plain(d)
+        for a in env.record(task_id).actions:
+            if a["name"] not in TERMINAL_TOOLS:
+                execute(db, a["name"], a["kwargs"])
+        hashes.append(exact_digest(d))
+    return hashes[0] == hashes[1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--data-dir")
+    ap.add_argument("--naive-sample", type=int, default=20)
+    args = ap.parse_args()
+
+    data_mod._CACHE.clear()
+    t0 = time.perf_counter()
+    env = TauBenchRetailEnv(data_dir=args.data_dir)
+    t1 = time.perf_counter()
+    n = len(env.tasks("all"))
+    ok = replay_all(env)
+    t2 = time.perf_counter()
+    print(f"data load + sha256 checks: {t1 - t0:.2f} s")
+    print(f"ground-truth replay, {n} tasks, cold (incl. base digests): {t2 - t1:.2f} s, reward 1 on {ok}/{n}")
+    warm = []
+    for _ in range(max(0, args.repeats - 1)):
+        env = TauBenchRetailEnv(data_dir=args.data_dir)
+        t = time.perf_counter()
+        replay_all(env)
+        warm.append(time.perf_counter() - t)
+    if warm:
+        print(f"ground-truth replay, {n} tasks, warm: median {statistics.median(warm):.2f} s over {len(warm)} runs "
+              f"({1000 * statistics.median(warm) / n:.1f} ms per task)")
+    if args.naive_sample > 0:
+        sample = [t.task_id for t in env.tasks("all")][:: max(1, n // args.naive_sample)][: args.naive_sample]
+        t = time.perf_counter()
+        agree = sum(naive_one(env, tid) for tid in sample)
+        per = (time.perf_counter() - t) / len(sample)
+        print(f"naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
+              f"(agree {agree}/{len(sample)}), about {per * n:.0f} s for all {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
