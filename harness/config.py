@@ -90,6 +90,8 @@ class Config:
     study: StudyCfg = field(default_factory=StudyCfg)
     # the fault group belongs to the fault library: a free-form mapping with at least ``name``
     fault: dict[str, Any] = field(default_factory=lambda: {"name": "none"})
+    # several conf/fault names crossed with the study's tasks (each task runs under each); replaces ``fault``
+    faults: list[str] | None = None
     arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
     models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
     reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
@@ -201,6 +203,17 @@ def _load_group(group: str, name: str, schema: type, conf_dir: Path, override: d
         raise ValueError(f"no {group} '{name}': {path} does not exist (known: {', '.join(known)})")
     node = OmegaConf.merge(OmegaConf.structured(schema), OmegaConf.load(path), override or {})
     return OmegaConf.to_object(node)
+
+
+def load_fault(name: str, conf_dir: Path | None = None) -> dict[str, Any]:
+    """A conf/fault/<name>.yaml node as a plain mapping (the fault library validates it)."""
+    path = (conf_dir or CONF_DIR) / "fault" / f"{name}.yaml"
+    if not path.exists():
+        known = sorted(p.stem for p in path.parent.glob("*.yaml"))
+        raise ValueError(f"no fault '{name}': {path} does not exist (known: {', '.join(known)})")
+    node = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    assert isinstance(node, dict)
+    return node
 
 
 def load_arms(names: Any, conf_dir: Path | None = None) -> list[ArmCfg]:

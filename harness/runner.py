@@ -36,7 +36,7 @@ from environments.registry import UnknownEnvironmentError, get_plugin
 from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, run_loop
 from harness.agents.reviewer import ModelReviewer
-from harness.config import ArmCfg, Config, load_arms, load_models, model_fields
+from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
 from harness.llm.models import InfraError, ModelConfigError, ModelSpec, acomplete, check_model_available
 from harness.llm.providers import registry as policies
 from harness.manifest import finish_manifest, start_manifest, write_atomic
@@ -67,7 +67,8 @@ class Plan:
     user: ModelSpec | None  # the world's simulated user, when it has one
     schedule: list[EpisodeSpec]
     resolved: dict[str, Any]
-    faults: list[Interposer] = field(default_factory=list)  # the fault injector(s), shared by every arm
+    # fault label -> its injector (shared by every arm); a study may cross its tasks with several faults
+    faults: dict[str, Interposer] = field(default_factory=dict)
     folds: dict[str, int | None] = field(default_factory=dict)
 
 
@@ -145,12 +146,14 @@ def plan_run(cfg: Config) -> Plan:
         user = fit_to_world(user, plugin, own)
     for spec in [*models.values(), *reviewers.values(), *([user] if user else [])]:
         check_model_available(spec)
-    faults = fault_interposers(cfg)
-    injected = (faults[0].spec.name, faults[0].spec.kind) if faults else None
-    selected = select_tasks(
-        env, plugin, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
-        injected=injected, fault_name=str(cfg.fault.get("name", "none")), limit=cfg.limit,
-    )
+    faults = fault_injectors(cfg)
+    selected = []
+    for injector in faults.values() or [None]:  # every task under each fault, the limit per fault
+        injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
+        selected += select_tasks(
+            env, plugin, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
+            injected=injected, fault_name=str(cfg.fault.get("name", "none")), limit=cfg.limit,
+        )
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
@@ -185,12 +188,20 @@ def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
 # the tool-result stream of an arm
 
 
-def fault_interposers(cfg: Config) -> list[Interposer]:
-    """The fault library's injector when the fault config names a fault, else none (none, toolmaze)."""
+def fault_injectors(cfg: Config) -> dict[str, Any]:
+    """Fault name -> the fault library's injector: ``faults`` (conf/fault names, crossed with the
+    tasks), else the ``fault`` node when it names a fault; none for none/toolmaze."""
     from harness.faults.inject import build_injector
 
-    injector = build_injector(cfg.fault, seed=cfg.seed)
-    return [] if injector is None else [injector]
+    nodes = [load_fault(name) for name in cfg.faults] if cfg.faults else [cfg.fault]
+    out: dict[str, Any] = {}
+    for node in nodes:
+        injector = build_injector(node, seed=cfg.seed)
+        if injector is not None:
+            if injector.spec.name in out:
+                raise ValueError(f"two faults of this study are both named {injector.spec.name!r}")
+            out[injector.spec.name] = injector
+    return out
 
 
 def arm_interposers(arm: ArmCfg, faults: list[Interposer], monitors: MonitorSource | None) -> list[Interposer]:
@@ -503,9 +514,11 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
 
 
 def system_prompt(arm_prompt: str, task: Any) -> str:
-    """The arm's prompt, plus the world's standing instructions when it has them."""
-    text = prompts.system_prompt(arm_prompt, task.terminal_tool)
-    return f"{text}\n\n{task.instructions}" if task.instructions else text
+    """The arm's prompt; a world with standing instructions (its policy) has them appended and says
+    itself how an episode ends, else the prompt names the terminal tool."""
+    if task.instructions:
+        return f"{prompts.system_prompt(arm_prompt, None)}\n\n{task.instructions}"
+    return prompts.system_prompt(arm_prompt, task.terminal_tool)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -559,7 +572,9 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
         factories = dict.fromkeys(plan.arms, _metered(factory, spend))
     if monitors is None:
         monitors = build_monitors(plan, run_dir)
-    chains = {name: arm_interposers(arm, plan.faults, monitors) for name, arm in plan.arms.items()}
+    chains = {(name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
+              for name, arm in plan.arms.items()
+              for label, injector in ({**plan.faults} or {None: None}).items()}
 
     global_sem = asyncio.Semaphore(cfg.concurrency)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
@@ -583,7 +598,8 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                                     spend.tokens)
                     stopped_by_budget = True
                     return
-                rec = await run_episode(plan, ep, factories[ep.arm], chains[ep.arm], budget_ok, run_dir)
+                chain = chains[(ep.arm, ep.fault_class if plan.faults else None)]
+                rec = await run_episode(plan, ep, factories[ep.arm], chain, budget_ok, run_dir)
                 writer.append(rec)
                 counts[rec["status"]] += 1
                 arms_done[ep.arm] += 1

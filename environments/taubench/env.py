@@ -10,6 +10,7 @@ user and the grader. Must not know harness, monitors or models.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from environments.base import Task, ToolSpec, UserModel
@@ -33,7 +34,9 @@ class TauBenchRetailEnv:
         self.data: RetailData = load(data_dir)
         self.max_steps = int(max_steps)
         self._records: dict[str, TaskRecord] = {r.task_id: r for s in SPLITS for r in self.data.tasks[s]}
-        self._tasks: dict[str, Task] = {tid: _public(r) for tid, r in self._records.items()}
+        # the policy is the agent's standing instructions (public, as upstream's system prompt)
+        self._tasks: dict[str, Task] = {tid: replace(_public(r), instructions=self.data.wiki)
+                                        for tid, r in self._records.items()}
         self._specs = specs()
         self._refs: dict[str, reward.Reference] = {}
 

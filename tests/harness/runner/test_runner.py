@@ -192,3 +192,20 @@ def test_progress_text_shows_outcomes_mix_and_cost():
                          Spend(usd=0.25))
     assert "ok 2" in text and "infra 1" in text and "$0.2500" in text
     assert "baseline:2 monitor:1" in text and "m:3" in text
+
+
+def test_a_study_crosses_its_tasks_with_several_faults(tmp_path):
+    cfg = config("faults=[negative_or_zero,missing_field]", "study.selection.rule=all",
+                 "+study.selection.params.where={mode:[P0]}", "arms=[baseline]", "models=[scripted-trusting]")
+    counts = run(tmp_path, "faults=[negative_or_zero,missing_field]", "study.selection.rule=all",
+                 "+study.selection.params.where={mode:[P0]}", "arms=[baseline]", "models=[scripted-trusting]")
+    records = load_records(tmp_path / "episodes.jsonl")
+    assert counts["planned"] == len(records) == 2 * 12 and cfg.faults == ["negative_or_zero", "missing_field"]
+    by_fault = Counter(r["fault_class"] for r in records)
+    assert by_fault == {"negative_or_zero": 12, "missing_field": 12}
+    for r in records:  # each episode met its own fault only
+        hit = {f["name"] for f in r["labels"].get("injected_faults", [])}
+        assert hit <= {r["fault_class"]}
+    for fault in by_fault:
+        assert any(r["labels"].get("injected_faults") for r in records if r["fault_class"] == fault)
+    assert len({r["pair_id"] for r in records}) == 24
