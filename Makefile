@@ -11,7 +11,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke data-taubench
+.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke studies data-taubench
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -46,6 +46,7 @@ LIMIT ?=
 OUT ?=
 REPLAY ?=
 RUN ?= results/table1/scripted
+ABLATIONS_OUT = $(or $(OUT),results/ablations/sweep)
 PROGRESS ?= $(if $(CI),false,true)
 
 replicate-table1: $(STAMP) ## Table 1 end to end: ToolMaze study, paired episodes, analysis, figures (offline scripted default)
@@ -54,8 +55,13 @@ replicate-table1: $(STAMP) ## Table 1 end to end: ToolMaze study, paired episode
 figures: $(STAMP) ## regenerate tables and figures from an existing run's records (RUN=results/<study>/<run>)
 	$(BIN)/python -m analysis figures --run $(RUN)
 
-ablations: $(STAMP) ## the ablation arms (114 paired workflows) via Hydra multirun, then the Figure 3 table
-	$(BIN)/python scripts/run_ablations.py --models "$(MODELS)" --limit "$(LIMIT)" --out "$(OUT)" --progress $(PROGRESS)
+ablations: $(STAMP) ## the ablation arms (114 paired workflows): a job per model via Hydra's joblib launcher, merged, then the Figure 3 table
+	$(BIN)/python -m harness.run -m study=ablations hydra/launcher=local progress=false out=$(ABLATIONS_OUT) \
+	  $(if $(MODELS),model=$(MODELS)) $(if $(LIMIT),limit=$(LIMIT))
+	@cat $(ABLATIONS_OUT)/ablations.md
+
+studies: $(STAMP) ## list the studies (conf/study), one line each
+	@$(BIN)/python -m harness.studies_list
 
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)

@@ -1,8 +1,10 @@
 """The structured-config schema behind ``conf/``: what a study, an arm and a model may say.
 
 Registered in Hydra's ConfigStore as ``schema`` (the root) so a typo or a missing value fails with
-Hydra's own message before any episode starts. Arms and models are lists of names, each resolved
-from ``conf/arm/<name>.yaml`` / ``conf/model/<name>.yaml`` and validated against :class:`ArmCfg` /
+Hydra's own message before any episode starts. Arms and models are Hydra config groups (``arm=``,
+``model=``: one each per job, swept with ``-m``) or, inside one job, lists of names (``arms``,
+``models``), each resolved from ``conf/arm/<name>.yaml`` / ``conf/model/<name>.yaml`` and validated
+against :class:`ArmCfg` /
 :class:`ModelCfg` here. This module knows nothing about environments, monitors or litellm.
 """
 
@@ -52,7 +54,7 @@ class StudyCfg:
 @dataclass
 class CacheCfg:
     mode: str = "off"
-    path: str = ".cache/llm.sqlite"
+    path: str | None = None  # null: <run folder>/llm_cache.sqlite (one per job: never shared across a sweep)
 
 
 @dataclass
@@ -94,6 +96,10 @@ class Config:
     faults: list[str] | None = None
     arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
     models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
+    # one arm and one model as Hydra config groups (``arm=monitor model=scripted-skeptic``, sweepable with
+    # -m, validated by Hydra against ArmCfg / ModelCfg); when set, each replaces its list above
+    arm: ArmCfg | None = None
+    model: ModelCfg | None = None
     reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
     # the simulated user of worlds that have one: conf/model name or litellm string; None = the world's
     # first scripted user (offline)

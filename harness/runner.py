@@ -125,9 +125,9 @@ def plan_run(cfg: Config) -> Plan:
     except UnknownEnvironmentError as exc:
         raise ValueError(exc.args[0]) from None
     own = register_world_players(plugin)
-    arms = {a.name: a for a in load_arms(cfg.arms)}
-    models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg)
-              for m in load_models(cfg.models, cfg.model_overrides)}
+    arms = {a.name: a for a in ([cfg.arm] if cfg.arm is not None else load_arms(cfg.arms))}
+    chosen = [cfg.model] if cfg.model is not None else load_models(cfg.models, cfg.model_overrides)
+    models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg) for m in chosen}
     reviewers: dict[str, ModelSpec] = {}
     if any(a.reviewer for a in arms.values()):
         from harness.agents.reviewer import register_scripted_reviewer
@@ -365,13 +365,14 @@ def _metered(factory: CompleterFactory, spend: Spend) -> CompleterFactory:
     return metered_factory
 
 
-def _open_cache(cfg: Config) -> Any:
+def _open_cache(cfg: Config, run_dir: Path) -> Any:
     if cfg.cache.mode == "off":
         return None
     from harness.llm.cache import Cache
 
-    Path(cfg.cache.path).parent.mkdir(parents=True, exist_ok=True)
-    return Cache(cfg.cache.path, mode=cfg.cache.mode)
+    path = Path(cfg.cache.path) if cfg.cache.path else run_dir / "llm_cache.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Cache(path, mode=cfg.cache.mode)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -566,7 +567,7 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     todo = pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
     cache = None
     if factory is None:
-        cache = _open_cache(cfg)
+        cache = _open_cache(cfg, run_dir)
         factories = {arm: _metered(_default_factory(cache, arm), spend) for arm in plan.arms}
     else:  # a test's completers: one for every arm
         factories = dict.fromkeys(plan.arms, _metered(factory, spend))

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import signal
 from typing import Any
 
 from environments.base import (
@@ -168,6 +170,18 @@ class DeskAgent:
         return _msg(f"Order {order.group(0)} totals {looked[-1]['total']}. Shall I refund it? (yes/no)")
 
 
+class DeskCrasher(DeskAgent):
+    """A desk agent whose process dies (SIGKILL) on order O-3, once per marker file: a killed sweep job."""
+
+    def respond(self, messages: list[dict], tools: list[dict], rng: Any) -> dict:
+        marker = os.environ.get("DESK_CRASH_MARKER")
+        said = " ".join(m.get("content") or "" for m in messages if m["role"] == "user")
+        if marker and "O-3" in said and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().respond(messages, tools, rng)
+
+
 class DeskCustomer:
     """Asks for the refund its instruction names, confirms, and leaves once refunded."""
 
@@ -197,7 +211,7 @@ class DeskPlugin(Plugin):
                    "status": "ok", "task_id": f"desk-{k}", "group_id": f"customer-{k % 3}"}
 
     def scripted_policies(self):
-        return {"trusting": DeskAgent}
+        return {"trusting": DeskAgent, "receipt-aware": DeskCrasher}
 
     def scripted_users(self):
         return {"customer": DeskCustomer}

@@ -1,0 +1,68 @@
+"""Sweeps: the Hydra callback that merges a sweep's jobs into one analysis.
+
+``python -m harness.run -m study=ablations model=a,b [hydra/launcher=joblib|slurm]`` runs one job
+per combination, each in its own sub-folder of the sweep folder with its own records, transcripts
+and reply cache (SQLite is not safe on shared network filesystems, so jobs never share one).
+Rerunning the same command resumes: finished jobs run nothing, unfinished ones resume their
+episodes. At the end of a sweep, :class:`MergeRecords` writes ``<sweep>/episodes.jsonl`` from every
+job's records (each episode once: its latest record) and ``<sweep>/sweep.json`` (which jobs, how
+many records each), then runs the analysis on the merged records in its own process.
+
+Knows no world; reads records through ``harness.records`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from hydra.experimental.callback import Callback
+from omegaconf import DictConfig
+
+from harness.manifest import write_atomic
+from harness.records import load_records
+
+log = logging.getLogger(__name__)
+
+
+def merge_records(sweep_dir: Path) -> dict[str, Any]:
+    """Rebuild ``<sweep>/episodes.jsonl`` from the jobs' records; each episode once (its latest record)."""
+    jobs = sorted(p for p in sweep_dir.glob("*/episodes.jsonl") if p.parent != sweep_dir)
+    latest: dict[str, dict] = {}
+    per_job = {}
+    for path in jobs:
+        records = load_records(path, repair=False)
+        per_job[path.parent.name] = len(records)
+        for rec in records:  # a job's later attempt supersedes its earlier one
+            latest.pop(rec["episode_id"], None)
+            latest[rec["episode_id"]] = rec
+    tmp = sweep_dir / ".episodes.jsonl.tmp"
+    with tmp.open("w", encoding="utf-8") as fh:
+        for rec in latest.values():
+            fh.write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
+    tmp.replace(sweep_dir / "episodes.jsonl")
+    summary = {"jobs": per_job, "episodes": len(latest), "records_read": sum(per_job.values())}
+    write_atomic(sweep_dir / "sweep.json", summary)
+    return summary
+
+
+class MergeRecords(Callback):
+    """After a multirun: merge the jobs' records, then ``python -m analysis figures`` on the sweep folder."""
+
+    def __init__(self, analyse: bool = True):
+        self.analyse = analyse
+
+    def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
+        sweep_dir = Path(config.hydra.sweep.dir)
+        summary = merge_records(sweep_dir)
+        log.info("merged %d episodes from %d jobs into %s", summary["episodes"], len(summary["jobs"]), sweep_dir)
+        if not (self.analyse and summary["episodes"]):
+            return
+        res = subprocess.run([sys.executable, "-m", "analysis", "figures", "--run", str(sweep_dir)],
+                             capture_output=True, text=True)
+        if res.returncode != 0:
+            log.error("analysis of the merged sweep failed: %s", res.stderr.strip()[-2000:])
