@@ -11,7 +11,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke studies data-taubench
+.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke studies verify data-taubench
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -59,6 +59,9 @@ ablations: $(STAMP) ## the ablation arms (114 paired workflows): a job per model
 	$(BIN)/python -m harness.run -m study=ablations hydra/launcher=local progress=false out=$(ABLATIONS_OUT) \
 	  $(if $(MODELS),model=$(MODELS)) $(if $(LIMIT),limit=$(LIMIT))
 	@cat $(ABLATIONS_OUT)/ablations.md
+
+verify: $(STAMP) ## recompute a run's fingerprint (tasks, seeds, prompts, specs, data, contracts) and name what changed (RUN=dir)
+	$(BIN)/python -m harness.verify --run $(RUN)
 
 studies: $(STAMP) ## list the studies (conf/study), one line each
 	@$(BIN)/python -m harness.studies_list

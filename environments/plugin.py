@@ -88,6 +88,10 @@ class Plugin:
         """Scripted users for this world (they answer the messages a user model would get)."""
         return {}
 
+    def data_digest(self, env: Environment) -> str | None:
+        """A hash of the world's data (its generated dataset or its data folder), for provenance."""
+        return None
+
     def oracle(self, env: Environment, task_id: str) -> list[ToolCall]:
         """The calls that solve ``task_id``."""
         raise NotImplementedError(f"environment {self.name!r} has no oracle")

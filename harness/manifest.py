@@ -131,8 +131,12 @@ class ResumeMismatch(ValueError):
     """A run folder's records were made with another configuration."""
 
 
-def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int) -> dict[str, Any]:
-    """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``."""
+def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int,
+                   fingerprint: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``.
+
+    ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later.
+    """
     path = run_dir / "manifest.json"
     previous = json.loads(path.read_text()) if path.exists() else None
     manifest = {
@@ -145,6 +149,7 @@ def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int) -> dic
         "identity_hash": identity_hash(resolved),
         "identity": identity(resolved),
         "config": resolved,
+        "fingerprint": fingerprint or {},
         "started": _now(),
         "finished": None,
         "counts": {"planned": planned},

@@ -638,9 +638,12 @@ def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None
     run_dir = Path(run_dir)
     plan = plan if plan is not None else plan_run(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule))
+    from harness.fingerprint import plan_fingerprint, registries_digest
+
+    manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule), plan_fingerprint(plan))
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
     counts = asyncio.run(execute(plan, run_dir, factory, monitors))
+    manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
     finish_manifest(run_dir, manifest, counts)
     return counts
 

@@ -55,6 +55,9 @@ class TauBenchPlugin(Plugin):
         bindings = {tool: [(coll, "$")] for tool, (coll, _) in RECORD_OF.items()}
         return Database(collections=collections, bindings=bindings)
 
+    def data_digest(self, env: Any) -> str:
+        return env.data.folder_sha256()
+
     def oracle(self, env: Any, task_id: str) -> list[ToolCall]:
         return [ToolCall(a["name"], dict(a["kwargs"]), call_id=f"gt-{i}")
                 for i, a in enumerate(env.record(task_id).actions)]

@@ -46,6 +46,9 @@ class ToolMazePlugin(Plugin):
     def tool_schemas(self, env: Any) -> Mapping[str, Mapping[str, Any]]:
         return {name: spec.output_schema for name, spec in env.tool_specs().items() if spec.output_schema}
 
+    def data_digest(self, env: Any) -> str:
+        return env.dataset.sha256()
+
     def oracle(self, env: Any, task_id: str) -> list[ToolCall]:
         from environments.toolmaze.policies import run_policy
 

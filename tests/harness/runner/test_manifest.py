@@ -89,3 +89,33 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     model_yaml.write_text(model_yaml.read_text().replace("max_concurrency: 8", "max_concurrency: 2"))
     model_yaml.write_text(model_yaml.read_text().replace("temperature: 0.7", "temperature: 0.0"))
     assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 0  # a run-control field may change
+
+
+def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
+    import sys
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+
+    import harness.config
+    from harness.agents import prompts
+    from harness.runner import run_study
+    from harness.verify import compare, recompute
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _fakes import load_fakeworld, policy_factory
+
+    load_fakeworld()
+    harness.config.register()
+    overrides = ["study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "limit=1",
+                 "arms=[baseline,monitor]", "models=[scripted-trusting]", "progress=false"]
+    with initialize_config_dir(str(harness.config.CONF_DIR), version_base="1.3"):
+        cfg = harness.config.to_config(compose("config", overrides=overrides))
+    run_study(cfg, tmp_path, factory=policy_factory)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["fingerprint"]["registries"] and manifest["fingerprint"]["env_data"] is None
+    unchanged = [k for k, a, b in compare(manifest, recompute(manifest)) if a != b]
+    assert unchanged == []
+    monkeypatch.setitem(prompts.PROMPTS, "fault_aware", prompts.PROMPTS["fault_aware"] + " Be brief.")
+    changed = [k for k, a, b in compare(manifest, recompute(manifest)) if a != b]
+    assert changed == ["fingerprint.prompts"]
