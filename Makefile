@@ -38,6 +38,7 @@ bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner, tau-b
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
+	$(BIN)/python scripts/bench_sweep.py
 	$(BIN)/python scripts/bench_taubench.py
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir
