@@ -40,3 +40,35 @@ def test_unknown_model_lists_the_configured_names(tmp_path):
     assert known and all(name in proc.stderr for name in known)
     assert "nonexistent-model" in proc.stderr and "provider prefix" in proc.stderr
     assert_nothing_ran(out)
+
+
+def test_a_typo_in_an_arm_or_a_model_group_is_hydras_own_message(tmp_path):
+    for override, said in (("arm=monitr", "arm/monitr"), ("model=scripted-trustin", "model/scripted-trustin")):
+        out = tmp_path / override.split("=")[0]
+        proc = run_cli(out, "study=smoke", override)
+        assert proc.returncode != 0 and said in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        assert not (out / "episodes.jsonl").exists()
+
+
+def test_bad_input_to_the_user_commands_is_one_clear_line(tmp_path):
+    """LIMIT=abc, a folder without records, a corrupt line in the middle of the records."""
+    env = {**os.environ}
+    res = subprocess.run([sys.executable, "scripts/replicate_table1.py", "--limit", "abc"], cwd=REPO, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "LIMIT must be a whole number" in res.stderr and "Traceback" not in res.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = subprocess.run([sys.executable, "-m", "analysis", "figures", "--run", str(empty)], cwd=REPO, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "no episode records here" in res.stderr and "Traceback" not in res.stderr
+    run = tmp_path / "run"
+    proc = run_cli(run, "study=smoke", "limit=1", "arms=[baseline]", "models=[scripted-trusting]", "progress=false")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = (run / "episodes.jsonl").read_text().splitlines()
+    (run / "episodes.jsonl").write_text("\n".join([lines[0], "{not json", *lines[1:]]) + "\n")
+    for cmd in ([sys.executable, "-m", "analysis", "figures", "--run", str(run)],
+                [sys.executable, "-m", "harness.run", "study=smoke", "limit=1", "arms=[baseline]",
+                 "models=[scripted-trusting]", "progress=false", f"out={run}"]):
+        res = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+        assert res.returncode == 2 and "episodes.jsonl:2: corrupt record" in res.stderr, res.stderr[-2000:]
+        assert "Traceback" not in res.stderr
