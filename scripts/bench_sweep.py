@@ -3,7 +3,8 @@
     python scripts/bench_sweep.py [--limit N]
 
 Runs the ablation study twice from scratch, side by side on the same machine: (a) one process,
-every model in one job (`python -m harness.run study=ablations`); (b) the sweep `make ablations`
+every model in one job (`python -m harness.run study=ablations`, then `python -m analysis
+figures`); (b) the sweep `make ablations`
 runs (`-m ... hydra/launcher=local`: a job per model, two at a time, then MergeRecords). Prints
 both wall times, their ratio (goal: at most 0.60), and what the sweep machinery costs beyond the
 episodes: wall time of the sweep minus the longest chain of job run times a two-worker pool could
@@ -55,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     extra = [f"limit={args.limit}"] if args.limit else []
     py = [sys.executable, "-m", "harness.run"]
     with tempfile.TemporaryDirectory() as tmp:
+        # one process as `make ablations` used to be: run, then tables and figures
         one = timed([*py, "study=ablations", f"out={tmp}/single", "progress=false", *extra])
+        one += timed([sys.executable, "-m", "analysis", "figures", "--run", f"{tmp}/single"])
         sweep = timed([*py, "-m", "study=ablations", "hydra/launcher=local", f"out={tmp}/sweep", "progress=false", *extra])
         jobs = job_seconds(Path(tmp) / "sweep")
         t0 = time.perf_counter()
