@@ -67,7 +67,7 @@ def _clean(v: Any) -> Any:
     return v
 
 
-def _transcript_finder(run_dir: Path):
+def transcript_finder(run_dir: Path):
     """Resolve a record's relative transcript path: the run folder first, then a sweep's job folders."""
     by_name: dict[str, Path] | None = None
 
@@ -140,8 +140,14 @@ def episode_detail(rec: Mapping[str, Any], transcript: Mapping[str, Any] | None,
     detail: dict[str, Any] = {
         "record": _clean({k: rec.get(k) for k in DETAIL_KEYS if k in rec}),
         "receipts": _clean(rec.get("receipts") or []),
-        "verdict": _clean({"success": rec.get("success"), "status": rec.get("status"),
-                           "outcome": rec.get("outcome"), "trace_check": rec.get("trace_check")}),  # fmt: skip
+        "verdict": _clean(
+            {
+                "success": rec.get("success"),
+                "status": rec.get("status"),
+                "outcome": rec.get("outcome"),
+                "trace_check": rec.get("trace_check"),
+            }
+        ),  # fmt: skip
         "note": note,
     }
     if transcript is not None:
@@ -169,7 +175,7 @@ def _gz64(obj: Any) -> str:
 def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
     values: dict[str, list[str]] = {c: sorted({_label(r.get(c)) for r in records}) for c in CATEGORICAL}
     pos = {c: {v: i for i, v in enumerate(vs)} for c, vs in values.items()}
-    find = _transcript_finder(run_dir)
+    find = transcript_finder(run_dir)
     tool_sets: list[list[dict]] = []
     tool_key: dict[str, int] = {}
     rows, details, missing = [], [], 0
@@ -206,7 +212,7 @@ def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
             transcript = None
             missing += 1
         details.append(episode_detail(r, transcript, ts, note))
-    chunks = [_gz64(details[i:i + CHUNK]) for i in range(0, len(details), CHUNK)]
+    chunks = [_gz64(details[i : i + CHUNK]) for i in range(0, len(details), CHUNK)]
     return EpisodeIndex(list(ROW_COLUMNS), values, rows, chunks, missing, tool_sets)
 
 
@@ -287,7 +293,9 @@ def build_report(
     if rep.missing_keys:
         notes.append(f"records lack optional key(s) {rep.missing_keys}")
     if index.missing_transcripts:
-        notes.append(f"{index.missing_transcripts} episode(s) have no readable transcript (their rows still show)")
+        notes.append(
+            f"{index.missing_transcripts} episode(s) have no readable transcript (their rows still show)"
+        )
     html = render({
         "run_name": run.resolve().name, "run_path": str(run), "scripted": scripted,
         "scripted_label": T.SCRIPTED_LABEL, "paper_label": T.PAPER_LABEL, "run_label": T.RUN_LABEL,

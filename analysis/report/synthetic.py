@@ -34,7 +34,9 @@ def _tool_schemas() -> list[dict]:
     ]  # fmt: skip
 
 
-def _episode(study: str, model: str, arm: str, w: int, j: int, seed: int, scripted: bool) -> tuple[dict, dict]:
+def _episode(
+    study: str, model: str, arm: str, w: int, j: int, seed: int, scripted: bool
+) -> tuple[dict, dict]:
     """One record and its transcript; the monitor arm gets a receipt on the faulted call."""
     group = f"task_{w:03d}"
     task_id = f"{group}_P{3 + j % 2}"
@@ -76,7 +78,15 @@ def _episode(study: str, model: str, arm: str, w: int, j: int, seed: int, script
                                  "recovery_tools": receipt["recovery_tools"], "n_admissible": 2,
                                  "next_action": NEXT_ACTIONS[r.randrange(len(NEXT_ACTIONS))]})  # fmt: skip
         messages.append({"role": "tool", "tool_call_id": cid, "name": tool, "content": json.dumps(payload)})
-        calls.append({"tool": tool, "arguments": args, "status": "ok", "perturbed": perturbed, "receipt": bool(receipt)})
+        calls.append(
+            {
+                "tool": tool,
+                "arguments": args,
+                "status": "ok",
+                "perturbed": perturbed,
+                "receipt": bool(receipt),
+            }
+        )
         meta.append(m)
     answer = f"done; confirmation code CF-{w:04d}{j}" if success else "done"
     messages.append({"role": "assistant", "content": answer})
