@@ -21,8 +21,15 @@ FAULTS: tuple[tuple[str, str], ...] = (
 NEXT_ACTIONS = ("switched_listed", "other_tool", "retried_same", "stopped")
 TOOLS = ("lookup_order", "get_quote", "apply_discount", "create_purchase_order", "finish")
 SYSTEM = (
-    "You carry out multi-step tasks by calling the tools you are given, one tool call per turn. "
-    "Tools can fail, and they can also return data that looks fine but is wrong."
+    "You carry out multi-step tasks by calling the tools you are given, one tool call per turn.\n"
+    "Complete every sub-task the user asks for. Every fact you report and every change you make must come\n"
+    "from a tool call made in this conversation; do not invent values.\n"
+    "When you are done, give a short final answer with only the essential results (for example\n"
+    "confirmation codes or requested values), without markdown.\n\n"
+    "Tools can fail, and they can also return data that looks fine but is wrong. When a result carries an\n"
+    "outcome_monitor note, the note names the contract the result broke and the tools that can recover it;\n"
+    "prefer one of those tools over repeating the same call. Never finish with a value you could not verify.\n"
+    "If a sub-task cannot be completed, say which one and why, and finish with the codes you did obtain."
 )
 
 
@@ -62,8 +69,15 @@ def _episode(
         messages.append({"role": "assistant", "content": f"calling {tool}", "tool_calls": [
             {"id": cid, "type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}]})  # fmt: skip
         perturbed = i == faulted
-        payload: dict = {"tool_result": {"ref": args["ref"], "status": "in_stock" if not perturbed else "void",
-                                         "amount": round(100 + 900 * r.random(), 2)}}  # fmt: skip
+        amount = round(100 + 900 * r.random(), 2)
+        payload: dict = {"tool_result": {
+            "ref": args["ref"], "record_id": f"OFC-{r.getrandbits(32):08X}", "status": "void" if perturbed else "in_stock",
+            "amount": amount, "currency": "USD", "quantity": 1 + r.randrange(9),
+            "line_items": [{"label": lab, "amount": round(5 + 20 * r.random(), 2)}
+                           for lab in ("handling_fee", "delivery_fee", "setup_fee")],
+            "valid_from": f"2026-0{1 + r.randrange(9)}-1{r.randrange(10)}", "valid_to": "2026-12-31",
+            "notes": "synthetic result: " + " ".join(f"k{r.randrange(1000)}" for _ in range(12)),
+        }}  # fmt: skip
         m: dict = {"call_index": i, "tool": tool, "perturbed": perturbed}
         receipt = None
         if perturbed:
@@ -123,18 +137,24 @@ def write_synthetic_run(
     seed: int = 0,
     scripted: bool = True,
 ) -> Path:
-    """Write about ``n_episodes`` paired episodes (baseline and monitor) with transcripts; returns the folder."""
+    """Write ``n_episodes`` episodes, pairs (baseline, monitor) dealt round-robin over (study, model) cells.
+
+    An odd count ends with a lone baseline episode (a one-armed pair, as an interrupted run leaves).
+    Returns the folder.
+    """
     out = Path(run_dir)
     (out / "transcripts").mkdir(parents=True, exist_ok=True)
-    per_cell = max(1, n_episodes // (2 * len(models) * len(studies)))
-    lines = []
-    for study in studies:
-        for model in models:
-            for k in range(per_cell):
-                for arm in ("baseline", "monitor"):
-                    record, transcript = _episode(study, model, arm, k // 2, k, seed, scripted)
-                    (out / record["transcript"]).write_text(json.dumps(transcript), encoding="utf-8")
-                    lines.append(json.dumps(record) + "\n")
+    cells = [(study, model) for study in studies for model in models]
+    lines: list[str] = []
+    k = 0
+    while len(lines) < n_episodes:
+        study, model = cells[k % len(cells)]
+        i = k // len(cells)  # the pair's index within its cell
+        for arm in ("baseline", "monitor")[: n_episodes - len(lines)]:
+            record, transcript = _episode(study, model, arm, i // 2, i, seed, scripted)
+            (out / record["transcript"]).write_text(json.dumps(transcript), encoding="utf-8")
+            lines.append(json.dumps(record) + "\n")
+        k += 1
     (out / "episodes.jsonl").write_text("".join(lines), encoding="utf-8")
     return out
 
