@@ -84,10 +84,25 @@ def test_the_page_is_self_contained_and_labelled(built):
         assert f'id="table-{table}"' in html
 
 
-def test_a_run_of_models_is_not_called_scripted(tmp_path):
+def test_a_run_of_models_is_not_called_scripted_and_pages_repeat(tmp_path):
     run = write_synthetic_run(tmp_path / "run", n_episodes=16, scripted=False)
-    html = build_report(run, tmp_path / "out" / "r.html", **FAST).read_text()
+    page = build_report(run, tmp_path / "out" / "r.html", **FAST)
+    html = page.read_text()
     assert 'id="scripted-banner"' not in html and str(escape(SCRIPTED_LABEL)) not in html
+    again = build_report(run, tmp_path / "out" / "r2.html", **FAST)
+    assert again.read_bytes() == page.read_bytes()  # same records, same bytes
+
+
+def test_markup_in_records_stays_text(tmp_path):
+    run = write_synthetic_run(tmp_path / "run", n_episodes=4)
+    evil = "</script><img src=x onerror=alert(1)>"
+    recs = _records(run)
+    recs[0]["task_id"] = evil
+    (run / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    html = build_report(run, **FAST).read_text()
+    assert evil not in html and "<img src=x" not in html
+    index, _ = _blobs(html)
+    assert index["rows"][0][index["columns"].index("task_id")] == evil
 
 
 def test_sweep_folders_find_transcripts_in_job_folders_and_missing_ones_are_said(tmp_path):
