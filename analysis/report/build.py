@@ -310,9 +310,18 @@ def build_report(
     return dest
 
 
-def _counts(records: pd.DataFrame) -> list[tuple[str, int]]:
-    return [(c, int(records[c].astype(str).nunique())) for c in ("study", "arm", "model", "group_id")
-            if c in records.columns]  # fmt: skip
+COUNTED = {"study": ("study", "studies"), "arm": ("arm", "arms"), "model": ("model", "models"),
+           "group_id": ("task group", "task groups")}  # fmt: skip
+
+
+def _counts(records: pd.DataFrame) -> list[tuple[int, str]]:
+    """``(n, noun)`` for the header line, e.g. ``(2, "studies")``."""
+    out = []
+    for col, (one, many) in COUNTED.items():
+        if col in records.columns:
+            n = int(records[col].astype(str).nunique())
+            out.append((n, one if n == 1 else many))
+    return out
 
 
 __all__ = ["build_report", "ReportInputError", "annotate_messages", "episode_index", "CHUNK"]
