@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from markupsafe import escape
@@ -249,6 +250,13 @@ def test_the_page_in_chromium_filters_opens_a_transcript_and_fetches_nothing(bui
     Select(d.find_element(By.ID, "f-arm")).select_by_visible_text("baseline")
     Select(d.find_element(By.ID, "f-outcome")).select_by_visible_text("all")
     assert {r[1] for r in _visible_rows(d)} == {"baseline"}
+
+    link = d.current_url
+    assert link.endswith("#ep=" + quote(want[0]["episode_id"], safe=""))  # the opened episode has a link
+    d.get("about:blank")
+    d.get(link)
+    WebDriverWait(d, 30).until(lambda x: x.find_elements(By.CSS_SELECTOR, "#transcript"))
+    assert want[0]["task_id"] in d.find_element(By.ID, "detail-title").text
 
     fetched = d.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert [u for u in fetched if not u.startswith("data:")] == []
