@@ -11,7 +11,8 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke studies verify data-taubench
+.PHONY: help install browser test test-fast lint bench replicate-table1 figures ablations smoke studies verify \
+	data-taubench report inspect-export
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -24,7 +25,19 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP) ## create .venv and install the project with pinned versions
 
-test: $(STAMP) ## install if needed, then run the whole test suite
+# Debian's chromium for the report's browser test; never a browser that downloads itself. Without apt
+# (or without root and sudo) this only says so: the browser tests then skip, naming the reason.
+browser: ## Debian chromium + chromium-driver for the report's browser test (apt-get only when missing)
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "browser: no apt-get here; the report's browser tests will skip"; \
+	elif [ "$$(id -u)" = 0 ]; then (apt-get update && apt-get install -y chromium chromium-driver) \
+	  || echo "browser: apt-get failed; the report's browser tests will skip"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  (sudo apt-get update && sudo apt-get install -y chromium chromium-driver) \
+	  || echo "browser: apt-get failed; the report's browser tests will skip"; \
+	else echo "browser: not root and no sudo; the report's browser tests will skip"; fi
+
+test: $(STAMP) browser ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
@@ -34,18 +47,20 @@ lint: $(STAMP) ## ruff over the project
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check . || true
 
-bench: $(STAMP) ## speed benchmarks: ToolMaze generation, monitor, runner, tau-bench replay (print figures; never asserted in tests)
+bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, sweep, tau-bench replay, report (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
 	$(BIN)/python scripts/bench_sweep.py
 	$(BIN)/python scripts/bench_taubench.py
+	$(BIN)/python scripts/bench_report.py
 
-# Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir
+# Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
 LIMIT ?=
 OUT ?=
 REPLAY ?=
+HTML ?=
 RUN ?= results/table1/scripted
 ABLATIONS_OUT = $(or $(OUT),results/ablations/sweep)
 PROGRESS ?= $(if $(CI),false,true)
@@ -66,6 +81,14 @@ verify: $(STAMP) ## recompute a run's fingerprint (tasks, seeds, prompts, specs,
 
 studies: $(STAMP) ## list the studies (conf/study), one line each
 	@$(BIN)/python -m harness.studies_list
+
+report: $(STAMP) ## one self-contained HTML page: tables, figures, every transcript (RUN=run or sweep folder; HTML=file)
+	$(BIN)/python -m analysis report --run $(RUN) --out "$(or $(HTML),$(RUN)/report.html)"
+
+inspect-export: $(STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
+	$(BIN)/pip install -q -c constraints.txt -e '.[inspect]'
+	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
+
 
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)

@@ -4,6 +4,8 @@
     python -m analysis DIR                              # alias of ``figures --run DIR``
     python -m analysis table1 --run DIR                 # print Table 1 (Markdown) and write table1.csv/.md
     python -m analysis ablations --run DIR              # print the ablation table and write it
+    python -m analysis report --run DIR [--out FILE]    # one self-contained HTML page (default DIR/report.html)
+    python -m analysis inspect-export --run DIR --out DIR  # inspect_ai eval logs (needs the 'inspect' extra)
 
 Never imports litellm or the runner: records are the whole interface.
 """
@@ -17,14 +19,14 @@ from pathlib import Path
 from analysis import tables
 from analysis.load import LoadReport, load_records
 
-COMMANDS = ("figures", "table1", "ablations")
+COMMANDS = ("figures", "table1", "ablations", "report", "inspect-export")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m analysis", description=__doc__.splitlines()[0])
     p.add_argument("command", choices=COMMANDS)
     p.add_argument("--run", required=True, help="run folder holding episodes.jsonl")
-    p.add_argument("--out", default=None, help="where to write (default: the run folder)")
+    p.add_argument("--out", default=None, help="where to write (default: the run folder; report: DIR/report.html)")
     p.add_argument("--study", default=None, help="restrict Table 1 and ablations to one study")
     p.add_argument(
         "--replication", action="append", default=[], help="a model shown in Table 1 but not pooled"
@@ -40,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["figures", "--run", *argv]  # the alias: python -m analysis DIR
     args = _parser().parse_args(argv)
+    if args.command in ("report", "inspect-export"):
+        return _export(args)
     report = LoadReport()
     try:
         records = load_records(args.run, report)
@@ -67,6 +71,33 @@ def main(argv: list[str] | None = None) -> int:
     for p in written:
         print(p)
     return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    """The report and the inspect export: bad input is one line on stderr and exit 2."""
+    from analysis.report import ReportInputError
+
+    try:
+        if args.command == "report":
+            from analysis.report import build_report
+
+            path = build_report(args.run, args.out, args.replication, args.study, seed=args.seed,
+                                n_resamples=args.resamples, n_flips=args.flips)  # fmt: skip
+            print(path)
+            return 0
+        from analysis.export_inspect import InspectMissingError, export_run
+
+        try:
+            paths = export_run(args.run, args.out or str(Path(args.run) / "inspect"))
+        except InspectMissingError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        for p in paths:
+            print(p)
+        return 0
+    except ReportInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
