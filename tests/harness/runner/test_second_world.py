@@ -93,3 +93,11 @@ def test_a_state_level_fault_corrupts_the_world_not_only_the_view(tmp_path):
         assert injected and injected[0]["level"] == "state", transcript["results_meta"]
         refunds = transcript["outcome"]["refunds"]
         assert refunds and refunds[0][1] <= 0 and not r["success"]  # the stored total was corrupted and used
+
+
+def test_a_scripted_policy_written_for_another_world_is_refused_before_any_episode(tmp_path):
+    res = desk(tmp_path, "models=[scripted-skeptic]")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "scripted policy 'skeptic' was written for worlds following ['inputs-line']" in res.stderr
+    assert "'convoworld' follows ['refund-desk']" in res.stderr and "receipt-aware" in res.stderr
+    assert not (tmp_path / "episodes.jsonl").exists()
