@@ -11,7 +11,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install test test-fast lint bench replicate-table1 figures ablations smoke
+.PHONY: help install appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -24,7 +24,10 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP) ## create .venv and install the project with pinned versions
 
-test: $(STAMP) ## install if needed, then run the whole test suite
+appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
+	$(PY) -m environments.appworld.install
+
+test: $(STAMP) appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
