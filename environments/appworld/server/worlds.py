@@ -14,6 +14,15 @@ from typing import Any
 _SKIP_MODELS = {"SQLModel", "_SQLModel"}
 
 
+def _call(requester: Any, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
+    """Status code and JSON body of one API call; an exception inside the app code is a 500."""
+    try:
+        resp = requester._request(_app_name=app, _api_name=api, **args)
+    except Exception as exc:  # noqa: BLE001 (the in-process test client re-raises the app's own errors)
+        return 500, {"message": f"{type(exc).__name__}: {exc}"[:500]}
+    return resp.status_code, requester.response_to_json(resp)
+
+
 class SeededWorld:
     """All apps on in-memory databases; per app one verified, logged-in user and some objects.
 
@@ -108,8 +117,7 @@ class SeededWorld:
     # ----------------------------------------------------------------------------- calls
 
     def call(self, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
-        resp = self.requester._request(_app_name=app, _api_name=api, **args)
-        return resp.status_code, self.requester.response_to_json(resp)
+        return _call(self.requester, app, api, args)
 
     def describe(self) -> dict[str, Any]:
         return {"users": self.users, "tokens": self.tokens, "ids": self.ids}
@@ -140,8 +148,7 @@ class TaskWorld:
         }
 
     def call(self, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
-        resp = self.requester._request(_app_name=app, _api_name=api, **args)
-        return resp.status_code, self.requester.response_to_json(resp)
+        return _call(self.requester, app, api, args)
 
     def completed(self) -> bool:
         return bool(self.world.task_completed())
