@@ -198,7 +198,7 @@ class AppWorldEpisode:
         reply = await self.bridge.request("call", app=app, api=api, args=dict(call.arguments))
         ok = reply["status_code"] == 200
         return ToolResult(content=reply["content"], status="ok" if ok else "error",
-                          terminal=ok and call.name == TERMINAL_TOOL, meta={"status_code": reply["status_code"]})
+                          terminal=ok and call.name == TERMINAL_TOOL, meta={"status_code": reply["status_code"], "server_ms": reply.get("server_ms")})
 
     async def say(self, text: str) -> UserTurn:
         self.final_text = text

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,3 +142,13 @@ def test_injected_faults_fire(kind, responses, schemas, registry):
     print(f"\nAppWorld injected {kind}: {caught}/{n} fired")
     assert n >= 20, f"too few responses to inject {kind} into"
     assert caught == n, missed[:5]
+
+
+HOME_CACHE_BEFORE = (Path.home() / ".appworld").exists()
+
+
+def test_nothing_lands_in_the_home_folder(responses):
+    if HOME_CACHE_BEFORE:
+        pytest.skip("~/.appworld existed before this session: cannot tell who wrote it")
+    assert responses  # a bridge has seeded a world and served calls by now
+    assert not (Path.home() / ".appworld").exists(), "an AppWorld cache landed in ~/.appworld"
