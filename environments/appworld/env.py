@@ -122,12 +122,9 @@ class AppWorldEnv:
             raise AppWorldDataMissing(paths.data_hint())
         if self._tasks is None:
             self._tasks = {}
+            by_split = fetch_sync("task_ids", timeout=self.timeout, splits=list(SPLITS))
             for sp in SPLITS:
-                try:
-                    ids = fetch_sync("task_ids", timeout=self.timeout, split=sp)
-                except BridgeError:
-                    continue  # a split the download lacks
-                for tid in ids:
+                for tid in by_split.get(sp) or []:  # None: a split the download lacks
                     self._tasks.setdefault(tid, Task(
                         task_id=tid, group_id=tid.rsplit("_", 1)[0], query="", env=NAME, split=sp,
                         terminal_tool=TERMINAL_TOOL, strata={"split": sp},

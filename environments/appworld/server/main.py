@@ -76,10 +76,16 @@ class Server:
             if not hasattr(self.world, "evaluate"):
                 raise RuntimeError("no task world to evaluate: send 'start' first")
             return self.world.evaluate()
-        if op == "task_ids":
+        if op == "task_ids":  # {split: [task ids] or None when the download lacks that split}
             from appworld.task import load_task_ids
 
-            return load_task_ids(str(req.get("split", "train")))
+            out: dict[str, Any] = {}
+            for split in req.get("splits") or ["train"]:
+                try:
+                    out[split] = load_task_ids(str(split))
+                except Exception:  # noqa: BLE001 (a split file the download does not have)
+                    out[split] = None
+            return out
         if op == "close_world":
             self._close_world()
             return True
@@ -102,13 +108,14 @@ def main() -> int:
             rid = req.get("id")
             if req.get("op") == "exit":
                 out.write(json.dumps({"id": rid, "ok": True, "result": True}) + "\n")
-                break
+                out.flush()
+                sys.stderr.flush()
+                os._exit(0)  # the world is in memory: nothing to save, and the package's teardown is slow
             reply = {"id": rid, "ok": True, "result": server.handle(req)}
         except Exception as exc:  # noqa: BLE001 (every failure goes back as a reply, never kills the loop)
             traceback.print_exc(file=sys.stderr)
             reply = {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"[:2000]}
         out.write(json.dumps(reply, default=str) + "\n")
-    server._close_world()
     return 0
 
 

@@ -148,12 +148,19 @@ class TaskWorld:
         }
 
     def call(self, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
-        return _call(self.requester, app, api, args)
+        try:
+            return _call(self.requester, app, api, args)
+        finally:
+            # one tool call is one interaction: AppWorld caps API calls per interaction
+            self.requester.reset_request_count()
 
     def completed(self) -> bool:
         return bool(self.world.task_completed())
 
     def evaluate(self) -> dict[str, Any]:
+        # the evaluator reads the end state from disk; AppWorld.execute saves it, direct calls do not
+        self.world._save_state(self.world.output_db_home_path_on_disk)
+        self.world.save_logs()
         tracker = self.world.evaluate(suppress_errors=True)
         return tracker.to_dict()
 
