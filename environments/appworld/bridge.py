@@ -159,7 +159,11 @@ class BridgePool:
             while self._idle:
                 bridge = self._idle.pop()
                 if bridge.alive:
-                    return bridge
+                    try:
+                        await bridge.request("ping", timeout=10)  # health check before reuse
+                        return bridge
+                    except BridgeError:
+                        await bridge.kill()
                 self._all.discard(bridge)
             bridge = Bridge(self.timeout)
             self._all.add(bridge)

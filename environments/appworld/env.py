@@ -171,7 +171,9 @@ class AppWorldEpisode:
     async def open(self) -> str:
         self.bridge = await self.env.pool().acquire()
         try:
-            self.info = await self.bridge.request("start", task_id=self.task.task_id, experiment=self.env.experiment)
+            # concurrent episodes of one task must not share AppWorld's output folder: one per bridge
+            experiment = f"{self.env.experiment}-{self.bridge.pid}"
+            self.info = await self.bridge.request("start", task_id=self.task.task_id, experiment=experiment)
         except BaseException:
             await self.close()
             raise

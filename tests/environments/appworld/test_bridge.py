@@ -140,3 +140,28 @@ def test_concurrent_requests_on_two_bridges():
             await asyncio.gather(a.close(), b.close())
 
     asyncio.run(run())
+
+
+def test_episode_bridge_killed_mid_open_is_an_env_error_and_frees_the_slot():
+    from environments.appworld.env import AppWorldEnv, AppWorldEpisode
+    from environments.base import Task
+
+    async def run():
+        env = AppWorldEnv(pool_size=1)
+        ep = AppWorldEpisode(env, Task("offline_1", "offline", "", "appworld"))
+        opening = asyncio.create_task(ep.open())
+        while ep.bridge is None or ep.bridge.pid is None:
+            await asyncio.sleep(0.02)
+        pid = ep.bridge.pid
+        await asyncio.sleep(0.2)  # 'start' is in flight (it imports appworld: seconds)
+        os.kill(pid, 9)
+        with pytest.raises(BridgeError, match="exited"):
+            await opening
+        assert ep.bridge is None  # the episode closed itself
+        again = await env.pool().acquire()  # the slot came back; a fresh bridge replaces the dead one
+        assert again.pid != pid and again.alive
+        await env.pool().release(again)
+        await env.aclose()
+        return pid, again.pid
+
+    assert all(_gone(pid) for pid in asyncio.run(run()))
