@@ -87,14 +87,18 @@ def test_call_validates_before_the_bridge():
 
 
 def test_heldout_study_config():
-    cfg = yaml.safe_load((REPO / "conf/study/appworld-heldout.yaml").read_text())
+    from hydra import compose, initialize_config_dir
+
+    from harness.config import CONF_DIR, register, to_config
+
     assert (REPO / "conf/study/appworld-heldout.yaml").read_text().startswith("# @package _global_")
-    assert cfg["arms"] == ["baseline", "monitor"]
-    assert cfg["study"]["selection"]["rule"] == "hash_sample" and cfg["study"]["selection"]["params"]["n"] == 32
-    assert {"override /env": "appworld"} in cfg["defaults"]
-    env_cfg = yaml.safe_load((REPO / "conf/env/appworld.yaml").read_text())
-    assert env_cfg["name"] == "appworld"
-    assert set(env_cfg["options"]) <= {"pool_size", "timeout", "experiment"}  # AppWorldEnv's keywords
+    register()
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        cfg = to_config(compose("config", overrides=["study=appworld-heldout"]))
+    assert cfg.study.name == "appworld-heldout" and cfg.study.env.name == "appworld"
+    assert cfg.arms == ["baseline", "monitor"]
+    assert cfg.study.selection.rule == "hash_sample" and cfg.study.selection.params["n"] == 32
+    AppWorldEnv(**cfg.study.env.options)  # the options are AppWorldEnv's keywords
 
 
 # ------------------------------------------------------------------------------ with the data download
