@@ -112,6 +112,7 @@ FAULTS = {
                         lambda v: -(abs(v) + 1), "positive"),
     "wrong_type": (lambda s, v: s.get("type") in ("integer", "number") and not isinstance(v, bool),
                    lambda v: str(v), "type"),
+    "string_to_number": (lambda s, v: s.get("type") == "string" and "enum" not in s, lambda v: 12345, "type"),
     "out_of_domain_enum": (lambda s, v: "enum" in s, lambda v: f"not-{v}", "domain"),
 }
 
