@@ -102,11 +102,19 @@ class Bridge:
             except (ConnectionError, BrokenPipeError) as exc:
                 await self.kill()
                 raise BridgeError(f"AppWorld bridge pipe broke on {op!r} ({exc})") from None
+            except asyncio.CancelledError:
+                # the reply would arrive out of turn: this bridge can no longer be trusted
+                _kill_group(self.proc.pid)
+                raise
             if not raw:
                 code = await self.kill()
                 raise BridgeError(f"AppWorld bridge exited (code {code}) during {op!r}; "
                                   f"see {paths.CACHE / 'outcome-monitors' / 'bridge.log'}")
-            reply = json.loads(raw)
+            try:
+                reply = json.loads(raw)
+            except ValueError:
+                await self.kill()
+                raise BridgeError(f"AppWorld bridge wrote a non-JSON line on {op!r}: {raw[:120]!r}") from None
             if reply.get("id") != rid:
                 await self.kill()
                 raise BridgeError(f"AppWorld bridge answered request {reply.get('id')} to request {rid}")

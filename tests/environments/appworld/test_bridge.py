@@ -165,3 +165,18 @@ def test_episode_bridge_killed_mid_open_is_an_env_error_and_frees_the_slot():
         return pid, again.pid
 
     assert all(_gone(pid) for pid in asyncio.run(run()))
+
+
+def test_cancelled_request_retires_the_bridge():
+    async def run():
+        bridge = await Bridge().start()
+        pending = asyncio.create_task(bridge.request("sleep", seconds=30))
+        await asyncio.sleep(0.1)
+        pending.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pending
+        await bridge.proc.wait()  # killed: its late reply can never be read as another request's
+        await bridge.close()
+        return bridge.pid
+
+    assert _gone(asyncio.run(run()))
