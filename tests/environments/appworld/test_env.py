@@ -142,3 +142,14 @@ def test_benchmark_episode_end_to_end():
             await env.aclose()
 
     asyncio.run(run())
+
+
+def test_main_side_never_imports_appworld():
+    code = ("import sys\n"
+            "import environments.appworld.plugin, environments.appworld.bridge, environments.appworld.probe\n"
+            "import environments.appworld.__main__, environments.appworld.install\n"
+            "bad = [m for m in sys.modules if m == 'appworld' or m.startswith('appworld.') or m == 'pydantic']\n"
+            "print(bad)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
