@@ -17,7 +17,8 @@ VENV = HOME / "venv"
 PYTHON = VENV / "bin" / "python"
 CACHE = HOME / "cache"
 STAMP = HOME / "setup.stamp"
-SERVER = Path(__file__).resolve().parent / "server" / "main.py"
+PACKAGE_DIR = Path(__file__).resolve().parent
+SERVER = PACKAGE_DIR / "server" / "main.py"
 SETUP_HINT = "run `make appworld-setup` (creates .appworld/venv with appworld==" + APPWORLD_VERSION + ")"
 
 

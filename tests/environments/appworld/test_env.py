@@ -153,3 +153,13 @@ def test_main_side_never_imports_appworld():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_data_digest_tracks_the_task_folder(monkeypatch, tmp_path):
+    plugin = get_plugin("appworld")
+    monkeypatch.setenv("APPWORLD_ROOT", str(tmp_path))
+    without = plugin.data_digest(AppWorldEnv())
+    (tmp_path / "data" / "tasks" / "a_1").mkdir(parents=True)
+    (tmp_path / "data" / "tasks" / "a_1" / "specs.json").write_text("{}")
+    with_tasks = plugin.data_digest(AppWorldEnv())
+    assert without != with_tasks and with_tasks == plugin.data_digest(AppWorldEnv())
