@@ -11,8 +11,8 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install browser test test-fast lint bench replicate-table1 figures ablations smoke studies verify \
-	data-taubench report inspect-export
+.PHONY: help install browser appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke \
+	studies verify data-taubench report inspect-export
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -37,7 +37,10 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 	  || echo "browser: apt-get failed; the report's browser tests will skip"; \
 	else echo "browser: not root and no sudo; the report's browser tests will skip"; fi
 
-test: $(STAMP) browser ## install if needed, then run the whole test suite
+appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
+	$(PY) -m environments.appworld.install
+
+test: $(STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
@@ -54,6 +57,7 @@ bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, sweep, t
 	$(BIN)/python scripts/bench_sweep.py
 	$(BIN)/python scripts/bench_taubench.py
 	$(BIN)/python scripts/bench_report.py
+	$(BIN)/python scripts/bench_appworld.py
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
