@@ -565,8 +565,13 @@ def all_tables(
     n_flips: int = 100_000,
 ) -> list[Table]:
     kw = {"seed": seed, "n_resamples": n_resamples, "n_flips": n_flips}
+    t1 = [table1(records, replication, study, **kw)]
+    if has_endpoint(_select_study(records, study), "outcome_correct"):
+        t1.append(table1(records, replication, study, endpoint="outcome_correct", **kw))
+    else:
+        t1[0].notes.append("no record carries outcome_correct (an older run or another world): no table1_outcome")
     return [
-        table1(records, replication, study, **kw),
+        *t1,
         table1_strata(records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips),
         ablations(records, study=study, **kw),
         boundaries(records, **kw),
