@@ -6,6 +6,8 @@
     python -m analysis ablations --run DIR              # print the ablation table and write it
     python -m analysis report --run DIR [--out FILE]    # one self-contained HTML page (default DIR/report.html)
     python -m analysis inspect-export --run DIR --out DIR  # inspect_ai eval logs (needs the 'inspect' extra)
+    python -m analysis design --pairs N [--discordance D] [--power P] [--alpha A]
+                                                        # design-stage MDE before a run (no records)
 
 Never imports litellm or the runner: records are the whole interface.
 """
@@ -16,16 +18,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from analysis import tables
-from analysis.load import LoadReport, load_records
+from analysis import paper, tables
+from analysis.load import ENDPOINTS, LoadReport, has_endpoint, load_records
+from analysis.stats import design_mde
 
-COMMANDS = ("figures", "table1", "ablations", "report", "inspect-export")
+COMMANDS = ("figures", "table1", "ablations", "design", "report", "inspect-export")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m analysis", description=__doc__.splitlines()[0])
     p.add_argument("command", choices=COMMANDS)
-    p.add_argument("--run", required=True, help="run folder holding episodes.jsonl")
+    p.add_argument("--run", default=None, help="run folder holding episodes.jsonl (all but design)")
+    p.add_argument("--pairs", type=int, action="append", default=[], help="design: pairs (or clusters); repeatable")
+    p.add_argument("--discordance", type=float, default=None,
+                   help="design: planned (wins+losses)/n; default: the paper's, per model and pooled")
+    p.add_argument("--power", type=float, default=0.8, help="design: power")
+    p.add_argument("--alpha", type=float, default=0.05, help="design: two-sided alpha")
     p.add_argument("--out", default=None, help="where to write (default: the run folder; report: DIR/report.html)")
     p.add_argument("--study", default=None, help="restrict Table 1 and ablations to one study")
     p.add_argument(
@@ -44,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("report", "inspect-export"):
         return _export(args)
+    if args.command == "design":
+        return design(args)
+    if not args.run:
+        print(f"error: {args.command} needs --run DIR (a run folder holding episodes.jsonl)", file=sys.stderr)
+        return 2
     report = LoadReport()
     try:
         records = load_records(args.run, report)
@@ -55,9 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     if report.missing_keys:
         print(f"note: records lack optional key(s) {report.missing_keys}", file=sys.stderr)
     if args.command == "table1":
-        t = tables.table1(records, args.replication, args.study, **kw)
-        t.write(out)
-        print(t.to_markdown())
+        for endpoint in ENDPOINTS:
+            if endpoint != "success" and not has_endpoint(records, endpoint):
+                print(f"note: no record carries {endpoint}: no {tables.TABLE1_NAMES[endpoint]} table")
+                continue
+            t = tables.table1(records, args.replication, args.study, endpoint=endpoint, **kw)
+            t.write(out)
+            print(t.to_markdown())
         return 0
     if args.command == "ablations":
         t = tables.ablations(records, study=args.study, **kw)
@@ -98,6 +115,34 @@ def _export(args: argparse.Namespace) -> int:
     except ReportInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+
+def design(args: argparse.Namespace) -> int:
+    """Print the design-stage MDE for each --pairs at the planned (or the paper's) discordance."""
+    if not args.pairs:
+        print("error: design needs --pairs N (the study's number of pairs, or of clusters); repeat for several",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.discordance is not None:
+        plans = {"planned": args.discordance}
+    else:
+        plans = {f"paper {m}": d for m, d in paper.paper_discordance().items()}
+    bad = [n for n in args.pairs if n < 1] + [d for d in plans.values() if not 0 < d <= 1]
+    if bad or not (0 < args.power < 1 and 0 < args.alpha < 1):
+        print(f"error: pairs must be >= 1, discordance in (0, 1], power and alpha in (0, 1); got {bad or ''} "
+              f"power={args.power} alpha={args.alpha}", file=sys.stderr)  # fmt: skip
+        return 2
+    print(f"design-stage MDE (points): exact McNemar, power {args.power:g}, two-sided alpha {args.alpha:g}; "
+          "fixed before a run from its size and a planned discordance")  # fmt: skip
+    print("| discordance source | discordance | " + " | ".join(f"{n} pairs" for n in args.pairs) + " |")
+    print("|---|---|" + "---|" * len(args.pairs))
+    for label, d in plans.items():
+        cells = []
+        for n in args.pairs:
+            m = design_mde(n, d, args.alpha, args.power)
+            cells.append("not reached" if m != m else f"{100 * m:.1f}")
+        print(f"| {label} | {d:.3f} | " + " | ".join(cells) + " |")
+    return 0
 
 
 if __name__ == "__main__":

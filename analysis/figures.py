@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: never a display, whatever MPLBACKEND says
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis.tables import PAPER_LABEL, RUN_LABEL, Table  # noqa: E402
+from analysis.tables import ENDPOINT_LABELS, PAPER_LABEL, RUN_LABEL, Table  # noqa: E402
 
 GREEN = "#1b9e4b"
 GREY = "#8c8c8c"
@@ -38,8 +38,12 @@ def _finite(v: object) -> bool:
     return isinstance(v, int | float) and not math.isnan(float(v))
 
 
-def figure1(t1: Table, out_dir: str | Path) -> list[Path]:
-    """Dumbbell per model: open circle baseline, filled green monitor, delta and W/L printed."""
+def figure1(t1: Table, out_dir: str | Path, name: str = "figure1") -> list[Path]:
+    """Dumbbell per model: open circle baseline, filled green monitor, delta and W/L printed.
+
+    One figure per endpoint table (``figure1`` for success, ``figure1_outcome`` for outcome correct);
+    the title names the endpoint.
+    """
     rows = [(str(r.model), r, False) for r in t1.frame.itertuples(index=False)]
     if t1.paper is not None:
         rows += [(f"{PAPER_LABEL}: {r.model}", r, True) for r in t1.paper.itertuples(index=False)]
@@ -67,9 +71,9 @@ def figure1(t1: Table, out_dir: str | Path) -> list[Path]:
     ax.set_yticks(range(len(rows)), [label for label, _, _ in reversed(rows)], fontsize=8)
     ax.set_xlim(0, 100)
     ax.set_xlabel("task completion (%)")
-    ax.set_title(t1.title, fontsize=9)
+    ax.set_title(t1.title, fontsize=8, wrap=True)
     ax.legend(loc="lower right", fontsize=8, frameon=False)
-    return _save(fig, out_dir, "figure1")
+    return _save(fig, out_dir, name)
 
 
 def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
@@ -114,34 +118,48 @@ def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
 
 
 def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
-    """Forest plot of the ablation contrasts: delta with 95% CI, the +-MDE band, the paper's estimate hollow."""
+    """Forest plot of the ablation contrasts, one panel per endpoint, a row per (contrast, model or pooled).
+
+    Delta with its cluster-bootstrap 95% CI, the +-post-hoc MDE band, and the paper's estimate (hollow) on
+    the per-model rows of the success endpoint (its comparable unit).
+    """
     f = abl.frame
     if f.empty:
         return []
-    fig, ax = plt.subplots(figsize=(7.5, 0.6 * len(f) + 1.6))
-    n = len(f)
-    for i, r in enumerate(f.itertuples(index=False)):
-        y = n - 1 - i
-        if _finite(r.mde_points):
-            ax.fill_betweenx([y - 0.3, y + 0.3], -r.mde_points, r.mde_points, color="#e8e8e8", zorder=0,
-                             label="+-MDE (80% power)" if i == 0 else None)  # fmt: skip
-        ax.errorbar([r.delta_points], [y], xerr=[[r.delta_points - r.ci_low], [r.ci_high - r.delta_points]], fmt="o",
-                    color=GREEN, capsize=3, zorder=2, label=f"{RUN_LABEL} (95% CI)" if i == 0 else None)  # fmt: skip
-        if _finite(r.paper_delta_points):
-            ax.scatter([r.paper_delta_points], [y - 0.18], s=30, facecolors="none", edgecolors=GREY, zorder=3,
-                       label=PAPER_LABEL if i == 0 else None)  # fmt: skip
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(n), list(reversed(f["contrast"].tolist())), fontsize=8)
-    ax.set_xlabel("difference in completion (points)")
-    ax.set_title(abl.title, fontsize=9)
-    ax.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+    endpoints = list(dict.fromkeys(f["endpoint"]))
+    n = max(int((f["endpoint"] == e).sum()) for e in endpoints)
+    fig, axes = plt.subplots(1, len(endpoints), figsize=(6.5 * len(endpoints), 0.28 * n + 1.8), squeeze=False)
+    for ax, endpoint in zip(axes[0], endpoints, strict=True):
+        g = f[f["endpoint"] == endpoint]
+        for i, r in enumerate(g.itertuples(index=False)):
+            y = len(g) - 1 - i
+            if _finite(r.mde_posthoc_points):
+                ax.fill_betweenx([y - 0.3, y + 0.3], -r.mde_posthoc_points, r.mde_posthoc_points, color="#e8e8e8",
+                                 zorder=0, label="+-post-hoc MDE (80% power)" if i == 0 else None)  # fmt: skip
+            ax.errorbar([r.delta_points], [y], xerr=[[r.delta_points - r.ci_low], [r.ci_high - r.delta_points]],
+                        fmt="o" if r.model == "pooled" else ".", color=GREEN, capsize=2, zorder=2,
+                        label=f"{RUN_LABEL} (95% CI, workflows as clusters)" if i == 0 else None)  # fmt: skip
+            if _finite(r.paper_delta_points):
+                ax.scatter([r.paper_delta_points], [y - 0.18], s=20, facecolors="none", edgecolors=GREY, zorder=3,
+                           label=f"{PAPER_LABEL} (one model, per-model rows)" if y == len(g) - 2 else None)  # fmt: skip
+        ax.axvline(0, color="black", lw=0.8)
+        labels = [f"{r.contrast} / {r.model}" for r in g.itertuples(index=False)]
+        ax.set_yticks(range(len(g)), list(reversed(labels)), fontsize=6)
+        ax.set_xlabel("difference (points)")
+        ax.set_title(f"endpoint: {ENDPOINT_LABELS.get(endpoint, endpoint)}", fontsize=8)
+        ax.legend(fontsize=6, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    fig.suptitle(abl.title, fontsize=9)
     return _save(fig, out_dir, "figure3")
 
 
 def all_figures(tables: dict[str, Table] | list[Table], out_dir: str | Path) -> list[Path]:
     by_name = tables if isinstance(tables, dict) else {t.name: t for t in tables}
     paths: list[Path] = []
-    for name, fn in (("table1", figure1), ("boundaries", figure2), ("ablations", figure3)):
+    if "table1" in by_name:
+        paths += figure1(by_name["table1"], out_dir)
+    if "table1_outcome" in by_name:
+        paths += figure1(by_name["table1_outcome"], out_dir, "figure1_outcome")
+    for name, fn in (("boundaries", figure2), ("ablations", figure3)):
         if name in by_name:
             paths += fn(by_name[name], out_dir)
     return paths

@@ -143,6 +143,8 @@ class PairedFrame:
     dropped_infra: int = 0  # either arm ended in infra_error or env_error
     dropped_missing: int = 0  # one arm has no record (not run yet, or lost)
     duplicates: int = 0
+    endpoint: str = "success"
+    dropped_no_endpoint: int = 0  # either arm's record lacks the endpoint (e.g. outcome_correct is None)
 
     @property
     def n(self) -> int:
@@ -153,8 +155,27 @@ class PairedFrame:
         return bool(len(self.pairs)) and bool(self.pairs["scripted"].any())
 
 
-def build_pairs(records: pd.DataFrame, treatment: str = "monitor", baseline: str = "baseline") -> PairedFrame:
-    """Join the two arms on ``pair_id``: drop and count infra-error and one-armed pairs."""
+ENDPOINTS: tuple[str, ...] = ("success", "outcome_correct")
+
+
+def has_endpoint(records: pd.DataFrame, endpoint: str) -> bool:
+    """True when some scored record carries a value for ``endpoint`` (older runs lack outcome_correct)."""
+    if endpoint not in records.columns or not len(records):
+        return False
+    scored = records[~records["status"].isin(INFRA_STATUSES)]
+    return bool(scored[endpoint].notna().any())
+
+
+def build_pairs(
+    records: pd.DataFrame, treatment: str = "monitor", baseline: str = "baseline", endpoint: str = "success"
+) -> PairedFrame:
+    """Join the two arms on ``pair_id``: drop and count infra-error and one-armed pairs.
+
+    ``endpoint`` names the 0/1 column scored: ``success`` (the world's process judge) or
+    ``outcome_correct``; a pair where either arm has no value for it is dropped and counted.
+    """
+    if endpoint not in ENDPOINTS:
+        raise ValueError(f"endpoint must be one of {ENDPOINTS}, got {endpoint!r}")
     sub = records[records["arm"].isin([baseline, treatment])]
     before = len(sub)
     sub = sub.drop_duplicates(subset=["pair_id", "arm"], keep="last")
@@ -166,10 +187,16 @@ def build_pairs(records: pd.DataFrame, treatment: str = "monitor", baseline: str
     dropped_missing = len(ids) - len(both)
     infra = base.loc[both, "status"].isin(INFRA_STATUSES) | treat.loc[both, "status"].isin(INFRA_STATUSES)
     keep = both[~infra.to_numpy()]
+    if endpoint not in base.columns:
+        missing = pd.Series(True, index=keep)
+    else:
+        missing = base.loc[keep, endpoint].isna() | treat.loc[keep, endpoint].isna()
+    no_endpoint = int(missing.sum())
+    keep = keep[~missing.to_numpy()]
     cols = [c for c in PAIR_COLUMNS if c in base.columns]
     pairs = base.loc[keep, cols].copy()
-    pairs["y_base"] = base.loc[keep, "success"].astype(int).to_numpy()
-    pairs["y_treat"] = treat.loc[keep, "success"].astype(int).to_numpy()
+    pairs["y_base"] = base.loc[keep, endpoint].astype(bool).astype(int).to_numpy()
+    pairs["y_treat"] = treat.loc[keep, endpoint].astype(bool).astype(int).to_numpy()
     pairs["scripted"] = base.loc[keep, "scripted"].to_numpy() | treat.loc[keep, "scripted"].to_numpy()
     pairs = pairs.reset_index().rename(columns={"index": "pair_id"}).sort_values("pair_id", kind="stable")
     return PairedFrame(
@@ -179,4 +206,6 @@ def build_pairs(records: pd.DataFrame, treatment: str = "monitor", baseline: str
         dropped_infra=int(infra.sum()),
         dropped_missing=int(dropped_missing),
         duplicates=int(duplicates),
+        endpoint=endpoint,
+        dropped_no_endpoint=no_endpoint,
     )

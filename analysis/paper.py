@@ -60,3 +60,16 @@ def paper_cost() -> dict[str, Any]:
 
 def paper_fire_rates() -> dict[str, Any]:
     return load_paper()["fire_rates"]
+
+
+def paper_discordance() -> dict[str, float]:
+    """The paper's Table 1 discordance, (wins + losses) / n, per model and ``pooled`` (the design input)."""
+    t1 = paper_table1()
+    rows = [*t1["rows"], t1["pooled"], *t1["replication"]]
+    return {r["model"]: (r["wins"] + r["losses"]) / r["n"] for r in rows}
+
+
+def paper_mean_model_discordance() -> float:
+    """The mean of the paper's four primary models' discordance: the planning value for one model's pairs."""
+    rows = paper_table1()["rows"]
+    return sum((r["wins"] + r["losses"]) / r["n"] for r in rows) / len(rows)

@@ -226,6 +226,21 @@ def mde_exact(n: int, psi: float, power: float = 0.8, alpha: float = 0.05, midp:
     return float(optimize.brentq(gap, 1e-9, psi, xtol=1e-6))
 
 
+def design_mde(n_pairs: int, discordance: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Design-stage MDE (a proportion): what a study of ``n_pairs`` can detect, fixed before it runs.
+
+    The planned discordance comes from outside the run (e.g. the paper's (wins + losses) / n), so this
+    is what prespecification needs; :func:`mde_exact` at the realized discordance is post-hoc. Same
+    exact McNemar power. For clustered pairs pass the number of clusters when pairs within a cluster
+    are strongly correlated (a conservative bound); pass pairs when they are close to independent.
+    """
+    if n_pairs < 1:
+        raise ValueError(f"n_pairs must be at least 1, got {n_pairs}")
+    if not 0 < discordance <= 1:
+        raise ValueError(f"discordance must be in (0, 1], got {discordance}")
+    return mde_exact(int(n_pairs), float(discordance), power, alpha)
+
+
 def connor_n(p10: float, p01: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Connor (1987) normal-approximation number of pairs for a two-sided McNemar test (rounded up)."""
     psi, delta = p10 + p01, p10 - p01
@@ -282,7 +297,7 @@ def paired_effect(
     lo, hi = cluster_bootstrap_ci(d, clusters, n_resamples, level, seed)
     ilo, ihi = paired_bootstrap_ci(d, n_resamples, level, seed)
     psi = (wins + losses) / n if n else math.nan
-    mde = mde_exact(n, psi, power) if n and psi > 0 else math.nan
+    mde = mde_exact(n, psi, power) if n and psi > 0 else math.nan  # post-hoc: at the realized discordance
     pct = 100.0 / n if n else math.nan
     return {
         "n": n,

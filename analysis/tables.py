@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import paper
-from analysis.load import INFRA_STATUSES, PairedFrame, build_pairs
-from analysis.stats import holm, paired_effect
+from analysis.load import ENDPOINTS, INFRA_STATUSES, PairedFrame, build_pairs, has_endpoint
+from analysis.stats import design_mde, holm, paired_effect
 
 SCRIPTED_LABEL = "scripted policies (not the paper's models)"
 PAPER_LABEL = "paper"
@@ -27,6 +27,28 @@ TABLE1_COLUMNS: tuple[str, ...] = (
     "model", "n", "baseline_successes", "monitor_successes", "baseline_pct", "monitor_pct", "delta_points",
     "wins", "losses", "ci_low", "ci_high", "p_mcnemar", "p_signflip",
 )  # fmt: skip
+# Beyond TABLE1_COLUMNS (whose names users rely on): the headline test, its unit and the Holm-adjusted p.
+TABLE1_EXTRA: tuple[str, ...] = ("headline_unit", "p_headline", "p_holm")
+ENDPOINT_LABELS: dict[str, str] = {
+    "success": "success (process judge, the paper's endpoint)",
+    "outcome_correct": "outcome correct",
+}
+TABLE1_NAMES: dict[str, str] = {"success": "table1", "outcome_correct": "table1_outcome"}
+UNIT_PAIRS = "pairs (iid)"
+UNIT_CLUSTERS = "workflows as clusters"
+# The behaviour of each scripted instrument that makes its monitor-vs-baseline delta what it is.
+POLICY_CAPTIONS: dict[str, str] = {
+    "trusting": "ignores receipts and believes every result by design, so its delta is 0 by construction "
+    "(a pairing check, not a finding).",
+    "receipt-aware": "believes implausible results without a receipt and, on a receipt, switches to the first "
+    "listed recovery tool (retries when none is listed), so its delta is what following receipts buys.",
+    "skeptic": "follows receipts like receipt-aware and also retries implausible results without a receipt, so "
+    "its baseline already recovers some faults without any receipt.",
+    "noisy": "notices an implausible result with p_notice=0.15 and, on a receipt, abandons the task with "
+    "p_overreact=0.20, else follows it with p_follow=0.70, else ignores it, so its delta is a diluted "
+    "receipt-aware delta and overreacting can lose a pair the baseline won.",
+    "reviewer": "is the scripted reviewer of the reviewer arm, not an agent.",
+}
 # (label, treatment arm, baseline arm): the ablation family Holm corrects over.
 CONTRASTS: tuple[tuple[str, str, str], ...] = (
     ("recovery list restored", "monitor", "no-tools"),
@@ -128,6 +150,36 @@ def _stat_kw(seed: int, n_resamples: int, n_flips: int) -> dict:
     return {"seed": seed, "n_resamples": n_resamples, "n_flips": n_flips}
 
 
+def _headline(e: dict) -> tuple[str, float]:
+    """The test a row headlines: exact McNemar when each workflow gives one pair, else the cluster sign-flip."""
+    if e["n_clusters"] >= e["n"]:
+        return UNIT_PAIRS, e["p_mcnemar"]
+    return UNIT_CLUSTERS, e["p_signflip"]
+
+
+def _paper_design_notes(primary_n: Sequence[int], pooled_n: int, pooled_k: int) -> list[str]:
+    """Design-stage MDEs from the study's size and the paper's discordance (prespecification, not post-hoc)."""
+    disc = paper.paper_discordance()
+    d_model = paper.paper_mean_model_discordance()
+    notes = []
+    sizes = sorted(set(int(n) for n in primary_n))
+    if sizes:
+        per = ", ".join(f"{n} pairs: {100 * design_mde(n, d_model):.1f} points" for n in sizes)
+        notes.append(
+            f"design-stage MDE (80% power, alpha 0.05, exact McNemar; fixed before the run from the study's size and "
+            f"the paper's discordance {d_model:.3f} = mean (wins+losses)/n of its four models): per model, {per}"
+        )
+    if pooled_n:
+        d_pool = disc["pooled"]
+        notes.append(
+            f"design-stage MDE, pooled: {100 * design_mde(pooled_n, d_pool):.1f} points with {pooled_n} pairs "
+            f"(paper's pooled discordance {d_pool:.3f}); {100 * design_mde(pooled_k, d_pool):.1f} points if the "
+            f"{pooled_k} shared workflows were the unit (the conservative bound); print others with "
+            "`python -m analysis design --pairs N`"
+        )
+    return notes
+
+
 def table1(
     records: pd.DataFrame,
     replication: Iterable[str] = (),
@@ -135,10 +187,16 @@ def table1(
     seed: int = 0,
     n_resamples: int = 10_000,
     n_flips: int = 100_000,
+    endpoint: str = "success",
 ) -> Table:
-    """A row per model, the pooled row (model ``pooled``; replication models not pooled), then replication rows."""
+    """A row per model, the pooled row (model ``pooled``; replication models not pooled), then replication rows.
+
+    ``endpoint`` "success" gives ``table1`` (the paper's endpoint); "outcome_correct" gives ``table1_outcome``
+    with the same columns. Beyond :data:`TABLE1_COLUMNS` each row has ``headline_unit``, ``p_headline`` and
+    ``p_holm`` (Holm over the per-model rows and the pooled clustered test).
+    """
     repl = set(replication)
-    pf = build_pairs(_select_study(records, study), "monitor", "baseline")
+    pf = build_pairs(_select_study(records, study), "monitor", "baseline", endpoint=endpoint)
     kw = _stat_kw(seed, n_resamples, n_flips)
     rows = []
     primary = sorted(m for m in pf.pairs["model"].unique() if m not in repl)
@@ -146,52 +204,89 @@ def table1(
         rows.append({"model": m, **effect(pf.pairs[pf.pairs["model"] == m], **kw)})
     pooled = pf.pairs[pf.pairs["model"].isin(primary)]
     if len(pooled):
-        rows.append({"model": "pooled", **effect(pooled, **kw)})
+        e = effect(pooled, **kw)
+        rows.append({"model": "pooled", **e})
     for m in sorted(repl & set(pf.pairs["model"])):
         rows.append({"model": m, **effect(pf.pairs[pf.pairs["model"] == m], **kw)})
     full = pd.DataFrame(rows)
-    frame = full[list(TABLE1_COLUMNS)] if len(full) else pd.DataFrame(columns=list(TABLE1_COLUMNS))
-    notes = _drop_notes(pf)
+    if len(full):
+        heads = [_headline(r) for r in rows]
+        full["headline_unit"] = [u for u, _ in heads]
+        full["p_headline"] = [p for _, p in heads]
+        in_family = ~full["model"].isin(repl)
+        full["p_holm"] = math.nan
+        full.loc[in_family, "p_holm"] = holm(full.loc[in_family, "p_headline"].to_numpy())
+        full = full.rename(columns={"mde_points": "mde_posthoc_points"})
+    cols = [*TABLE1_COLUMNS, *TABLE1_EXTRA]
+    frame = full[cols] if len(full) else pd.DataFrame(columns=cols)
+    notes = [f"endpoint: {ENDPOINT_LABELS[endpoint]}", *_drop_notes(pf)]
+    if pf.dropped_no_endpoint:
+        notes.append(f"pairs dropped because an arm's record has no {endpoint!r} value: {pf.dropped_no_endpoint}")
     studies = sorted(pf.pairs["study"].dropna().astype(str).unique()) if len(pf.pairs) else []
     if len(studies) > 1:
         notes.append(f"pairs from {len(studies)} studies pooled here: {studies} (choose one with --study)")
+    scripted = pf.scripted or _scripted(records)
     if len(full):
         k = pooled["group_id"].nunique() if len(pooled) else 0
-        notes.append(
-            f"95% CI: task-clustered percentile bootstrap over {k} workflows, {n_resamples} resamples, seed {seed}; "
-            "p_mcnemar: exact two-sided; p_signflip: cluster sign-flip randomization (exact)"
-        )
+        fam = int((~full["model"].isin(repl)).sum())
+        notes += [
+            f"ci_low, ci_high: 95% CI, unit = {UNIT_CLUSTERS} (cluster bootstrap over {k} workflows with all their "
+            f"pairs, {n_resamples} resamples, seed {seed})",
+            f"p_mcnemar: unit = {UNIT_PAIRS}, exact two-sided; p_signflip: unit = {UNIT_CLUSTERS} (exact cluster "
+            "sign-flip over workflows)",
+            "p_headline: the test each row headlines, its unit in headline_unit; a model's row has one pair per "
+            "workflow, so pairs are its unit; the pooled row pools models that share workflows, so its headline "
+            f"is the cluster sign-flip over workflows; p_holm: Holm over these {fam} headline tests"
+            + (" (replication rows outside the family)" if repl else ""),
+        ]
         iid = full[full["model"] == "pooled"]
         if len(iid):
             r = iid.iloc[0]
             mde = (
-                f"{r.mde_points:.1f} points"
-                if not math.isnan(r.mde_points)
+                f"{r.mde_posthoc_points:.1f} points"
+                if not math.isnan(r.mde_posthoc_points)
                 else f"not reached with {r.n} pairs"
             )
             notes.append(
-                f"pooled iid paired-bootstrap CI [{r.ci_iid_low:.1f}, {r.ci_iid_high:.1f}]; mid-p McNemar "
-                f"{r.p_midp:.3g}; exact-power MDE at 80% for the realized discordance {r.discordance:.3f}: {mde}"
+                f"pooled headline (workflows as clusters, sign-flip): p = {r.p_signflip:.3g}; pooled exact McNemar "
+                f"p = {r.p_mcnemar:.3g} (pairs, ignores shared workflows); pooled iid paired-bootstrap CI "
+                f"[{r.ci_iid_low:.1f}, {r.ci_iid_high:.1f}] (pairs, ignores shared workflows); mid-p McNemar "
+                f"{r.p_midp:.3g} (pairs)"
             )
+            notes.append(
+                f"post-hoc MDE (exact McNemar power 80% at this run's realized discordance {r.discordance:.3f}, pooled "
+                f"pairs): {mde}; it describes this run, not what the design could detect"
+            )
+        notes += _paper_design_notes(
+            [int(n) for n in full.loc[full["model"].isin(primary), "n"]], int(len(pooled)), int(k)
+        )
         notes.append(
-            "every computed column (iid CI, mid-p, clusters, discordance, MDE) is in table1_detail.csv"
+            "every computed column (iid CI, mid-p, clusters, discordance, post-hoc MDE) is in "
+            f"{TABLE1_NAMES[endpoint]}_detail.csv"
         )
     else:
         notes.append("no complete baseline/monitor pairs in these records")
     if repl:
         notes.append(f"replication model(s) {sorted(repl)}: rows below pooled, not pooled")
+    if scripted:
+        notes += policy_captions(primary + sorted(repl))
     p1 = paper.paper_table1()
-    prow = [dict(r) for r in p1["rows"]] + [dict(p1["pooled"])] + [dict(r) for r in p1["replication"]]
-    for r in prow:
-        r.setdefault("baseline_pct", 100.0 * r["baseline_successes"] / r["n"])
-        r.setdefault("monitor_pct", 100.0 * r["monitor_successes"] / r["n"])
-    paper_frame = pd.DataFrame(prow).reindex(columns=list(TABLE1_COLUMNS))
+    paper_frame = None
+    if endpoint == "success":  # the paper reports the process judge only
+        prow = [dict(r) for r in p1["rows"]] + [dict(p1["pooled"])] + [dict(r) for r in p1["replication"]]
+        for r in prow:
+            r.setdefault("baseline_pct", 100.0 * r["baseline_successes"] / r["n"])
+            r.setdefault("monitor_pct", 100.0 * r["monitor_successes"] / r["n"])
+        paper_frame = pd.DataFrame(prow).reindex(columns=list(TABLE1_COLUMNS))
+    else:
+        notes.append(f"{PAPER_LABEL}: reports the process-judge endpoint only; no paper figures for this endpoint")
     title = titled(
-        f"Table 1: paired completion, monitor vs baseline{f' ({study})' if study else ''}",
-        pf.scripted or _scripted(records),
+        f"Table 1: paired completion, monitor vs baseline; endpoint: {ENDPOINT_LABELS[endpoint]}"
+        f"{f' ({study})' if study else ''}",
+        scripted,
     )
     return Table(
-        "table1",
+        TABLE1_NAMES[endpoint],
         title,
         frame,
         notes,
@@ -199,6 +294,16 @@ def table1(
         p1["study"] + "; MiniMax M3 is the replication row",
         detail=full if len(full) else None,
     )
+
+
+def policy_captions(models: Iterable[str]) -> list[str]:
+    """One sentence per scripted policy present: the behaviour that makes its delta what it is."""
+    out = []
+    for m in models:
+        name = str(m).removeprefix("scripted/").removeprefix("scripted-")
+        if name in POLICY_CAPTIONS:
+            out.append(f"{m}: {POLICY_CAPTIONS[name]}")
+    return out
 
 
 def table1_strata(
@@ -247,41 +352,81 @@ def ablations(
     seed: int = 0,
     n_resamples: int = 10_000,
     n_flips: int = 100_000,
+    endpoints: Sequence[str] = ENDPOINTS,
 ) -> Table:
-    """Each contrast pooled over models with CIs, exact and Holm-adjusted McNemar p, and the exact MDE."""
+    """Each contrast per model and pooled, per endpoint present, each row with its own MDEs.
+
+    The paper's unit is one model's paired workflows, so its figures stand beside the per-model rows of the
+    success endpoint (``paper_*`` columns, ``paper_comparable``), never beside the pooled row. Holm runs
+    within each (endpoint, model) over the contrasts, on each row's headline test.
+    """
     recs = _select_study(records, study)
     arms = set(recs["arm"])
     rows, notes, scripted = [], [], False
     kw = _stat_kw(seed, n_resamples, n_flips)
-    for label, treat, base in contrasts:
-        if treat not in arms or base not in arms:
-            missing = sorted({treat, base} - arms)
-            notes.append(f"skipped {label!r} ({treat} vs {base}): no records of arm(s) {missing}")
+    pa = paper.paper_ablations()
+    d_model = paper.paper_mean_model_discordance()
+    for endpoint in endpoints:
+        if not has_endpoint(recs, endpoint):
+            notes.append(f"endpoint {ENDPOINT_LABELS[endpoint]!r}: no record carries it (older run or another "
+                         "world); no rows")  # fmt: skip
             continue
-        pf = build_pairs(recs, treat, base)
-        scripted |= pf.scripted
-        if pf.n == 0:
-            notes.append(f"skipped {label!r} ({treat} vs {base}): no complete pairs")
-            continue
-        e = effect(pf.pairs, **kw)
-        pp = paper.paper_ablation(treat, base) or {}
-        rows.append(
-            {"contrast": label, "treatment": treat, "baseline": base}
-            | {k: e[k] for k in ("n", "n_clusters", "delta_points", "ci_low", "ci_high", "ci_iid_low", "ci_iid_high",
-                                 "wins", "losses", "p_mcnemar", "p_signflip", "discordance", "mde_points")}
-            | {"dropped_infra": pf.dropped_infra, "paper_delta_points": pp.get("delta_points", math.nan),
-               "paper_ci_low": pp.get("ci_low", math.nan), "paper_ci_high": pp.get("ci_high", math.nan)}
-        )  # fmt: skip
+        for label, treat, base in contrasts:
+            if treat not in arms or base not in arms:
+                if endpoint == endpoints[0]:
+                    missing = sorted({treat, base} - arms)
+                    notes.append(f"skipped {label!r} ({treat} vs {base}): no records of arm(s) {missing}")
+                continue
+            pf = build_pairs(recs, treat, base, endpoint=endpoint)
+            scripted |= pf.scripted
+            if pf.n == 0:
+                notes.append(f"skipped {label!r} ({treat} vs {base}, {endpoint}): no complete pairs")
+                continue
+            pp = paper.paper_ablation(treat, base) or {}
+            models = sorted(pf.pairs["model"].unique())
+            groups = [(m, pf.pairs[pf.pairs["model"] == m]) for m in models]
+            if len(models) > 1:
+                groups.append(("pooled", pf.pairs))
+            for model, g in groups:
+                e = effect(g, **kw)
+                unit, p_head = _headline(e)
+                per_model = model != "pooled"
+                comparable = per_model and endpoint == "success"
+                rows.append(
+                    {"endpoint": endpoint, "contrast": label, "treatment": treat, "baseline": base, "model": model}
+                    | {k: e[k] for k in ("n", "n_clusters", "delta_points", "ci_low", "ci_high", "ci_iid_low",
+                                         "ci_iid_high", "wins", "losses", "p_mcnemar", "p_signflip")}
+                    | {"headline_unit": unit, "p_headline": p_head, "discordance": e["discordance"],
+                       "mde_posthoc_points": e["mde_points"],
+                       "mde_design_points": 100 * design_mde(e["n"], d_model),
+                       "dropped_infra": pf.dropped_infra,
+                       "paper_delta_points": pp.get("delta_points", math.nan) if comparable else math.nan,
+                       "paper_ci_low": pp.get("ci_low", math.nan) if comparable else math.nan,
+                       "paper_ci_high": pp.get("ci_high", math.nan) if comparable else math.nan,
+                       "paper_mde_points": pa["mde_points"] if comparable else math.nan,
+                       "paper_comparable": (f"per-model row ({pa['paired_workflows']} paired workflows, one model)"
+                                            if comparable else "")}
+                )  # fmt: skip
     frame = pd.DataFrame(rows)
     if len(frame):
-        frame.insert(frame.columns.get_loc("p_mcnemar") + 1, "p_holm", holm(frame["p_mcnemar"].to_numpy()))
-    notes.append(
-        f"Holm across the {len(frame)} contrast(s) present; CIs task-clustered percentile bootstrap, "
-        f"{n_resamples} resamples, seed {seed}; MDE: exact McNemar power 80% at the realized discordance"
-    )
-    notes.append(f"{PAPER_LABEL}: {paper.paper_ablations()['paired_workflows']} paired workflows, "
-                 f"MDE about {paper.paper_ablations()['mde_points']} points")  # fmt: skip
-    return Table("ablations", titled("Ablation contrasts", scripted), frame, notes)
+        frame.insert(frame.columns.get_loc("p_headline") + 1, "p_holm", math.nan)
+        for _, idx in frame.groupby(["endpoint", "model"], sort=False).groups.items():
+            frame.loc[idx, "p_holm"] = holm(frame.loc[idx, "p_headline"].to_numpy())
+    notes += [
+        f"endpoints: {'; '.join(f'{k} = {v}' for k, v in ENDPOINT_LABELS.items())}",
+        f"ci_low, ci_high: 95% CI, unit = {UNIT_CLUSTERS} (cluster bootstrap, {n_resamples} resamples, seed {seed}); "
+        f"ci_iid_*: unit = {UNIT_PAIRS} (iid bootstrap); p_mcnemar: unit = {UNIT_PAIRS} (exact); "
+        f"p_signflip: unit = {UNIT_CLUSTERS} (cluster sign-flip)",
+        "p_headline: exact McNemar on a model's row (one pair per workflow), the cluster sign-flip on the pooled "
+        "row (models share workflows; its McNemar ignores that); p_holm: Holm within each (endpoint, model) over "
+        "the contrasts present",
+        "mde_posthoc_points: exact McNemar power 80% at the row's realized discordance (post-hoc); "
+        f"mde_design_points: the same at the paper's discordance {d_model:.3f} and the row's n (design-stage)",
+        f"{PAPER_LABEL}: {pa['paired_workflows']} paired workflows for one model at a time, MDE about "
+        f"{pa['mde_points']} points; its figures sit on the per-model rows of the success endpoint (the "
+        "comparable unit), not on the pooled row, which pools models over the same workflows",
+    ]
+    return Table("ablations", titled("Ablation contrasts, per model and pooled", scripted), frame, notes)
 
 
 def boundaries(
@@ -420,8 +565,13 @@ def all_tables(
     n_flips: int = 100_000,
 ) -> list[Table]:
     kw = {"seed": seed, "n_resamples": n_resamples, "n_flips": n_flips}
+    t1 = [table1(records, replication, study, **kw)]
+    if has_endpoint(_select_study(records, study), "outcome_correct"):
+        t1.append(table1(records, replication, study, endpoint="outcome_correct", **kw))
+    else:
+        t1[0].notes.append("no record carries outcome_correct (an older run or another world): no table1_outcome")
     return [
-        table1(records, replication, study, **kw),
+        *t1,
         table1_strata(records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips),
         ablations(records, study=study, **kw),
         boundaries(records, **kw),

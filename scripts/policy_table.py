@@ -23,12 +23,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analysis.tables import POLICY_CAPTIONS  # noqa: E402
 from environments.registry import get_environment  # noqa: E402
 from harness.agents.policies.driver import monitor_interposers, run_policy_episode  # noqa: E402
 
 WORLD_POLICIES = ("oracle", "naive", "retry_once")  # the world's test policies (no monitor arm)
 POLICIES = ("trusting", "receipt-aware", "skeptic", "noisy")
 MODES = ("P0", "P1", "P2", "P3", "P4")
+# One sentence per world test policy: the behaviour that makes its figures what they are.
+WORLD_CAPTIONS: dict[str, str] = {
+    "oracle": "reads the hidden fault flags: retries a transient fault, switches route on a permanent one, aborts "
+    "in C1 permanent modes; the ceiling, not a player.",
+    "naive": "follows the shortest path and trusts every result (stops on an error); the floor: what a silent "
+    "fault costs with no detection at all.",
+    "retry_once": "the named control: re-reads every read tool once and trusts the second answer, detecting "
+    "nothing; it shows what a blind retry buys under each endpoint (transient faults only).",
+}
+
+
+def caption(policy: str) -> str:
+    """The one-sentence caption of a policy (world test policy or scripted player)."""
+    text = WORLD_CAPTIONS.get(policy) or POLICY_CAPTIONS.get(policy)
+    return f"  {policy}: {text}" if text else ""
 
 
 def both_grid(env, modes, limit, verdict) -> dict[tuple[str, str], tuple[int, int, int]]:
@@ -87,6 +103,11 @@ def main(argv: list[str] | None = None) -> None:
         else:
             arms.append((f"monitor ({args.variant}, {args.delivery})", factory))
     print("ToolMaze success rate (%) of scripted reference policies [instruments, not models]")
+    print("  endpoints: process = success (process judge, the paper's endpoint); outcome = outcome correct")
+    unknown = [p for p in args.policies if p not in WORLD_POLICIES and p not in POLICIES]
+    if unknown:
+        print(f"error: unknown policy {unknown}; choose from {[*WORLD_POLICIES, *POLICIES]}", file=sys.stderr)
+        raise SystemExit(2)
     for policy in args.policies:
         if policy in WORLD_POLICIES:
             from environments.toolmaze.policies import run_policy
@@ -95,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
             grid = both_grid(env, args.modes, args.limit, lambda tid, p=policy: run_policy(env, tid, p, args.seed)[0])
             n = sum(v[2] for v in grid.values())
             print_grid(f"world test policy {policy}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)
+            print(caption(policy))
             continue
         for arm, factory in arms:
             t0 = time.perf_counter()
@@ -107,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             grid = both_grid(env, args.modes, args.limit, verdict)
             n = sum(v[2] for v in grid.values())
             print_grid(f"scripted/{policy}: {arm}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)
+            print(caption(policy))
 
 
 if __name__ == "__main__":

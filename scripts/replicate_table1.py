@@ -3,8 +3,9 @@
 Steps, each a separate process so a failure says where it happened:
   1. python -m harness.run study=table1 ...   (episodes -> <out>/episodes.jsonl; resumes)
   2. python -m analysis figures --run <out>   (tables and figures from records alone)
-  3. print <out>/table1.md; compare <out>/table1.csv with results/frozen/table1-scripted/
-     when the run used the default scripted models and the full frozen list.
+  3. print <out>/table1.md (success, the process judge: the paper's endpoint) and table1_outcome.md
+     (outcome correct); compare both CSVs with results/frozen/table1-scripted/ when the run used the
+     default scripted models and the full frozen list.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FROZEN = ROOT / "results" / "frozen" / "table1-scripted"
+# success (the process judge, the paper's endpoint) and outcome correct, same columns
+TABLES: tuple[str, ...] = ("table1", "table1_outcome")
 
 
 def hydra_list(items: list[str]) -> str:
@@ -64,33 +67,56 @@ def main(argv: list[str] | None = None) -> int:
             print(f"step failed (exit {rc}): {' '.join(cmd[1:])}", file=sys.stderr)
             return rc
 
-    table_md = out / "table1.md"
     print()
-    print(table_md.read_text())
+    for name in TABLES:
+        table_md = out / f"{name}.md"
+        if table_md.exists():
+            print(table_md.read_text())
+        else:
+            print(f"({name}.md not written: the records carry no outcome_correct)\n")
     print(f"run folder: {out}")
     if default_run:
-        return report_frozen(out / "table1.csv")
+        return report_frozen(out)
     print("(frozen comparison skipped: it applies to the default scripted models on the full list)")
     return 0
 
 
-def report_frozen(csv_path: Path) -> int:
-    frozen = FROZEN / "table1.csv"
-    if not frozen.exists():
-        print(f"no frozen table at {frozen.relative_to(ROOT)}; copy {csv_path} there to freeze this run")
-        return 0
-    mine, ref = read_rows(csv_path), read_rows(frozen)
-    if mine == ref:
-        print(f"REPRODUCED: table1.csv is identical to {frozen.relative_to(ROOT)}")
-        return 0
-    print(f"NOT REPRODUCED: table1.csv differs from {frozen.relative_to(ROOT)}:")
-    for a, b in zip(ref, mine, strict=False):
-        if a != b:
-            print("  frozen:", a)
-            print("  run:   ", b)
-    if len(ref) != len(mine):
-        print(f"  row count: frozen {len(ref)}, run {len(mine)}")
-    return 1
+def report_frozen(run_dir: Path, frozen_dir: Path = FROZEN) -> int:
+    """Compare every frozen endpoint table with the run's; REPRODUCED only when all present ones match."""
+    checked, failed = [], False
+    for name in TABLES:
+        frozen, csv_path = frozen_dir / f"{name}.csv", run_dir / f"{name}.csv"
+        if not frozen.exists():
+            print(f"no frozen {name}.csv at {_rel(frozen)}; copy {csv_path} there to freeze this run")
+            continue
+        if not csv_path.exists():
+            print(f"NOT REPRODUCED: the run wrote no {name}.csv but {_rel(frozen)} exists")
+            failed = True
+            continue
+        mine, ref = read_rows(csv_path), read_rows(frozen)
+        checked.append(name)
+        if mine == ref:
+            continue
+        failed = True
+        print(f"NOT REPRODUCED: {name}.csv differs from {_rel(frozen)}:")
+        for a, b in zip(ref, mine, strict=False):
+            if a != b:
+                print("  frozen:", a)
+                print("  run:   ", b)
+        if len(ref) != len(mine):
+            print(f"  row count: frozen {len(ref)}, run {len(mine)}")
+    if failed:
+        return 1
+    if checked:
+        print(f"REPRODUCED: {', '.join(f'{n}.csv' for n in checked)} identical to {_rel(frozen_dir)}")
+    return 0
+
+
+def _rel(p: Path) -> str:
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
