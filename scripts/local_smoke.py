@@ -145,7 +145,7 @@ def wait_ready(proc: subprocess.Popen, api_base: str, log_path: Path, timeout_s:
 
 
 def stop_server(proc: subprocess.Popen | None) -> None:
-    """SIGTERM the server's process group, SIGKILL after 10 s, and make sure nothing of it is left."""
+    """SIGTERM the server's process group, SIGKILL what is left after 10 s, and check that nothing is left."""
     if proc is None:
         return
     pgid = proc.pid  # start_new_session: the group id is the leader's pid
@@ -158,21 +158,39 @@ def stop_server(proc: subprocess.Popen | None) -> None:
             proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             continue
-        if not _group_alive(pgid):
+        if _wait_group_gone(pgid, grace):
             break
     proc.poll()
     state = f"still running (check `ps -g {pgid}`)" if _group_alive(pgid) else "stopped"
     print(f"[local-smoke] server (process group {pgid}) {state}", flush=True)
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+def _wait_group_gone(pgid: int, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while _group_alive(pgid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
     return True
+
+
+def _group_alive(pgid: int) -> bool:
+    """True while a process of group ``pgid`` runs (zombies waiting for init to reap them do not count)."""
+    proc_dir = Path("/proc")
+    if not proc_dir.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for stat in proc_dir.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after "pid (comm)": state ppid pgrp ...
+        except (OSError, IndexError):
+            continue  # the process ended while we looked
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            return True
+    return False
 
 
 def run_episodes(out: Path, limit: int, max_rounds: int, model: str) -> int:
