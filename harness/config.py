@@ -147,6 +147,7 @@ class ModelCfg:
     api_base: str | None = None  # the provider's URL, e.g. http://127.0.0.1:8089/v1 for a local server
     cached_input_cost_per_mtok: float | None = None  # cached prompt tokens; None: the input price
     deprecated: str | None = None  # ISO date from which the provider retires the model (pre-flight warns)
+    tool_choice: str | None = None  # sent with tools when set ("auto" for llama-cpp-python's server)
 
 
 def register() -> None:

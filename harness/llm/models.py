@@ -63,6 +63,7 @@ PREFLIGHT_TIMEOUT_S = 2.0
 # The OpenAI SDK insists on some key; a keyless local server ignores it.
 LOCAL_PLACEHOLDER_KEY = "sk-local-no-key"
 COST_SOURCES = ("table", "litellm", "none")
+TOOL_CHOICES = ("auto", "required", "none")
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class ModelSpec:
     api_base: str | None = None  # the provider's URL, e.g. http://127.0.0.1:8089/v1 for a local server
     cached_input_cost_per_mtok: float | None = None  # cached (cache-hit) prompt tokens; None: input price
     deprecated: str | None = None  # ISO date from which the provider retires the model (warned at pre-flight)
+    # sent with tools when set: "auto" for servers that ignore tools without it (llama-cpp-python)
+    tool_choice: str | None = None
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ModelSpec:
@@ -229,6 +232,7 @@ def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replic
             "reasoning_effort": spec.reasoning_effort,
             "reasoning_budget": spec.reasoning_budget,
             "replicate": replicate,
+            **({"tool_choice": spec.tool_choice} if spec.tool_choice else {}),  # absent: old keys still match
         }
     )
 
@@ -254,6 +258,8 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
     }
     if tools:
         kwargs["tools"] = tools
+        if spec.tool_choice:
+            kwargs["tool_choice"] = spec.tool_choice
     if spec.api_base:
         kwargs["api_base"] = spec.api_base
     if spec.scripted or spec.priced_by_table:
@@ -316,6 +322,8 @@ def request_params(spec: ModelSpec, replicate: int) -> dict[str, Any]:
         params["reasoning_effort"] = spec.reasoning_effort
     if spec.reasoning_budget is not None:
         params["reasoning_budget"] = int(spec.reasoning_budget)
+    if spec.tool_choice:
+        params["tool_choice"] = spec.tool_choice
     return params
 
 
@@ -749,6 +757,8 @@ def _check_fields(spec: ModelSpec) -> None:
             raise ModelConfigError(
                 f"model {spec.name!r}: deprecated must be an ISO date (YYYY-MM-DD), got {spec.deprecated!r}"
             ) from None
+    if spec.tool_choice is not None and spec.tool_choice not in TOOL_CHOICES:
+        raise ModelConfigError(f"model {spec.name!r}: tool_choice must be one of {TOOL_CHOICES}, got {spec.tool_choice!r}")
     prices = (spec.input_cost_per_mtok, spec.cached_input_cost_per_mtok, spec.output_cost_per_mtok)
     if any(p is not None and p < 0 for p in prices):
         raise ModelConfigError(f"model {spec.name!r}: prices must not be negative")

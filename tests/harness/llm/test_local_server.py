@@ -251,3 +251,16 @@ def test_request_json_is_what_the_agent_would_send(fake_openai):
     body = fake_openai.chat_requests[0].body
     assert body["seed"] == 7 and body["max_tokens"] == 64 and body["temperature"] == 0.0
     assert json.loads(json.dumps(body["messages"])) == MSGS
+
+
+def test_tool_choice_is_sent_only_when_configured(fake_openai):
+    fake_openai.reply({"content": "ok"})
+    fake_openai.reply({"content": "ok"})
+    plain, auto = local(fake_openai), local(fake_openai, tool_choice="auto")
+    call(plain)
+    call(auto)
+    first, second = (s.body for s in fake_openai.chat_requests)
+    assert "tool_choice" not in first and second["tool_choice"] == "auto"
+    assert models.request_key(plain, MSGS, TOOLS) != models.request_key(auto, MSGS, TOOLS)
+    with pytest.raises(ModelConfigError, match="tool_choice"):
+        check_model_available(local(fake_openai, tool_choice="sometimes"))
