@@ -249,7 +249,7 @@ def _api_key(spec: ModelSpec) -> str | None:
 def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "model": spec.model,
-        "messages": messages,
+        "messages": _local_compatible(messages) if spec.local else messages,
         "temperature": spec.temperature,
         "max_tokens": spec.max_tokens,
         "timeout": spec.timeout_s,
@@ -275,6 +275,20 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
         # our providers accept both (recorded, ignored by policies): let litellm forward them
         kwargs["allowed_openai_params"] = [k for k in ("reasoning_effort", "thinking") if k in kwargs]
     return kwargs
+
+
+def _local_compatible(messages: list[dict]) -> list[dict]:
+    """Assistant tool-call turns with ``content: ""`` instead of null (which litellm drops from the request).
+
+    llama-cpp-python's chatml-function-calling template reads ``message.content`` strictly and answers
+    HTTP 500 when the key is absent; an empty string renders as nothing. Only for local servers; the
+    request key is computed from the messages as given.
+    """
+    return [
+        {**m, "content": ""} if m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+        else m
+        for m in messages
+    ]
 
 
 def effort_for_budget(budget: int) -> str:

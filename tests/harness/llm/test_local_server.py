@@ -264,3 +264,16 @@ def test_tool_choice_is_sent_only_when_configured(fake_openai):
     assert models.request_key(plain, MSGS, TOOLS) != models.request_key(auto, MSGS, TOOLS)
     with pytest.raises(ModelConfigError, match="tool_choice"):
         check_model_available(local(fake_openai, tool_choice="sometimes"))
+
+
+def test_a_local_server_gets_empty_content_on_tool_call_turns(fake_openai):
+    """litellm drops a null content; llama-cpp-python's template then fails, so local servers get ""."""
+    turn = {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": "{}"}}]}
+    history = [*MSGS, turn, {"role": "tool", "tool_call_id": "c1", "name": "get_price", "content": "3"}]
+    fake_openai.reply({"content": "ok"})
+    c = asyncio.run(acomplete(local(fake_openai), history, TOOLS, retry=FAST))
+    sent = fake_openai.chat_requests[0].body["messages"][2]
+    assert sent["content"] == "" and sent["tool_calls"][0]["id"] == "c1"
+    assert turn["content"] is None  # the caller's history is untouched
+    assert c.request_key == models.request_key(local(fake_openai), history, TOOLS)
