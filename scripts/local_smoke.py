@@ -296,9 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="virtualenv holding llama-cpp-python[server]")
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="model config naming the server")
     ap.add_argument("--limit", type=int, default=2, help="ToolMaze workflows (x2 arms) to run")
-    ap.add_argument("--max-rounds", type=int, default=8, help="model turns per episode at most")
+    ap.add_argument("--max-rounds", type=int, default=4, help="model turns per episode at most")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "local-smoke" / "smollm2")
-    ap.add_argument("--n-ctx", type=int, default=8192, help="the server's context window (SmolLM2: 8192)")
+    # the server's tool mode ignores max_tokens: the context bounds a runaway generation (and its time);
+    # ToolMaze prompts with their tool schemas take ~1,400 tokens on the first turn
+    ap.add_argument("--n-ctx", type=int, default=2560, help="the server's context window (SmolLM2 allows 8192)")
     ap.add_argument("--startup-timeout", type=float, default=180.0)
     ap.add_argument("--keep", action="store_true", help="resume into --out instead of starting it afresh")
     ap.add_argument("--serve", action="store_true", help="only start the server and keep it up until Ctrl-C")
