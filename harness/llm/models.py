@@ -62,7 +62,6 @@ RETRYABLE_KINDS = frozenset({"rate_limit", "server", "timeout", "connection"})
 PREFLIGHT_TIMEOUT_S = 2.0
 # The OpenAI SDK insists on some key; a keyless local server ignores it.
 LOCAL_PLACEHOLDER_KEY = "sk-local-no-key"
-COST_SOURCES = ("table", "litellm", "none")
 TOOL_CHOICES = ("auto", "required", "none")
 
 
