@@ -55,7 +55,7 @@ KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studi
 
 INFRA_KINDS = frozenset(
     {"rate_limit", "server", "timeout", "connection", "auth", "missing_key", "unknown_model",
-     "cache_miss", "budget", "bad_request"}
+     "cache_miss", "budget", "bad_request", "context_window"}
 )
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "timeout", "connection"})
 # A local server's /models must answer within this before a run starts.
@@ -483,6 +483,7 @@ def classify(exc: BaseException) -> str:
         (lt.AuthenticationError, "auth"),
         (lt.PermissionDeniedError, "auth"),
         (lt.NotFoundError, "unknown_model"),
+        (lt.ContextWindowExceededError, "context_window"),  # a BadRequestError: the prompt outgrew the window
         (lt.BadRequestError, "bad_request"),
         (lt.APIConnectionError, "connection"),
         (lt.InternalServerError, "server"),

@@ -55,8 +55,8 @@ class FakeOpenAI:
         }
         self.actions.append(("json", 200, body, {}))
 
-    def fail(self, status: int, headers: dict[str, str] | None = None) -> None:
-        body = {"error": {"message": f"fake server says {status}", "type": "fake_error", "code": status}}
+    def fail(self, status: int, headers: dict[str, str] | None = None, message: str | None = None) -> None:
+        body = {"error": {"message": message or f"fake server says {status}", "type": "fake_error", "code": status}}
         self.actions.append(("json", status, body, headers or {}))
 
     def hang(self) -> None:

@@ -159,6 +159,15 @@ def test_client_error_is_not_retried(fake_openai):
     assert info.value.kind == "bad_request" and len(fake_openai.chat_requests) == 1
 
 
+def test_context_window_exceeded_is_its_own_infra_kind(fake_openai):
+    # what llama-cpp-python's server answers when a prompt (or its own runaway generation) fills n_ctx
+    fake_openai.fail(400, message="This model's maximum context length is 2560 tokens. However, you requested "
+                     "2816 tokens (2560 in the messages, 256 in the completion).")
+    with pytest.raises(InfraError) as info:
+        call(local(fake_openai))
+    assert info.value.kind == "context_window" and len(fake_openai.chat_requests) == 1
+
+
 def test_malformed_tool_call_comes_back_as_is_for_the_agent(fake_openai):
     fake_openai.reply(tool_call("get_price", '{"item": "wid'), finish_reason="tool_calls")
     c = call(local(fake_openai))
