@@ -286,3 +286,18 @@ def test_a_local_server_gets_empty_content_on_tool_call_turns(fake_openai):
     assert sent["content"] == "" and sent["tool_calls"][0]["id"] == "c1"
     assert turn["content"] is None  # the caller's history is untouched
     assert c.request_key == models.request_key(local(fake_openai), history, TOOLS)
+
+
+def test_a_raw_litellm_string_reaches_a_local_server_through_model_overrides(fake_openai):
+    """`models=[hosted_vllm/<name>]` with `model_overrides` naming the server: no yaml needed."""
+    from harness.config import load_models, model_fields
+
+    raw = "hosted_vllm/fake-local-model"
+    with pytest.warns(UserWarning, match="no conf/model yaml"):
+        (cfg,) = load_models([raw], {raw: {"api_base": fake_openai.api_base, "max_attempts": 1}})
+    spec = ModelSpec.from_config(model_fields(cfg))
+    check_model_available(spec)  # keyless provider, local server answers
+    fake_openai.reply(tool_call("get_price", '{"item": "widget"}'), finish_reason="tool_calls")
+    c = call(spec)
+    assert c.message["tool_calls"][0]["function"]["name"] == "get_price"
+    assert fake_openai.chat_requests[0].body["model"] == "fake-local-model"
