@@ -288,7 +288,8 @@ def print_summary(s: dict[str, Any]) -> None:
 
 
 def _on_signal(signum: int, _frame: Any) -> None:
-    raise SystemExit(128 + signum)  # unwinds through the finally that stops the server
+    print(f"\n[local-smoke] {signal.Signals(signum).name}: stopping", file=sys.stderr, flush=True)
+    raise SystemExit(128 + signum)  # unwinds through the finally that stops the server (and kills the runner)
 
 
 def main(argv: list[str] | None = None) -> int:
