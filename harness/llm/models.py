@@ -794,7 +794,8 @@ def _probe_local_server(spec: ModelSpec) -> None:
         raise ModelConfigError(
             f"model {spec.name!r}: no server answers at {spec.api_base} (GET {url}: {reason}); start the "
             f"OpenAI-compatible server this config names before the run, e.g. `python scripts/local_smoke.py "
-            f"--serve` for smollm2-local, or `python -m llama_cpp.server --model <file.gguf> --chat_format chatml-function-calling --host 127.0.0.1 "
+            f"--serve` for smollm2-local, or `python -m llama_cpp.server --model <file.gguf> "
+            f"--chat_format chatml-function-calling --host 127.0.0.1 "
             f"--port {urllib.parse.urlsplit(spec.api_base).port or '<port>'}`"
         ) from None
     try:
