@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "local-smoke" / "smollm2")
     # the server's tool mode ignores max_tokens: the context bounds a runaway generation (and its time);
     # ToolMaze prompts with their tool schemas take ~1,400 tokens on the first turn
-    ap.add_argument("--n-ctx", type=int, default=2560, help="the server's context window (SmolLM2 allows 8192)")
+    ap.add_argument("--n-ctx", type=int, default=2048, help="the server's context window (SmolLM2 allows 8192)")
     ap.add_argument("--startup-timeout", type=float, default=180.0)
     ap.add_argument("--keep", action="store_true", help="resume into --out instead of starting it afresh")
     ap.add_argument("--serve", action="store_true", help="only start the server and keep it up until Ctrl-C")
