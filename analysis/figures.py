@@ -20,6 +20,8 @@ from analysis.tables import ENDPOINT_LABELS, PAPER_LABEL, RUN_LABEL, Table  # no
 GREEN = "#1b9e4b"
 GREY = "#8c8c8c"
 FORMATS = ("png", "pdf")
+# No dates in the files, so the same tables give byte-identical figures on every run.
+METADATA = {"pdf": {"CreationDate": None, "ModDate": None}, "png": {}}
 
 
 def _save(fig, out_dir: str | Path, name: str) -> list[Path]:
@@ -28,7 +30,7 @@ def _save(fig, out_dir: str | Path, name: str) -> list[Path]:
     paths = []
     for ext in FORMATS:
         p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=150, bbox_inches="tight")
+        fig.savefig(p, dpi=150, bbox_inches="tight", metadata=METADATA[ext])
         paths.append(p)
     plt.close(fig)
     return paths

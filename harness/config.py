@@ -171,6 +171,10 @@ class ModelCfg:
     output_cost_per_mtok: float | None = None
     max_concurrency: int = 8
     max_attempts: int = 6
+    api_base: str | None = None  # the provider's URL, e.g. http://127.0.0.1:8089/v1 for a local server
+    cached_input_cost_per_mtok: float | None = None  # cached prompt tokens; None: the input price
+    deprecated: str | None = None  # ISO date from which the provider retires the model (pre-flight warns)
+    tool_choice: str | None = None  # sent with tools when set ("auto" for llama-cpp-python's server)
 
 
 def register() -> None:

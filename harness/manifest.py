@@ -20,7 +20,7 @@ from typing import Any
 
 from environments.seeding import sha256_hex
 
-PINNED = ("hydra-core", "omegaconf", "numpy", "pandas", "scipy", "tqdm", "matplotlib", "litellm", "tenacity")
+PINNED = ("hydra-core", "omegaconf", "numpy", "pandas", "scipy", "tqdm", "matplotlib", "litellm", "httpx")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -9,14 +9,26 @@ It must not know about environments, tasks, faults or the monitor: it sees messa
 Malformed model replies (tool-call arguments that are not JSON, unknown tool names) are NOT
 infra errors: they come back as-is in ``Completion.message`` (``arguments`` stays the raw
 string) so the agent loop can tell the model, exactly as it would for a real provider.
+
+A model may name its own server (``api_base``, e.g. a llama.cpp or vLLM server on 127.0.0.1);
+pre-flight then asks that server for its model list before any episode. Costs come from the
+provider-reported usage, cached prompt tokens included: the committed price table when the
+config has one, else litellm's bundled map. Retries, infra errors and pre-flight decisions are
+logged under ``harness.llm`` (Hydra writes them to the run's log).
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import ipaddress
 import json
+import logging
 import os
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +41,10 @@ from environments.seeding import rng, sha256_hex
 if TYPE_CHECKING:
     from harness.llm.cache import Cache
 
+log = logging.getLogger("harness.llm.models")
+retry_log = logging.getLogger("harness.llm.retry")
+preflight_log = logging.getLogger("harness.llm.preflight")
+
 # Bump when the request key or the cached value layout changes: old entries then miss.
 CACHE_SCHEMA_VERSION = 2  # 2: the arm is part of the key
 
@@ -39,9 +55,14 @@ KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studi
 
 INFRA_KINDS = frozenset(
     {"rate_limit", "server", "timeout", "connection", "auth", "missing_key", "unknown_model",
-     "cache_miss", "budget", "bad_request"}
+     "cache_miss", "budget", "bad_request", "context_window"}
 )
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "timeout", "connection"})
+# A local server's /models must answer within this before a run starts.
+PREFLIGHT_TIMEOUT_S = 2.0
+# The OpenAI SDK insists on some key; a keyless local server ignores it.
+LOCAL_PLACEHOLDER_KEY = "sk-local-no-key"
+TOOL_CHOICES = ("auto", "required", "none")
 
 
 @dataclass(frozen=True)
@@ -61,6 +82,11 @@ class ModelSpec:
     output_cost_per_mtok: float | None = None
     max_concurrency: int = 8
     max_attempts: int = 6
+    api_base: str | None = None  # the provider's URL, e.g. http://127.0.0.1:8089/v1 for a local server
+    cached_input_cost_per_mtok: float | None = None  # cached (cache-hit) prompt tokens; None: input price
+    deprecated: str | None = None  # ISO date from which the provider retires the model (warned at pre-flight)
+    # sent with tools when set: "auto" for servers that ignore tools without it (llama-cpp-python)
+    tool_choice: str | None = None
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ModelSpec:
@@ -69,7 +95,10 @@ class ModelSpec:
         extra = sorted(set(cfg) - known)
         if extra:
             raise ModelConfigError(f"unknown model config keys {extra}; allowed: {sorted(known)}")
-        return cls(**{k: cfg[k] for k in cfg})
+        values = {k: cfg[k] for k in cfg}
+        if isinstance(values.get("deprecated"), dt.date):  # an unquoted YAML date
+            values["deprecated"] = values["deprecated"].isoformat()
+        return cls(**values)
 
     @property
     def provider(self) -> str:
@@ -79,6 +108,30 @@ class ModelSpec:
     def scripted(self) -> bool:
         """True when no real model answers (scripted policies and the chaos test provider)."""
         return self.provider in CUSTOM_PROVIDERS
+
+    @property
+    def priced_by_table(self) -> bool:
+        return self.input_cost_per_mtok is not None or self.output_cost_per_mtok is not None
+
+    @property
+    def local(self) -> bool:
+        """True when ``api_base`` points at this machine (a local server: no key, a pre-flight GET)."""
+        return is_loopback_url(self.api_base)
+
+
+def is_loopback_url(url: str | None) -> bool:
+    """True for http(s) URLs whose host is localhost or a loopback address."""
+    if not url:
+        return False
+    host = urllib.parse.urlsplit(url).hostname
+    if host is None:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -92,7 +145,7 @@ class Completion:
     attempts: list[dict]
     cached: bool
     request_key: str
-    cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none"
+    cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none" (unpriced)
     finish_reason: str | None = None  # "stop", "tool_calls", "length" (truncated)...; do not branch on it
     request_params: dict = field(default_factory=dict)  # sampling + reasoning settings sent (request_params)
 
@@ -183,6 +236,7 @@ def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replic
             "reasoning_budget": spec.reasoning_budget,
             "replicate": replicate,
             "arm": arm,
+            **({"tool_choice": spec.tool_choice} if spec.tool_choice else {}),  # absent: old keys still match
         }
     )
 
@@ -199,7 +253,7 @@ def _api_key(spec: ModelSpec) -> str | None:
 def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "model": spec.model,
-        "messages": messages,
+        "messages": _local_compatible(messages) if spec.local else messages,
         "temperature": spec.temperature,
         "max_tokens": spec.max_tokens,
         "timeout": spec.timeout_s,
@@ -208,7 +262,11 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
     }
     if tools:
         kwargs["tools"] = tools
-    if spec.scripted or spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
+        if spec.tool_choice:
+            kwargs["tool_choice"] = spec.tool_choice
+    if spec.api_base:
+        kwargs["api_base"] = spec.api_base
+    if spec.scripted or spec.priced_by_table:
         # custom pricing short-cuts litellm's own cost lookup (slow, and it misses custom providers);
         # the cost we report is still computed from usage by compute_cost
         kwargs["input_cost_per_token"] = (spec.input_cost_per_mtok or 0.0) / 1e6 or 1e-18
@@ -221,6 +279,20 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
         # our providers accept both (recorded, ignored by policies): let litellm forward them
         kwargs["allowed_openai_params"] = [k for k in ("reasoning_effort", "thinking") if k in kwargs]
     return kwargs
+
+
+def _local_compatible(messages: list[dict]) -> list[dict]:
+    """Assistant tool-call turns with ``content: ""`` instead of null (which litellm drops from the request).
+
+    llama-cpp-python's chatml-function-calling template reads ``message.content`` strictly and answers
+    HTTP 500 when the key is absent; an empty string renders as nothing. Only for local servers; the
+    request key is computed from the messages as given.
+    """
+    return [
+        {**m, "content": ""} if m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+        else m
+        for m in messages
+    ]
 
 
 def effort_for_budget(budget: int) -> str:
@@ -268,6 +340,8 @@ def request_params(spec: ModelSpec, replicate: int) -> dict[str, Any]:
         params["reasoning_effort"] = spec.reasoning_effort
     if spec.reasoning_budget is not None:
         params["reasoning_budget"] = int(spec.reasoning_budget)
+    if spec.tool_choice:
+        params["tool_choice"] = spec.tool_choice
     return params
 
 
@@ -301,33 +375,71 @@ def normalize_message(raw: Any) -> dict:
     return msg
 
 
+def _int(value: Any) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _field(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
+
+
 def _usage(resp: Any) -> dict:
+    """Provider-reported token counts: prompt, completion, cached prompt (cache hits), reasoning.
+
+    ``cached_tokens`` is part of ``prompt_tokens`` (OpenAI's ``prompt_tokens_details.cached_tokens``;
+    DeepSeek's raw ``prompt_cache_hit_tokens``; Anthropic's ``cache_read_input_tokens``).
+    """
     u = getattr(resp, "usage", None)
     if u is not None and hasattr(u, "model_dump"):
         u = u.model_dump()
     u = dict(u or {})
-    out = {"prompt_tokens": int(u.get("prompt_tokens") or 0), "completion_tokens": int(u.get("completion_tokens") or 0)}
+    prompt = _int(u.get("prompt_tokens"))
+    out = {"prompt_tokens": prompt, "completion_tokens": _int(u.get("completion_tokens"))}
+    cached = _int(_field(u.get("prompt_tokens_details") or {}, "cached_tokens"))
+    cached = cached or _int(u.get("prompt_cache_hit_tokens")) or _int(u.get("cache_read_input_tokens"))
+    out["cached_tokens"] = min(cached, prompt)
     details = u.get("completion_tokens_details") or {}
     if isinstance(details, Mapping) and details.get("reasoning_tokens"):
         out["reasoning_tokens"] = int(details["reasoning_tokens"])
     return out
 
 
-def compute_cost(spec: ModelSpec, usage: Mapping[str, int]) -> tuple[float, str]:
-    """USD for one call from the committed price table, else litellm's offline map, else 0.
+_UNPRICED_WARNED: set[str] = set()
 
-    Computed from usage ourselves: custom providers lose their prefix in litellm's cost lookups.
+
+def compute_cost(spec: ModelSpec, usage: Mapping[str, int]) -> tuple[float, str]:
+    """(USD, source) for one call from its usage: the committed table, else litellm's map, else 0.
+
+    Cached prompt tokens are priced at the cached-input rate (the table's, or litellm's
+    ``cache_read_input_token_cost``); a table without a cached price charges them the full input
+    rate, an upper bound. We price usage ourselves rather than read litellm's response cost:
+    custom providers lose their prefix in litellm's cost lookups.
     """
-    pt, ct = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
-    if spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
-        cost = pt * (spec.input_cost_per_mtok or 0.0) / 1e6 + ct * (spec.output_cost_per_mtok or 0.0) / 1e6
+    pt, ct = _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))
+    cached = min(_int(usage.get("cached_tokens")), pt)
+    if spec.priced_by_table:
+        inp = spec.input_cost_per_mtok or 0.0
+        hit = inp if spec.cached_input_cost_per_mtok is None else spec.cached_input_cost_per_mtok
+        cost = ((pt - cached) * inp + cached * hit + ct * (spec.output_cost_per_mtok or 0.0)) / 1e6
         return cost, "table"
     if spec.scripted:
         return 0.0, "table"
+    lt = _litellm()
     try:
-        p, c = _litellm().cost_per_token(model=spec.model, prompt_tokens=pt, completion_tokens=ct)
+        from litellm.types.utils import Usage
+
+        details = {"cached_tokens": cached} if cached else None
+        u = Usage(prompt_tokens=pt, completion_tokens=ct, total_tokens=pt + ct, prompt_tokens_details=details)
+        p, c = lt.cost_per_token(model=spec.model, usage_object=u)
         return float(p) + float(c), "litellm"
-    except Exception:  # not in the offline map: report it rather than guess
+    except Exception as exc:  # not in the offline map: report it rather than guess
+        if spec.name not in _UNPRICED_WARNED:
+            _UNPRICED_WARNED.add(spec.name)
+            log.warning("model %s (%s) has no price in its config nor in litellm's map (%s): its calls are "
+                        "recorded at 0 USD with cost_source 'none'", spec.name, spec.model, str(exc)[:200])
         return 0.0, "none"
 
 
@@ -376,6 +488,7 @@ def classify(exc: BaseException) -> str:
         (lt.AuthenticationError, "auth"),
         (lt.PermissionDeniedError, "auth"),
         (lt.NotFoundError, "unknown_model"),
+        (lt.ContextWindowExceededError, "context_window"),  # a BadRequestError: the prompt outgrew the window
         (lt.BadRequestError, "bad_request"),
         (lt.APIConnectionError, "connection"),
         (lt.InternalServerError, "server"),
@@ -448,7 +561,7 @@ async def acomplete(
         hit = cache.get(key)
         if hit is not None:
             cost, source = hit["cost_usd"], hit.get("cost_source", "table")
-            if spec.input_cost_per_mtok is not None or spec.output_cost_per_mtok is not None:
+            if spec.priced_by_table:
                 cost, source = compute_cost(spec, hit["usage"])  # today's committed table, no litellm import
             return Completion(
                 message=hit["message"],
@@ -502,6 +615,8 @@ async def _call_with_retries(
     kwargs = _call_kwargs(spec, messages, tools, replicate)
     if api_key:
         kwargs["api_key"] = api_key  # passed explicitly from the named variable, never logged
+    elif spec.local:
+        kwargs["api_key"] = LOCAL_PLACEHOLDER_KEY  # else the SDK falls back to OPENAI_API_KEY or refuses
     attempts: list[dict] = []
     started = time.monotonic()
     for attempt in range(max(1, spec.max_attempts)):
@@ -517,7 +632,8 @@ async def _call_with_retries(
             ra = _retry_after(exc)
             retryable = kind in RETRYABLE_KINDS and attempt + 1 < spec.max_attempts
             wait = backoff_wait(policy, key, attempt, ra) if retryable else 0.0
-            if retryable and time.monotonic() - started + wait > policy.max_total_s:
+            out_of_time = retryable and time.monotonic() - started + wait > policy.max_total_s
+            if out_of_time:
                 retryable, wait = False, 0.0
             attempts.append(
                 {
@@ -533,11 +649,20 @@ async def _call_with_retries(
             )
             if not retryable:
                 last = attempts[-1]["error"]
+                why = ("the next wait would pass max_total_s" if out_of_time else
+                       "not retryable" if kind not in RETRYABLE_KINDS else "out of attempts")
+                log.error("model %s: infrastructure error %s after %d attempt(s) (%s): %s",
+                          spec.name, kind, len(attempts), why, last)
                 raise InfraError(
                     kind if kind in INFRA_KINDS else "server",
                     f"model {spec.name!r} failed after {len(attempts)} attempt(s): {last}",
                     attempts,
                 ) from None
+            retry_log.warning(
+                "model %s: attempt %d/%d failed (%s: %s); retrying in %.2f s%s", spec.name, attempt + 1,
+                spec.max_attempts, kind, attempts[-1]["error"][:200], wait,
+                f" (the server asked for {ra:g} s)" if ra is not None else "",
+            )
             await asyncio.sleep(wait)
             continue
         latency = time.monotonic() - t0
@@ -578,7 +703,11 @@ def complete(spec: ModelSpec, messages: list[dict], tools: list[dict], **kw: Any
 
 
 def check_model_available(spec: ModelSpec) -> None:
-    """Raise ModelConfigError before a run if the model cannot be called; never prints a key."""
+    """Raise ModelConfigError before a run if the model cannot be called; never prints a key.
+
+    Logs each decision under ``harness.llm.preflight``; a model its provider deprecates (the
+    config's ``deprecated`` date, or litellm's map) is a warning, not an error.
+    """
     if not spec.model or "/" not in spec.model:
         raise ModelConfigError(
             f"model {spec.name!r}: litellm model string {spec.model!r} has no provider prefix "
@@ -587,6 +716,7 @@ def check_model_available(spec: ModelSpec) -> None:
     provider, rest = spec.model.split("/", 1)
     if spec.max_attempts < 1 or spec.timeout_s <= 0 or spec.max_concurrency < 1:
         raise ModelConfigError(f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive")
+    _check_fields(spec)
     if provider == "scripted":
         from harness.llm.providers.registry import get_policy
 
@@ -594,12 +724,14 @@ def check_model_available(spec: ModelSpec) -> None:
             get_policy(rest)
         except KeyError as exc:
             raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
+        preflight_log.info("model %s: scripted policy %r found (offline, no cost)", spec.name, rest)
         return
     if provider == "chaos":
         from harness.llm.providers.chaos import known_scenario
 
         if not known_scenario(rest):
             raise ModelConfigError(f"model {spec.name!r}: unknown chaos scenario {rest!r}")
+        preflight_log.info("model %s: chaos scenario %r (test provider)", spec.name, rest)
         return
     # a missing key is the common mistake: report it without paying for litellm's import
     if spec.api_key_env and not os.environ.get(spec.api_key_env):
@@ -615,8 +747,95 @@ def check_model_available(spec: ModelSpec) -> None:
             f"model {spec.name!r}: unknown provider {provider!r} in {spec.model!r}; use a litellm provider "
             f"prefix (e.g. deepseek/, openai/, anthropic/) or scripted/<policy>"
         )
-    if spec.api_key_env is None and provider not in KEYLESS_PROVIDERS:
+    if spec.api_key_env is None and provider not in KEYLESS_PROVIDERS and not spec.local:
         raise ModelConfigError(
             f"model {spec.name!r}: api_key_env is not set in its config; name the environment variable "
-            f"holding the {provider} key (e.g. api_key_env: {provider.upper().replace('-', '_')}_API_KEY)"
+            f"holding the {provider} key (e.g. api_key_env: {provider.upper().replace('-', '_')}_API_KEY), "
+            "or point api_base at a local server (http://127.0.0.1:PORT/v1) that needs none"
         )
+    if spec.local:
+        _probe_local_server(spec)
+    elif spec.api_base:
+        preflight_log.info("model %s: api_base %s is not on this machine; not probed", spec.name, spec.api_base)
+    _warn_if_deprecated(spec, lt)
+    source = "the committed table" if spec.priced_by_table else "litellm's map (no table in its config)"
+    preflight_log.info("model %s (%s): ready; calls priced from %s", spec.name, spec.model, source)
+
+
+def _check_fields(spec: ModelSpec) -> None:
+    if spec.api_base is not None:
+        parts = urllib.parse.urlsplit(spec.api_base)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ModelConfigError(
+                f"model {spec.name!r}: api_base {spec.api_base!r} is not an http(s) URL "
+                "(expected e.g. http://127.0.0.1:8089/v1)"
+            )
+    if spec.deprecated is not None:
+        try:
+            dt.date.fromisoformat(str(spec.deprecated))
+        except ValueError:
+            raise ModelConfigError(
+                f"model {spec.name!r}: deprecated must be an ISO date (YYYY-MM-DD), got {spec.deprecated!r}"
+            ) from None
+    if spec.tool_choice is not None and spec.tool_choice not in TOOL_CHOICES:
+        raise ModelConfigError(f"model {spec.name!r}: tool_choice must be one of {TOOL_CHOICES}, got {spec.tool_choice!r}")
+    prices = (spec.input_cost_per_mtok, spec.cached_input_cost_per_mtok, spec.output_cost_per_mtok)
+    if any(p is not None and p < 0 for p in prices):
+        raise ModelConfigError(f"model {spec.name!r}: prices must not be negative")
+
+
+def _probe_local_server(spec: ModelSpec) -> None:
+    """GET ``<api_base>/models`` with a short timeout: a local server that is down fails here, not mid-run."""
+    assert spec.api_base is not None
+    url = spec.api_base.rstrip("/") + "/models"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never goes via a proxy
+    try:
+        with opener.open(urllib.request.Request(url, method="GET"), timeout=PREFLIGHT_TIMEOUT_S) as resp:
+            body = resp.read(1 << 20)
+    except urllib.error.HTTPError as exc:  # something answers: let the calls report what is wrong
+        preflight_log.warning("model %s: %s answered HTTP %s; going on", spec.name, url, exc.code)
+        return
+    except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ModelConfigError(
+            f"model {spec.name!r}: no server answers at {spec.api_base} (GET {url}: {reason}); start the "
+            f"OpenAI-compatible server this config names before the run, e.g. `python scripts/local_smoke.py "
+            f"--serve` for smollm2-local, or `python -m llama_cpp.server --model <file.gguf> "
+            f"--chat_format chatml-function-calling --host 127.0.0.1 "
+            f"--port {urllib.parse.urlsplit(spec.api_base).port or '<port>'}`"
+        ) from None
+    try:
+        served = [str(m.get("id")) for m in json.loads(body).get("data", [])]
+    except (ValueError, AttributeError, TypeError):
+        served = []
+    preflight_log.info("model %s: local server %s answers (serving %s)", spec.name, spec.api_base,
+                       ", ".join(served) or "an unnamed model")
+
+
+def deprecation_date(spec: ModelSpec, lt: Any = None) -> str | None:
+    """The date the provider retires the model: the config's ``deprecated``, else litellm's map's."""
+    if spec.deprecated:
+        return str(spec.deprecated)
+    if lt is None:
+        return None
+    cost_map = getattr(lt, "model_cost", {}) or {}
+    for name in (spec.model, spec.model.split("/", 1)[-1]):
+        info = cost_map.get(name)
+        if isinstance(info, Mapping) and info.get("deprecation_date"):
+            return str(info["deprecation_date"])
+    return None
+
+
+def _warn_if_deprecated(spec: ModelSpec, lt: Any) -> None:
+    date = deprecation_date(spec, lt)
+    if date is None:
+        return
+    try:  # the clock only words a warning; nothing in a record depends on it
+        passed = dt.date.fromisoformat(date) <= dt.date.today()
+    except ValueError:
+        passed = False
+    preflight_log.warning(
+        "model %s (%s) is deprecated by its provider from %s%s; its endpoint may stop answering or change "
+        "model: check the provider's notice and move the config to the successor before a paid run",
+        spec.name, spec.model, date, " (already past)" if passed else "",
+    )
