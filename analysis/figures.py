@@ -130,8 +130,9 @@ def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
         return []
     endpoints = list(dict.fromkeys(f["endpoint"]))
     n = max(int((f["endpoint"] == e).sum()) for e in endpoints)
-    fig, axes = plt.subplots(1, len(endpoints), figsize=(6.5 * len(endpoints), 0.28 * n + 1.8), squeeze=False)
-    for ax, endpoint in zip(axes[0], endpoints, strict=True):
+    # panels stacked: long row labels never run into the next panel
+    fig, axes = plt.subplots(len(endpoints), 1, figsize=(8, (0.28 * n + 1.6) * len(endpoints)), squeeze=False)
+    for ax, endpoint in zip(axes[:, 0], endpoints, strict=True):
         g = f[f["endpoint"] == endpoint]
         for i, r in enumerate(g.itertuples(index=False)):
             y = len(g) - 1 - i
@@ -149,8 +150,10 @@ def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
         ax.set_yticks(range(len(g)), list(reversed(labels)), fontsize=6)
         ax.set_xlabel("difference (points)")
         ax.set_title(f"endpoint: {ENDPOINT_LABELS.get(endpoint, endpoint)}", fontsize=8)
-        ax.legend(fontsize=6, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, frameon=False, loc="lower center", ncol=3)
     fig.suptitle(abl.title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
     return _save(fig, out_dir, "figure3")
 
 

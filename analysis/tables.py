@@ -421,7 +421,8 @@ def ablations(
         "row (models share workflows; its McNemar ignores that); p_holm: Holm within each (endpoint, model) over "
         "the contrasts present",
         "mde_posthoc_points: exact McNemar power 80% at the row's realized discordance (post-hoc); "
-        f"mde_design_points: the same at the paper's discordance {d_model:.3f} and the row's n (design-stage)",
+        f"mde_design_points: the same at the paper's discordance {d_model:.3f} and the row's n (design-stage); "
+        "blank: undefined (no discordant pairs) or no delta reaches 80% power with that many pairs",
         f"{PAPER_LABEL}: {pa['paired_workflows']} paired workflows for one model at a time, MDE about "
         f"{pa['mde_points']} points; its figures sit on the per-model rows of the success endpoint (the "
         "comparable unit), not on the pooled row, which pools models over the same workflows",

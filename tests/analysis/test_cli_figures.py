@@ -22,7 +22,10 @@ def test_figures_command_writes_every_table_and_figure(synth, make_run, capsys):
         assert (out / f"{fig}.pdf").stat().st_size > 0
         img = mpimg.imread(out / f"{fig}.png")
         assert img.ndim == 3 and img.shape[0] > 200 and img.shape[1] > 400
-    assert list(pd.read_csv(out / "table1.csv").columns) == list(TABLE1_COLUMNS)
+    for name in ("table1", "table1_outcome"):  # both endpoints, the same columns, the user-facing ones first
+        cols = list(pd.read_csv(out / f"{name}.csv").columns)
+        assert cols[: len(TABLE1_COLUMNS)] == list(TABLE1_COLUMNS)
+    assert (out / "figure1_outcome.png").stat().st_size > 0
     assert str(out / "figure3.png") in capsys.readouterr().out
 
 
