@@ -119,10 +119,10 @@ def _sample(rec: dict, transcript: dict | None) -> Any:
 
 def export_run(run_dir: str | Path, out_dir: str | Path) -> list[Path]:
     """Write one ``.eval`` log per (study, model, arm) under ``out_dir``; returns their paths."""
-    log, _, _, _ = _inspect()
     run = Path(run_dir)
     run = run.parent if run.suffix == ".jsonl" else run
-    records, _ = load_run(run)
+    records, _ = load_run(run)  # bad records are reported before a missing extra
+    log, _, _, _ = _inspect()
     find = transcript_finder(run)
     created = dt.datetime.fromtimestamp((run / "episodes.jsonl").stat().st_mtime, dt.UTC).isoformat()
     groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
