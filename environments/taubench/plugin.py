@@ -2,7 +2,7 @@
 
 Contracts come from clean traces (ground-truth replays plus seeded random calls) and from the
 public database (initial records plus the ground-truth post-states of a split), with bindings
-saying which tool returns which record. Scripted users and agents are a hook for now ({}).
+saying which tool returns which record. Scripted agents live in ``players/``, the card user in ``users/`` (cards in ``cards/``).
 """
 
 from __future__ import annotations
@@ -60,10 +60,14 @@ class TauBenchPlugin(Plugin):
                 for i, a in enumerate(env.record(task_id).actions)]
 
     def scripted_policies(self) -> Mapping[str, PolicyFactory]:
-        return {}  # hook: scripted retail agents are written elsewhere
+        from environments.taubench.players.retail_agent import POLICIES
+
+        return dict(POLICIES)
 
     def scripted_users(self) -> Mapping[str, PolicyFactory]:
-        return {}  # hook: scripted users (user cards) are written elsewhere
+        from environments.taubench.users.card_user import CardUser
+
+        return {"card-user": CardUser}  # the first entry is the default simulated user
 
 
 PLUGIN = TauBenchPlugin()
