@@ -210,3 +210,26 @@ def test_carded_hash_selection_is_frozen_and_carded(env):
     assert a != [t.task_id for t in plugin.select(env, "carded_hash", params, 1)]
     with pytest.raises(ValueError, match="asked for"):
         plugin.select(env, "carded_hash", dict(params, n=10_000), 0)
+
+
+@pytest.mark.slow
+def test_runner_status_fault_receipt_aware_recovers(data_dir, tmp_path):
+    """Through python -m harness.run: the monitor flags the status fault and receipt-aware recovers."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", "faults=[taubench_status]",
+                    "models=[scripted-receipt-aware,scripted-trusting]", "limit=3", f"out={out}", "progress=false"],
+                   cwd=root, env=dict(os.environ, TAUBENCH_DATA=str(data_dir)), check=True, capture_output=True)
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and all(r["scripted"] for r in rows)
+    got = {(r["model"], r["arm"]): 0 for r in rows}
+    for r in rows:
+        got[(r["model"], r["arm"])] += r["success"]
+    assert all(r["n_receipts"] > 0 for r in rows if r["arm"] == "monitor")
+    assert got[("scripted-receipt-aware", "monitor")] > got[("scripted-receipt-aware", "baseline")]
+    assert got[("scripted-trusting", "monitor")] == got[("scripted-trusting", "baseline")]
