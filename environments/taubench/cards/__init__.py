@@ -5,11 +5,12 @@ A card holds the identity the instruction gives (email, or name and zip), and th
 payment methods by kind (and last four digits), addresses and reasons as text. Items are never
 named by item id. Cards are built by rule from the ground-truth writes replayed on the public
 database (``build``), written once to ``<split>.json`` beside this module and committed as data;
-``lookup`` finds the card of an instruction. Knows nothing about the harness or about agents.
+``lookup`` finds the card of an instruction (by its sha256: the files hold no instruction text). Knows nothing about the harness or about agents.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -98,7 +99,7 @@ def build(env: Any, task_id: str) -> tuple[dict | None, str]:
         execute(db, name, kw)
     if not goals:
         return None, "no write in the ground truth"
-    card = {"task_id": task_id, "user_id": record.user_id, "instruction": record.instruction,
+    card = {"task_id": task_id, "user_id": record.user_id, "instruction_sha256": instruction_key(record.instruction),
             "identity": _identity(record, user), "goals": goals,
             "unknown": ["item ids", "payment method ids", "order ids the instruction does not give"]}
     return card, ""
@@ -122,17 +123,22 @@ def write(env: Any, split: str, folder: Path = HERE) -> Path:
     return path
 
 
+def instruction_key(instruction: str) -> str:
+    """Cards are keyed by a digest of the instruction, so the files hold no upstream text."""
+    return hashlib.sha256(instruction.strip().encode()).hexdigest()
+
+
 @cache
 def _index() -> dict[str, dict]:
     out: dict[str, dict] = {}
     for path in sorted(HERE.glob("*.json")):
         for card in json.loads(path.read_text())["cards"]:
-            out.setdefault(card["instruction"].strip(), card)  # duplicated instructions: the first card
+            out.setdefault(card["instruction_sha256"], card)  # duplicated instructions: the first card
     return out
 
 
 def lookup(instruction: str) -> dict | None:
-    return _index().get(instruction.strip())
+    return _index().get(instruction_key(instruction))
 
 
 def cards_of(split: str) -> dict[str, Any]:
