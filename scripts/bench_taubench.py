@@ -1,6 +1,10 @@
 """Benchmark: tau-bench retail ground-truth replay of all 635 tasks in one process (goal: under 10 s).
 
-    python scripts/bench_taubench.py [--repeats 3] [--data-dir DIR] [--naive-sample 20]
+    python scripts/bench_taubench.py [--repeats 3] [--data-dir DIR] [--naive-sample 20] [--contracts] [--study]
+
+``--contracts`` times contracts from train's traces and database (goal: under 1 s); ``--study`` times
+a default ``python -m harness.run study=taubench-faults`` (scripted agents and card user, into a
+temporary folder; goal: under 60 s).
 
 Each replay runs a task's ground-truth calls through a real episode, then scores it as upstream
 does (a second ground-truth replay on a fresh database, whole-database hash comparison, outputs).
@@ -62,7 +66,11 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--data-dir")
     ap.add_argument("--naive-sample", type=int, default=20)
+    ap.add_argument("--contracts", action="store_true", help="time contracts from traces + database")
+    ap.add_argument("--study", action="store_true", help="time a default taubench-faults study")
     args = ap.parse_args()
+    if args.contracts or args.study:
+        return extras(args)
 
     data_mod._CACHE.clear()
     t0 = time.perf_counter()
@@ -89,6 +97,36 @@ def main() -> int:
         per = (time.perf_counter() - t) / len(sample)
         print(f"naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
               f"(agree {agree}/{len(sample)}), about {per * n:.0f} s for all {n}")
+    return 0
+
+
+def extras(args: argparse.Namespace) -> int:
+    import os
+    import subprocess
+    import tempfile
+
+    if args.contracts:
+        from environments.registry import get_plugin
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from taubench_contracts import contracts
+
+        plugin = get_plugin("taubench")
+        env = plugin.make(data_dir=args.data_dir)
+        plugin.database(env, split="train")  # warm the base digests and replays once
+        t = time.perf_counter()
+        reg = contracts(plugin, env, "train")
+        print(f"contracts from train traces + database: {reg.n_rules} rules in {time.perf_counter() - t:.2f} s "
+              "(goal under 1 s)")
+    if args.study:
+        root = Path(__file__).resolve().parents[1]
+        envvars = dict(os.environ, **({"TAUBENCH_DATA": args.data_dir} if args.data_dir else {}))
+        with tempfile.TemporaryDirectory() as out:
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", f"out={out}",
+                            "progress=false"], cwd=root, env=envvars, check=True, capture_output=True)
+            took = time.perf_counter() - t
+            n = sum(1 for _ in open(Path(out) / "episodes.jsonl"))
+        print(f"study=taubench-faults (scripted agents, card user): {n} episodes in {took:.1f} s (goal under 60 s)")
     return 0
 
 

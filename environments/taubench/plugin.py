@@ -2,7 +2,7 @@
 
 Contracts come from clean traces (ground-truth replays plus seeded random calls) and from the
 public database (initial records plus the ground-truth post-states of a split), with bindings
-saying which tool returns which record. Scripted users and agents are a hook for now ({}).
+saying which tool returns which record. Scripted agents live in ``players/``, the card user in ``users/`` (cards in ``cards/``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,26 @@ class TauBenchPlugin(Plugin):
         if options:
             raise TypeError(f"taubench takes only 'data_dir' and 'max_steps', got {sorted(options)}")
         return TauBenchRetailEnv(data_dir=data_dir, max_steps=max_steps)
+
+    def select(self, env: Any, rule: str, params: Mapping[str, Any], seed: int) -> list | None:
+        """``carded_hash``: the ``n`` tasks of ``split`` with the smallest stable_int(seed, salt, task_id),
+        among tasks that have a user card (``carded: false`` ranks every task of the split)."""
+        if rule != "carded_hash":
+            return None
+        from environments.seeding import stable_int
+        from environments.taubench.cards import cards_of
+
+        split = str(params.get("split", "test"))
+        tasks = env.tasks(split)
+        if params.get("carded", True):
+            have = {c["task_id"] for c in cards_of(split)["cards"]}
+            tasks = [t for t in tasks if t.task_id in have]
+        salt = str(params.get("salt", "taubench"))
+        ranked = sorted(tasks, key=lambda t: stable_int(seed, salt, t.task_id))
+        n = int(params.get("n", len(ranked)))
+        if n > len(ranked):
+            raise ValueError(f"carded_hash: asked for {n} tasks, split {split!r} has {len(ranked)} eligible")
+        return ranked[:n]
 
     def clean_traces(self, env: Any, split: str = "train", seed: int = 0, random_calls: int = 4,
                      **options: Any) -> Iterable[Mapping[str, Any]]:
@@ -63,10 +83,14 @@ class TauBenchPlugin(Plugin):
                 for i, a in enumerate(env.record(task_id).actions)]
 
     def scripted_policies(self) -> Mapping[str, PolicyFactory]:
-        return {}  # hook: scripted retail agents are written elsewhere
+        from environments.taubench.players.retail_agent import POLICIES
+
+        return dict(POLICIES)
 
     def scripted_users(self) -> Mapping[str, PolicyFactory]:
-        return {}  # hook: scripted users (user cards) are written elsewhere
+        from environments.taubench.users.card_user import CardUser
+
+        return {"card-user": CardUser}  # the first entry is the default simulated user
 
 
 PLUGIN = TauBenchPlugin()

@@ -354,7 +354,34 @@ def _relations(content: Any) -> list[str]:
                         else:
                             continue
                         break
+    out += _conserved(content)
     return list(dict.fromkeys(out))
+
+
+def _conserved(content: Any) -> list[str]:
+    """Numbers nested under a record (e.g. ``payment_history[0].amount``) equal to the sum of one of
+    its list columns (``items[*].price``): a conservation relation across lists, not among siblings."""
+    out: list[str] = []
+    for p, node in paths.walk(content):
+        if not isinstance(node, dict):
+            continue
+        sums: list[tuple[str, float]] = []
+        for lk, lv in node.items():
+            if isinstance(lv, list) and lv and all(isinstance(e, dict) for e in lv):
+                for col in sorted(set.intersection(*(set(e) for e in lv))):
+                    vals = [e[col] for e in lv]
+                    if all(is_number(v) for v in vals) and not is_id_name(col):
+                        sums.append((f"{p}.{lk}", sum(vals)))
+        if not sums:
+            continue
+        for full, leaf in paths.walk(node, p):
+            if not (is_number(leaf) and leaf != 0 and "[" in full[len(p):]) or is_id_name(paths.field_name(full)):
+                continue
+            for listpath, total in sums:
+                if not full.startswith(listpath + "[") and abs(total - leaf) <= 1e-6 * max(1.0, abs(leaf)):
+                    out.append(full)
+                    break
+    return out
 
 
 class BrokenRelation(FaultClass):

@@ -28,7 +28,8 @@ def test_registry_and_make(plugin, data_dir):
     assert env.name == "taubench" and len(env.tool_specs()) == 16
     with pytest.raises(TypeError, match="taubench takes only"):
         plugin.make(data_dir=str(data_dir), colour="red")
-    assert plugin.scripted_policies() == {} and plugin.scripted_users() == {}
+    assert set(plugin.scripted_policies()) == {"trusting", "receipt-aware", "skeptic", "noisy"}
+    assert list(plugin.scripted_users()) == ["card-user"]
 
 
 def test_clean_traces_are_clean_and_seeded(plugin, env):

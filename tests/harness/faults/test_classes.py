@@ -92,6 +92,19 @@ def test_broken_relation_finds_sum_and_product():
     assert fc.eligible({"a": 1.0, "b": 7.0}, {}, None) == []
 
 
+def test_broken_relation_sees_conservation_across_lists():
+    """A payment nested in one list that sums another list's column (tau-bench's payment conservation)."""
+    fc = get_class("broken_relation")
+    order = {"items": [{"price": 10.5}, {"price": 4.25}],
+             "payment_history": [{"amount": 14.75, "kind": "payment"}, {"amount": 3.0, "kind": "refund"}]}
+    eligible = fc.eligible(copy.deepcopy(order), {}, None)
+    assert "$.payment_history[0].amount" in eligible
+    assert "$.payment_history[1].amount" not in eligible and "$.items[0].price" not in eligible
+    applied = fc.apply(copy.deepcopy(order), "$.payment_history[0].amount", {}, rng(1), {})
+    assert applied.corrupted != 14.75
+    assert fc.eligible({"items": [{"price": 1.0}], "pay": [{"amount": 2.0}]}, {}, None) == []
+
+
 def test_lists_truncated_and_duplicated():
     applied, _ = _apply("empty_or_truncated_list", ORDER, {}, {"variant": "empty"})
     assert applied.content["items"] == [] and applied.original == 2

@@ -1,0 +1,1 @@
+"""Scripted tau-bench retail agents (see ``retail_agent``)."""

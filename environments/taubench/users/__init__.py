@@ -1,0 +1,1 @@
+"""Scripted tau-bench retail users (see ``card_user``)."""

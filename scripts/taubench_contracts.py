@@ -1,0 +1,113 @@
+"""tau-bench retail contracts check: learn on train, check held-out clean results and the two paper faults.
+
+    python scripts/taubench_contracts.py [--data-dir DIR] [--learn-split train] [--check-splits test,dev]
+
+Contracts come from the train split's clean traces (ground-truth replays plus seeded random calls)
+and the public database with train's ground-truth post-states (the plugin's two sources, as
+``python -m harness.monitor learn --env taubench --sources traces,database``). Prints: learning
+time and rule counts by class; the clean fire rate on held-out results (share of ok JSON results
+with at least one violation) and the rules that fired; whether the legitimate oddities (0.0 refunds,
+unrounded amounts, gift-card balances above 100, another shipping address, unavailable items in
+pending orders) fire; and the flagged share of held-out get_order_details results under each paper
+fault (status out of domain; payment conservation broken), applied with the fault library's classes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import copy
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from environments.registry import get_plugin  # noqa: E402
+from environments.seeding import rng  # noqa: E402
+from harness.faults.classes import field_filter, get_class  # noqa: E402
+from harness.monitor.derive import bind_records, from_records  # noqa: E402
+from harness.monitor.registry import Registry, learn  # noqa: E402
+
+
+def contracts(plugin, env, split: str) -> Registry:
+    rows = list(plugin.clean_traces(env, split=split))
+    db = plugin.database(env, split=split)
+    rules = from_records(db.collections)
+    bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
+             for r in bind_records(rules[coll], tool, ctx)]
+    return learn(rows).merged(Registry(bound, {"source": "database"}))
+
+
+def oddities(tool: str, result: dict, users_orders: dict) -> list[str]:
+    out = []
+    if tool == "get_order_details":
+        if any(p.get("amount") == 0.0 for p in result.get("payment_history", [])):
+            out.append("0.0 refund")
+        if any(round(p.get("amount", 0), 2) != p.get("amount") for p in result.get("payment_history", [])):
+            out.append("unrounded amount")
+        if result.get("status") == "pending" and users_orders.get(result.get("order_id")):
+            out.append("unavailable item in a pending order")
+    if tool == "get_user_details":
+        if any(m.get("balance", 0) > 100 for m in result.get("payment_methods", {}).values()):
+            out.append("gift-card balance above 100")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir")
+    ap.add_argument("--learn-split", default="train")
+    ap.add_argument("--check-splits", default="test,dev")
+    a = ap.parse_args()
+    plugin = get_plugin("taubench")
+    try:
+        env = plugin.make(data_dir=a.data_dir)
+    except Exception as e:  # noqa: BLE001 - one clear line for a user-facing script
+        sys.exit(f"error: cannot load tau-bench data ({e}); pass --data-dir or set TAUBENCH_DATA")
+    t0 = time.perf_counter()
+    reg = contracts(plugin, env, a.learn_split)
+    took = time.perf_counter() - t0
+    by_class = collections.Counter(r.cls for rs in reg.rules.values() for r in rs)
+    print(f"contracts from {a.learn_split} traces + database: {reg.n_rules} rules in {took:.2f} s {dict(by_class)}")
+
+    rows = [r for s in a.check_splits.split(",") for r in plugin.clean_traces(env, split=s)
+            if r["status"] == "ok" and isinstance(r["result"], dict)]
+    products = env.data.base.collections["products"]
+    unavailable = {oid: any(not products[i["product_id"]]["variants"].get(i["item_id"], {}).get("available", True)
+                            for i in o["items"]) for oid, o in env.data.base.collections["orders"].items()}
+    fired, odd_seen, odd_fired, n_fire = collections.Counter(), collections.Counter(), collections.Counter(), 0
+    for r in rows:
+        vs = reg.check(r["tool"], r["arguments"], r["result"])
+        n_fire += bool(vs)
+        fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
+        for odd in oddities(r["tool"], r["result"], unavailable):
+            odd_seen[odd] += 1
+            odd_fired[odd] += bool(vs)
+    print(f"clean fire rate on {a.check_splits}: {n_fire}/{len(rows)} results = {100 * n_fire / max(1, len(rows)):.2f}%"
+          f"  top: {dict(fired.most_common(6))}")
+    for odd in sorted(odd_seen):
+        print(f"  oddity {odd!r}: {odd_fired[odd]} of {odd_seen[odd]} results fire")
+
+    orders = [r for r in rows if r["tool"] == "get_order_details"]
+    for name, cls, pattern in (("status out of domain", "out_of_domain_categorical", "^status$"),
+                               ("payment conservation broken", "broken_relation", "payment_history")):
+        fc = get_class(cls)
+        touched = flagged = 0
+        for i, r in enumerate(orders):
+            content = copy.deepcopy(r["result"])
+            paths = field_filter(fc.eligible(content, r["arguments"], None), pattern)
+            if not paths:
+                continue
+            touched += 1
+            applied = fc.apply(content, paths[0], r["arguments"], rng(0, name, i), {})
+            clean = {v.rule_id for v in reg.check(r["tool"], r["arguments"], r["result"])}
+            new = [v for v in reg.check(r["tool"], r["arguments"], applied.content) if v.rule_id not in clean]
+            flagged += bool(new)
+        print(f"fault {name!r}: flagged {flagged}/{touched} touched get_order_details results "
+              f"= {100 * flagged / max(1, touched):.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
