@@ -200,6 +200,7 @@ async def run_loop(
                 "cached": getattr(completion, "cached", False),
                 "request_key": getattr(completion, "request_key", ""),
                 "request_params": getattr(completion, "request_params", {}),
+                "cost_source": getattr(completion, "cost_source", None),
             }
         )
         message = completion.message or {}
