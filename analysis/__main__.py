@@ -15,6 +15,7 @@ Never imports litellm or the runner: records are the whole interface.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of every bootstrap and sign-flip draw")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples")
     p.add_argument("--flips", type=int, default=100_000, help="sign flips when the exact test does not apply")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="processes drawing figures (the same files either way; 1 draws in this process)")  # fmt: skip
     return p
 
 
@@ -84,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     from analysis.figures import all_figures  # matplotlib only when drawing
 
     ts = tables.all_tables(records, args.replication, args.study, **kw)
-    written = [p for t in ts for p in t.write(out)] + all_figures(ts, out)
+    written = [p for t in ts for p in t.write(out)] + all_figures(ts, out, workers=args.workers)
     for p in written:
         print(p)
     return 0
