@@ -49,6 +49,19 @@ def fail(exc: BaseException, what: str) -> None:
 FLAGS = {"--retry-infra-errors": "retry_infra_errors=true"}  # CLI spellings of config keys
 
 
+def study_help(argv: list[str]) -> bool:
+    """``--help`` without ``study=``: Hydra would compose the config and stop on the missing study
+    with a traceback, so list the studies instead (Hydra's own help once a study is named)."""
+    if not {"--help", "-h"} & set(argv) or any(a.startswith(("study=", "+study=")) for a in argv):
+        return False
+    from harness import studies_list
+
+    studies_list.main()
+    print("\npython -m harness.run study=<name> --help   Hydra's help: every config group and the composed config")
+    return True
+
+
 if __name__ == "__main__":
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
-    main()
+    if not study_help(sys.argv[1:]):
+        main()

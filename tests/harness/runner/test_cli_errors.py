@@ -72,3 +72,13 @@ def test_bad_input_to_the_user_commands_is_one_clear_line(tmp_path):
         res = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
         assert res.returncode == 2 and "episodes.jsonl:2: corrupt record" in res.stderr, res.stderr[-2000:]
         assert "Traceback" not in res.stderr
+
+
+def test_help_lists_every_study_with_its_line_and_without_a_traceback(tmp_path):
+    from harness.studies_list import studies
+
+    proc = subprocess.run([sys.executable, "-m", "harness.run", "--help"], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    rows = studies()
+    assert len(rows) >= 10 and all(name in proc.stdout and line in proc.stdout for name, line in rows.items())
