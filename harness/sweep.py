@@ -50,19 +50,52 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
     return summary
 
 
+# The analysis process imports pandas, scipy and matplotlib (seconds) while the jobs run, then waits
+# for one line on stdin: "go" analyses the merged sweep, anything else (or EOF) exits untouched.
+_WARM_ANALYSIS = (
+    "import sys\n"
+    "import analysis.__main__ as m, analysis.figures  # noqa\n"
+    "if sys.stdin.readline().strip() != 'go':\n"
+    "    raise SystemExit(0)\n"
+    "raise SystemExit(m.main(['figures', '--run', sys.argv[1]]))\n"
+)
+
+
+# by sweep folder, outside the callback: launchers pickle the callbacks with the config (a Popen can't be)
+_WARM: dict[str, subprocess.Popen] = {}
+
+
 class MergeRecords(Callback):
-    """After a multirun: merge the jobs' records, then ``python -m analysis figures`` on the sweep folder."""
+    """After a multirun: merge the jobs' records, then ``python -m analysis figures`` on the sweep folder.
+
+    The analysis process is started (and does its imports) when the sweep starts, so only the
+    analysis itself follows the last job.
+    """
 
     def __init__(self, analyse: bool = True):
         self.analyse = analyse
+
+    def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
+        if self.analyse:
+            _WARM[str(config.hydra.sweep.dir)] = subprocess.Popen([sys.executable, "-c", _WARM_ANALYSIS, str(config.hydra.sweep.dir)],
+                                          stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          text=True)  # fmt: skip
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
         summary = merge_records(sweep_dir)
         log.info("merged %d episodes from %d jobs into %s", summary["episodes"], len(summary["jobs"]), sweep_dir)
+        warm = _WARM.pop(str(config.hydra.sweep.dir), None)
         if not (self.analyse and summary["episodes"]):
+            if warm is not None:
+                warm.communicate("stop\n")
             return
-        res = subprocess.run([sys.executable, "-m", "analysis", "figures", "--run", str(sweep_dir)],
-                             capture_output=True, text=True)
-        if res.returncode != 0:
-            log.error("analysis of the merged sweep failed: %s", res.stderr.strip()[-2000:])
+        if warm is not None and warm.poll() is None:
+            _, err = warm.communicate("go\n")
+            code = warm.returncode
+        else:  # no warm process (or it died): run the analysis now
+            res = subprocess.run([sys.executable, "-m", "analysis", "figures", "--run", str(sweep_dir)],
+                                 capture_output=True, text=True)  # fmt: skip
+            err, code = res.stderr, res.returncode
+        if code != 0:
+            log.error("analysis of the merged sweep failed: %s", err.strip()[-2000:])
