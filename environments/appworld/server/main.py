@@ -68,7 +68,8 @@ class Server:
             if self.world is None:
                 raise RuntimeError("no world: send 'seed' or 'start' first")
             t0 = time.perf_counter()
-            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}))
+            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}),
+                                              str(req.get("road", "fast")))
             return {"status_code": status, "content": content, "server_ms": round(1e3 * (time.perf_counter() - t0), 3)}
         if op == "completed":
             return bool(self.world is not None and hasattr(self.world, "completed") and self.world.completed())
