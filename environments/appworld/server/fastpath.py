@@ -24,8 +24,12 @@ _METHODS = ("get", "post", "put", "patch", "delete")
 # arguments that AppWorld's ``_request`` takes as its own keywords rather than as API data
 _OWN_KEYWORDS = frozenset({"client", "raise_on_failure", "track", "show", "_app_name", "_api_name"})
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
-_THREADPOOL_USERS = ("fastapi.routing", "fastapi.dependencies.utils", "starlette._exception_handler",
-                     "starlette.middleware.errors")
+# (module, name) of every thread-pool hand-off on an AppWorld request: FastAPI/Starlette's
+# run_in_threadpool (sync dependencies, endpoints, response validation, exception handlers) and
+# fastapi_login's anyio run_sync (the sync user loader behind every access token)
+_THREADPOOL_USES = (("fastapi.routing", "run_in_threadpool"), ("fastapi.dependencies.utils", "run_in_threadpool"),
+                    ("starlette.routing", "run_in_threadpool"), ("starlette._exception_handler", "run_in_threadpool"),
+                    ("starlette.middleware.errors", "run_in_threadpool"), ("fastapi_login.fastapi_login", "run_sync"))
 
 
 def _plain(path: str) -> bool:
@@ -38,6 +42,11 @@ def _plain(path: str) -> bool:
 async def _inline(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     # the thread pool runs func in a copy of the caller's context; so do we, minus the thread hop
     return contextvars.copy_context().run(func, *args, **kwargs)
+
+
+async def _inline_run_sync(func: Callable[..., Any], *args: Any, **_options: Any) -> Any:
+    # anyio's run_sync: keyword arguments are its options (limiter, cancellable), not func's
+    return contextvars.copy_context().run(func, *args)
 
 
 class _Response:
@@ -98,7 +107,8 @@ class FastRequester:
             (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in client.headers.multi_items()]
         self._base = client.base_url.raw_path.rstrip(b"/").decode("ascii")
         self._loop = asyncio.new_event_loop()
-        self._threadpool_users = [sys.modules[m] for m in _THREADPOOL_USERS]
+        self._swaps = [(sys.modules[m], name, _inline_run_sync if name == "run_sync" else _inline)
+                       for m, name in _THREADPOOL_USES if m in sys.modules and hasattr(sys.modules[m], name)]
         self.fast = 0  # calls served here
         self.slow = 0  # calls handed to AppWorld's own path
 
@@ -189,15 +199,16 @@ class FastRequester:
                 if not message.get("more_body", False):
                     done.set()
 
-        saved = [m.run_in_threadpool for m in self._threadpool_users]
-        for m in self._threadpool_users:
-            m.run_in_threadpool = _inline
+        # swapped in for this request only: AppWorld's own path keeps its threads, as shipped
+        saved = [getattr(mod, name) for mod, name, _ in self._swaps]
+        for mod, name, inline in self._swaps:
+            setattr(mod, name, inline)
         try:
             # an exception in the app propagates, as with the TestClient (raise_server_exceptions)
             self._loop.run_until_complete(self._app(scope, receive, send))
         finally:
-            for m, f in zip(self._threadpool_users, saved, strict=True):
-                m.run_in_threadpool = f
+            for (mod, name, _), original in zip(self._swaps, saved, strict=True):
+                setattr(mod, name, original)
         if not status:
             raise AssertionError("TestClient did not receive any response.")
         return status, b"".join(chunks)
