@@ -45,7 +45,9 @@ class SeededWorld:
     successes and 401/409/422 failures are genuine; the values are the factories' random ones.
     """
 
-    def __init__(self, seed: int, n_objects: int = 4):
+    def __init__(self, seed: int, n_objects: int = 4, frozen_time: str | None = None):
+        from datetime import datetime
+
         from appworld.apps import get_all_apps
         from appworld.collections.apis import ApiCollection
         from appworld.common.random import set_random_seed
@@ -56,6 +58,8 @@ class SeededWorld:
         self.apps = [a for a in get_all_apps() if a not in ("api_docs", "supervisor")]
         _, self.requester = ApiCollection.load(
             to_db_home_path=":memory:", from_db_home_path=":memory:", load_apps=None,
+            # a frozen clock (as in a task world) makes two worlds of one seed answer alike
+            date_and_time=datetime.fromisoformat(frozen_time) if frozen_time else None,
             raise_on_failure=False, show_api_response_schemas=False, add_login_shortcut=False,
             allow_datetime_change=True, parse_datetimes=False, max_num_requests=None,
             munchify_response=False,
