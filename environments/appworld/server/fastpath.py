@@ -111,16 +111,20 @@ class FastRequester:
                        for m, name in _THREADPOOL_USES if m in sys.modules and hasattr(sys.modules[m], name)]
         self.fast = 0  # calls served here
         self.slow = 0  # calls handed to AppWorld's own path
+        self.last_road = ""  # which of the two served the last call
 
     def request(self, app: str, api: str, args: dict[str, Any]) -> Any:
+        self.last_road = "fast"
         try:
             response = self._fast(app, api, args)
         except _Fallback:
             response = None
         if response is None:
             self.slow += 1
+            self.last_road = "appworld"
             return self.requester._request(_app_name=app, _api_name=api, **args)
         self.fast += 1
+        self.last_road = "fast"
         return response
 
     def _fast(self, app: str, api: str, args: dict[str, Any]) -> Any:
@@ -161,6 +165,7 @@ class FastRequester:
         req.request_tracker.add_request(method=method, url=path, data=data)
         status, content = self._run(method.upper(), self._base + path, query, body, headers)
         if 300 <= status < 400:  # a redirect httpx would follow (none expected): let AppWorld's path do it
+            self.last_road = "appworld"
             return req._request(_app_name=app, _api_name=api, track=False, **args)
         response = _Response(status, content)
         req.raise_if_failure(response)

@@ -75,10 +75,13 @@ class Server:
         if op == "call":
             if self.world is None:
                 raise RuntimeError("no world: send 'seed' or 'start' first")
+            road = str(req.get("road", "fast"))
             t0 = _clock()
-            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}),
-                                              str(req.get("road", "fast")))
-            return {"status_code": status, "content": content, "server_ms": round(1e3 * (_clock() - t0), 3)}
+            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}), road)
+            ms = round(1e3 * (_clock() - t0), 3)
+            # "served_by": the road that answered (the fast one hands unusual requests to AppWorld's)
+            served = self.world.fast.last_road if road == "fast" else road
+            return {"status_code": status, "content": content, "server_ms": ms, "served_by": served}
         if op == "completed":
             return bool(self.world is not None and hasattr(self.world, "completed") and self.world.completed())
         if op == "evaluate":
