@@ -24,6 +24,8 @@ pytestmark = pytest.mark.skipif(not paths.is_set_up(), reason=f"AppWorld setup m
 
 FROZEN = "2023-05-18T12:00:00"
 WRITES = ("post", "put", "patch", "delete")
+SESSION_ENDERS = ("logout", "delete_account")
+CLOCK_READS = ("get_current_date_and_time",)  # the session world's clock runs: compare status only
 
 
 def _odd_calls(world: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -101,7 +103,10 @@ def test_reads_equal_on_both_roads(seeded, responses, aw_loop):
     again, odd = aw_loop.run_until_complete(run())
     for r, slow in zip(responses, again, strict=True):
         assert slow["served_by"] == "appworld"
-        _compare(r, slow, (r["tool"], r["args"]))
+        if r["api"] in CLOCK_READS:
+            assert r["status_code"] == slow["status_code"], (r["tool"], r["args"])
+        else:
+            _compare(r, slow, (r["tool"], r["args"]))
     served = Counter(r["served_by"] for r in responses)
     assert served["fast"] >= 0.95 * len(responses), served  # the fast road really serves
     codes = Counter(r["status_code"] for r in responses)
@@ -122,7 +127,10 @@ def test_writes_equal_on_twin_worlds():
             wf, ws = await asyncio.gather(fast.request("seed", seed=1, frozen_time=FROZEN),
                                           slow.request("seed", seed=1, frozen_time=FROZEN))
             assert wf == ws  # twins: same users, ids and tokens
-            calls = probe_calls(apis, wf, random.Random(1), variants=2, methods=WRITES) + _odd_writes(wf)
+            probes = probe_calls(apis, wf, random.Random(1), variants=2, methods=WRITES)
+            # APIs that end a session go last: before them, the tokens open every secured write
+            last = [c for c in probes if c[1] in SESSION_ENDERS]
+            calls = _odd_writes(wf) + [c for c in probes if c[1] not in SESSION_ENDERS] + last
             out = []
             for app, api, args in calls:
                 a, b = await asyncio.gather(fast.request("call", app=app, api=api, args=args),
@@ -136,7 +144,8 @@ def test_writes_equal_on_twin_worlds():
     for app, api, args, a, b in out:
         _compare(a, b, (app, api, args))
     codes = Counter(a["status_code"] for *_, a, _ in out)
-    assert codes[200] >= 20 and codes[422] >= 20, codes
+    assert codes[200] >= 60 and codes[409] >= 20 and codes[422] >= 20, codes  # writes that really ran
+    assert len({app for app, _api, _args, a, _b in out if a["status_code"] == 200}) >= 5
     assert Counter(a["served_by"] for *_, a, _ in out)["fast"] >= 0.95 * len(out)
 
 
