@@ -1,11 +1,14 @@
 """Speed of the AppWorld bridge and its schema contracts (prints figures; no assertions).
 
-    python scripts/bench_appworld.py [--calls 300] [--json]
+    python scripts/bench_appworld.py [--calls 300] [--frozen-time 2023-05-18T12:00:00] [--json]
 
-Reports: the bridge round trip of one API call (``spotify__show_song`` on a seeded offline world,
-JSON lines over a pipe, real app code) as a median in ms (goal under 5 ms), beside a bare ``ping``;
-with the part spent in AppWorld's own request path inside the bridge; and the time to build schema contracts for all 457 APIs (fetch the success schemas from a fresh
-bridge, then ``registry_from_schemas``; goal under 5 s). Needs ``make appworld-setup``.
+Reports the bridge round trip of one API call on a seeded offline world (JSON lines over a pipe,
+real app code; goal: median under 5 ms), for a read (``spotify.show_song``) and a write
+(``like_song`` / ``unlike_song``), on the bridge's fast road and, side by side in the same run and
+world, on AppWorld's own request path (its TestClient): median, p90, the time inside the bridge
+(the request path alone) and the fast / AppWorld ratios. Also a bare ``ping``, and the time to build
+schema contracts for all 457 APIs (fetch the success schemas from a fresh bridge, then
+``registry_from_schemas``; goal under 5 s). Needs ``make appworld-setup``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -25,27 +29,57 @@ from environments.appworld.bridge import Bridge  # noqa: E402
 from environments.appworld.env import AppWorldEnv  # noqa: E402
 from harness.monitor import registry_from_schemas  # noqa: E402
 
+ROADS = ("fast", "appworld")
 
-async def round_trips(n: int) -> dict[str, float]:
+
+def _median_p90(xs: list[float]) -> tuple[float, float]:
+    xs = sorted(xs)
+    return statistics.median(xs), xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+
+
+async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
+    """``n`` rounds; each sends, on both roads in alternating order, one read (``show_song``) and one
+    write pair (``like_song`` then ``unlike_song``, both 200), and a bare ``ping``."""
     bridge = await Bridge().start()
     try:
         t0 = time.perf_counter()
-        world = await bridge.request("seed", seed=0)
+        world = await bridge.request("seed", seed=0, frozen_time=frozen_time)
         seed_s = time.perf_counter() - t0
         song = world["ids"]["spotify"]["Song"][0]
-        ping, call, app_ms = [], [], []
-        for _ in range(n):
+        token = world["tokens"]["spotify"]
+        kinds = {"read": [("show_song", {"song_id": song})],
+                 "write": [("like_song", {"song_id": song, "access_token": token}),
+                           ("unlike_song", {"song_id": song, "access_token": token})]}
+        rt: dict[tuple[str, str], list[float]] = {(k, r): [] for k in kinds for r in ROADS}
+        srv: dict[tuple[str, str], list[float]] = {(k, r): [] for k in kinds for r in ROADS}
+        ping: list[float] = []
+        # the seeded user may like the song already: start from "not liked" so every write is a 200
+        await bridge.request("call", app="spotify", api="unlike_song", args=kinds["write"][1][1], road="appworld")
+        for i in range(n):
+            for road in ROADS if i % 2 else ROADS[::-1]:  # neither road always goes first
+                for kind, calls in kinds.items():
+                    for api, args in calls:
+                        t = time.perf_counter()
+                        reply = await bridge.request("call", app="spotify", api=api, args=args, road=road)
+                        rt[kind, road].append(1e3 * (time.perf_counter() - t))
+                        srv[kind, road].append(reply["server_ms"])
+                        if reply["status_code"] != 200 or reply["served_by"] != road:
+                            raise RuntimeError(f"unexpected reply to {api} on {road}: {reply}")
             t = time.perf_counter()
             await bridge.request("ping")
-            ping.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            reply = await bridge.request("call", app="spotify", api="show_song", args={"song_id": song})
-            call.append(time.perf_counter() - t)
-            app_ms.append(reply["server_ms"])
-        assert reply["status_code"] == 200, reply
-        return {"seed_world_s": seed_s, "ping_median_ms": 1e3 * statistics.median(ping),
-                "call_median_ms": 1e3 * statistics.median(call), "call_p90_ms": 1e3 * sorted(call)[int(0.9 * n)],
-                "app_code_median_ms": statistics.median(app_ms)}
+            ping.append(1e3 * (time.perf_counter() - t))
+        out: dict[str, Any] = {"seed_world_s": seed_s, "frozen_time": frozen_time, "rounds": n,
+                               "ping_median_ms": statistics.median(ping)}
+        for (kind, road), xs in rt.items():
+            med, p90 = _median_p90(xs)
+            out[f"{kind}_{road}_median_ms"] = med
+            out[f"{kind}_{road}_p90_ms"] = p90
+            out[f"{kind}_{road}_server_median_ms"] = statistics.median(srv[kind, road])
+        for kind in kinds:
+            out[f"{kind}_ratio"] = out[f"{kind}_fast_median_ms"] / out[f"{kind}_appworld_median_ms"]
+            out[f"{kind}_server_ratio"] = (out[f"{kind}_fast_server_median_ms"]
+                                           / out[f"{kind}_appworld_server_median_ms"])
+        return out
     finally:
         await bridge.close()
 
@@ -62,22 +96,34 @@ def contracts() -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--calls", type=int, default=300)
+    ap.add_argument("--calls", type=int, default=300, help="rounds (each: one read and one write pair per road)")
+    ap.add_argument("--frozen-time", default=None, metavar="ISO",
+                    help="freeze the world's clock at this time, as a task world does (e.g. 2023-05-18T12:00:00)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.calls < 1:
+        print("error: --calls must be at least 1", file=sys.stderr)
+        return 2
     if not paths.is_set_up():
         print(f"error: AppWorld is not set up: {paths.SETUP_HINT}", file=sys.stderr)
         return 2
-    out = {**contracts(), **asyncio.run(round_trips(args.calls))}
+    out = {**contracts(), **asyncio.run(round_trips(args.calls, args.frozen_time))}
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     print(f"schema contracts for {out['n_apis']} APIs: {out['n_rules']} rules in {out['contracts_total_s']:.2f} s "
           f"(fetch {out['fetch_schemas_s']:.2f} s + build {out['build_registry_s']:.2f} s; goal < 5 s)")
-    print(f"bridge round trip, one API call: median {out['call_median_ms']:.2f} ms, p90 {out['call_p90_ms']:.2f} ms "
-          f"(goal < 5 ms); bare ping {out['ping_median_ms']:.2f} ms; over {args.calls} calls")
-    print(f"  of which AppWorld's own request path (test client, FastAPI, SQLite) in the bridge: median "
-          f"{out['app_code_median_ms']:.2f} ms")
+    clock = f"clock frozen at {args.frozen_time}" if args.frozen_time else "clock running"
+    print(f"bridge round trip of one API call, {args.calls} rounds side by side, seeded world ({clock}); goal < 5 ms:")
+    for kind, what in (("read", "spotify.show_song"), ("write", "spotify.like_song / unlike_song")):
+        for road in ROADS:
+            label = "fast road" if road == "fast" else "AppWorld's own path"
+            print(f"  {kind:5} {label:20} median {out[f'{kind}_{road}_median_ms']:.2f} ms, "
+                  f"p90 {out[f'{kind}_{road}_p90_ms']:.2f} ms; in the bridge (request path) "
+                  f"{out[f'{kind}_{road}_server_median_ms']:.2f} ms")
+        print(f"  {kind:5} fast / AppWorld: round trip x{out[f'{kind}_ratio']:.2f}, "
+              f"request path x{out[f'{kind}_server_ratio']:.2f}   ({what})")
+    print(f"bare ping round trip: median {out['ping_median_ms']:.2f} ms")
     print(f"seeding one offline world: {out['seed_world_s']:.1f} s")
     return 0
 

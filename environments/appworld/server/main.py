@@ -18,6 +18,11 @@ import warnings
 from typing import Any
 
 
+def _clock() -> float:
+    # a frozen world patches time.perf_counter (freezegun); the raw monotonic clock keeps running
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
 def _protocol_stream():
     """The real stdout for replies; everything the package prints goes to stderr instead."""
     out = os.fdopen(os.dup(1), "w", buffering=1)
@@ -30,6 +35,7 @@ class Server:
     def __init__(self) -> None:
         self.world: Any = None
         self._apis: list[dict[str, Any]] | None = None
+        self._info: dict[str, Any] | None = None
 
     def apis(self) -> list[dict[str, Any]]:
         if self._apis is None:
@@ -46,17 +52,19 @@ class Server:
     def handle(self, req: dict[str, Any]) -> Any:
         op = req.get("op")
         if op == "ping":  # cheap: importing appworld itself takes seconds
-            from importlib.metadata import version
+            if self._info is None:  # reading package metadata costs ~1 ms: once per process
+                from importlib.metadata import version
 
-            return {"pid": os.getpid(), "appworld": version("appworld"),
-                    "cache": os.environ.get("APPWORLD_CACHE"), "root": os.environ.get("APPWORLD_ROOT")}
+                self._info = {"pid": os.getpid(), "appworld": version("appworld"),
+                              "cache": os.environ.get("APPWORLD_CACHE"), "root": os.environ.get("APPWORLD_ROOT")}
+            return self._info
         if op == "apis":
             return self.apis()
         if op == "seed":
             from worlds import SeededWorld
 
             self._close_world()
-            self.world = SeededWorld(int(req.get("seed", 0)), int(req.get("n_objects", 4)))
+            self.world = SeededWorld(int(req.get("seed", 0)), int(req.get("n_objects", 4)), req.get("frozen_time"))
             return self.world.describe()
         if op == "start":
             from worlds import TaskWorld
@@ -67,9 +75,13 @@ class Server:
         if op == "call":
             if self.world is None:
                 raise RuntimeError("no world: send 'seed' or 'start' first")
-            t0 = time.perf_counter()
-            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}))
-            return {"status_code": status, "content": content, "server_ms": round(1e3 * (time.perf_counter() - t0), 3)}
+            road = str(req.get("road", "fast"))
+            t0 = _clock()
+            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}), road)
+            ms = round(1e3 * (_clock() - t0), 3)
+            # "served_by": the road that answered (the fast one hands unusual requests to AppWorld's)
+            served = self.world.fast.last_road if road == "fast" else road
+            return {"status_code": status, "content": content, "server_ms": ms, "served_by": served}
         if op == "completed":
             return bool(self.world is not None and hasattr(self.world, "completed") and self.world.completed())
         if op == "evaluate":

@@ -10,14 +10,29 @@ import inspect
 import random
 from typing import Any
 
+from fastpath import FastRequester
+
 # models whose factories need hand-made context (a file system tree, an admin's own accounts)
 _SKIP_MODELS = {"SQLModel", "_SQLModel"}
 
 
-def _call(requester: Any, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
-    """Status code and JSON body of one API call; an exception inside the app code is a 500."""
+ROADS = ("fast", "appworld")
+
+
+def _call(requester: Any, fast: Any, app: str, api: str, args: dict[str, Any], road: str = "fast") -> tuple[int, Any]:
+    """Status code and JSON body of one API call; an exception inside the app code is a 500.
+
+    ``road="fast"`` drives the app in this thread (``fastpath.FastRequester``); ``"appworld"`` takes
+    AppWorld's own request path (its TestClient). Both give the same answer; the second is kept for
+    the equivalence tests and the benchmark's side-by-side baseline.
+    """
+    if road not in ROADS:
+        raise ValueError(f"unknown road {road!r}: expected one of {', '.join(ROADS)}")
     try:
-        resp = requester._request(_app_name=app, _api_name=api, **args)
+        if road == "fast":
+            resp = fast.request(app, api, args)
+        else:
+            resp = requester._request(_app_name=app, _api_name=api, **args)
     except Exception as exc:  # noqa: BLE001 (the in-process test client re-raises the app's own errors)
         return 500, {"message": f"{type(exc).__name__}: {exc}"[:500]}
     return resp.status_code, requester.response_to_json(resp)
@@ -30,7 +45,9 @@ class SeededWorld:
     successes and 401/409/422 failures are genuine; the values are the factories' random ones.
     """
 
-    def __init__(self, seed: int, n_objects: int = 4):
+    def __init__(self, seed: int, n_objects: int = 4, frozen_time: str | None = None):
+        from datetime import datetime
+
         from appworld.apps import get_all_apps
         from appworld.collections.apis import ApiCollection
         from appworld.common.random import set_random_seed
@@ -41,10 +58,13 @@ class SeededWorld:
         self.apps = [a for a in get_all_apps() if a not in ("api_docs", "supervisor")]
         _, self.requester = ApiCollection.load(
             to_db_home_path=":memory:", from_db_home_path=":memory:", load_apps=None,
+            # a frozen clock (as in a task world) makes two worlds of one seed answer alike
+            date_and_time=datetime.fromisoformat(frozen_time) if frozen_time else None,
             raise_on_failure=False, show_api_response_schemas=False, add_login_shortcut=False,
             allow_datetime_change=True, parse_datetimes=False, max_num_requests=None,
             munchify_response=False,
         )
+        self.fast = FastRequester(self.requester)
         self.models = {a: import_models_module(a) for a in [*self.apps, "admin"]}
         for m in self.models.values():
             m.SQLModel.create_db()
@@ -116,8 +136,8 @@ class SeededWorld:
 
     # ----------------------------------------------------------------------------- calls
 
-    def call(self, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
-        return _call(self.requester, app, api, args)
+    def call(self, app: str, api: str, args: dict[str, Any], road: str = "fast") -> tuple[int, Any]:
+        return _call(self.requester, self.fast, app, api, args, road)
 
     def describe(self) -> dict[str, Any]:
         return {"users": self.users, "tokens": self.tokens, "ids": self.ids}
@@ -137,6 +157,7 @@ class TaskWorld:
         self.world = AppWorld(task_id=task_id, experiment_name=experiment, raise_on_failure=False,
                               parse_datetimes=False, munchify_response=False)
         self.requester = self.world.requester
+        self.fast = FastRequester(self.requester)
 
     def describe(self) -> dict[str, Any]:
         task = self.world.task
@@ -147,9 +168,9 @@ class TaskWorld:
             "supervisor": {k: sup[k] for k in ("first_name", "last_name", "email", "phone_number") if k in sup},
         }
 
-    def call(self, app: str, api: str, args: dict[str, Any]) -> tuple[int, Any]:
+    def call(self, app: str, api: str, args: dict[str, Any], road: str = "fast") -> tuple[int, Any]:
         try:
-            return _call(self.requester, app, api, args)
+            return _call(self.requester, self.fast, app, api, args, road)
         finally:
             # one tool call is one interaction: AppWorld caps API calls per interaction
             self.requester.reset_request_count()
