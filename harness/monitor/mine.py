@@ -484,8 +484,8 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
                 continue
             targets.append((f, cols[f], _step(v for v in cols[f] if v is not MISSING and v is not None)))
         for target, tcol, tq in targets:
-            q = max(step, tq) if target is not None else step
-            tol = 0.5 * q
+            # the check's own tolerance (rules._c_relation / _c_const): half a rounding step per side
+            tol = 0.5 * (step + tq)
             ok: list[bool | None] = []
             for a, b in zip(nets, tcol, strict=True):
                 if a is MISSING or b is MISSING or b is None:
@@ -513,8 +513,8 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
                     continue
             where, covered = best
             distinct = len({witness[i] for i in covered})
-            params: dict[str, Any] = ({"form": "const", "c": 0, "quanta": [q]} if target is None
-                                      else {"form": "eq", "quanta": [q, q]})
+            params: dict[str, Any] = ({"form": "const", "c": 0, "quanta": [step]} if target is None
+                                      else {"form": "eq", "quanta": [step, tq]})
             if where is not None:
                 params["guard"] = {"field": where[0], "values": where[1]}
             fields = (field,) if target is None else (field, target)
