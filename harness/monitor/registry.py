@@ -121,12 +121,19 @@ class Registry:
     def merged(self, other: Registry) -> Registry:
         """Rules of both (the other's rules for a tool are added; identical ids kept once). A
         categorical domain both sources hold keeps the union of their values: a value either source
-        saw in a clean result is a legitimate one (trace folds rarely see every product option)."""
+        saw in a clean result is a legitimate one (trace folds rarely see every product option); a
+        domain on a field that database records (source "records") show to be open is dropped."""
         theirs = {r.rule_id: r for rs in other.rules.values() for r in rs}
         mine: list[Rule] = []
         for rs in self.rules.values():
             for r in rs:
                 o = theirs.get(r.rule_id)
+                if o is None and r.cls == "domain" and not r.params.get("reference"):
+                    # the other source mined this field from every record of a database and found
+                    # it open (a plain type rule, no domain): this narrower domain is a sample's
+                    typed = theirs.get(f"{r.tool}:type:{r.context}:{r.fields[0]}")
+                    if typed is not None and typed.source == "records":
+                        continue
                 if (o is not None and r.cls == "domain" and not r.params.get("reference") and not o.params.get("reference")
                         and set(o.params["values"]) - set(r.params["values"])):
                     values = sorted({*r.params["values"], *o.params["values"]}, key=lambda v: (str(type(v)), v))

@@ -158,6 +158,15 @@ def test_merged_domains_keep_the_union_of_values():
     assert not m.check("t", {}, {"size": "L"}) and m.check("t", {}, {"size": "XL"})
 
 
+def test_a_sampled_domain_yields_to_records_that_show_the_field_open():
+    sampled = Registry([Rule("t", "domain", "$", ("kind",), {"values": ["a", "b"], "nullable": True})])
+    records = Registry([Rule("t", "type", "$", ("kind",), {"types": ["string"]}, source="records")])
+    schema = Registry([Rule("t", "type", "$", ("kind",), {"types": ["string"]}, source="schema")])
+    assert not sampled.merged(records).check("t", {}, {"kind": "zz"})
+    # a schema's type says nothing about openness: the domain stays
+    assert sampled.merged(schema).check("t", {}, {"kind": "zz"})
+
+
 def test_domains_widen_to_a_catalogs_values_under_the_same_keys():
     rng = random.Random(0)
     sizes = ["S", "M"]
