@@ -30,13 +30,33 @@ from harness.monitor.derive import bind_records, from_records  # noqa: E402
 from harness.monitor.registry import Registry, learn  # noqa: E402
 
 
-def contracts(plugin, env, split: str) -> Registry:
-    rows = list(plugin.clean_traces(env, split=split))
+def contracts(plugin, env, split: str, traces: bool = True) -> Registry:
     db = plugin.database(env, split=split)
     rules = from_records(db.collections)
     bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
              for r in bind_records(rules[coll], tool, ctx)]
-    return learn(rows).merged(Registry(bound, {"source": "database"}))
+    shared = Registry(bound, {"source": "database"})
+    return learn(list(plugin.clean_traces(env, split=split))).merged(shared) if traces else shared
+
+
+def crossfit_fire_rate(plugin, env, split: str) -> None:
+    """As the studies build monitors: each fold's trace contracts merged with the database's, each
+    result checked by the fold that did not learn from its customer."""
+    from harness.monitor import build_crossfit
+
+    rows = list(plugin.clean_traces(env, split=split))
+    cf = build_crossfit(rows, 5, 0)
+    shared = contracts(plugin, env, split, traces=False)
+    regs = [r.merged(shared) for r in cf.registries]
+    ok = [r for r in rows if r["status"] == "ok" and isinstance(r["result"], dict)]
+    fired = collections.Counter()
+    n_fire = 0
+    for r in ok:
+        vs = regs[cf.fold(r["group_id"])].check(r["tool"], r["arguments"], r["result"])
+        n_fire += bool(vs)
+        fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
+    print(f"cross-fitted clean fire rate on {split} (5 folds, traces + database): {n_fire}/{len(ok)} results = "
+          f"{100 * n_fire / max(1, len(ok)):.2f}%  top: {dict(fired.most_common(6))}")
 
 
 def oddities(tool: str, result: dict, users_orders: dict) -> list[str]:
@@ -59,6 +79,8 @@ def main() -> int:
     ap.add_argument("--data-dir")
     ap.add_argument("--learn-split", default="train")
     ap.add_argument("--check-splits", default="test,dev")
+    ap.add_argument("--crossfit", action="store_true",
+                    help="also: fire rate of the learn split's own results under 5-fold cross-fitted trace contracts + database")
     a = ap.parse_args()
     plugin = get_plugin("taubench")
     try:
@@ -88,6 +110,9 @@ def main() -> int:
           f"  top: {dict(fired.most_common(6))}")
     for odd in sorted(odd_seen):
         print(f"  oddity {odd!r}: {odd_fired[odd]} of {odd_seen[odd]} results fire")
+
+    if a.crossfit:
+        crossfit_fire_rate(plugin, env, a.learn_split)
 
     orders = [r for r in rows if r["tool"] == "get_order_details"]
     for name, cls, pattern in (("status out of domain", "out_of_domain_categorical", "^status$"),

@@ -161,7 +161,57 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
         rules = [r for r in rules if not (r.cls == "type" and r.context == ROOT and r.fields[0] in shaped)] + formats
         rules.extend(_references(tool, name, recs, key_values, th))
         out[name] = rules
+    _widen_shared_domains(out, lists)
     return out
+
+
+def _walk_values(obj: Any, trail: tuple[str, ...], out: dict[tuple[str, ...], set[Any]]) -> None:
+    """Every scalar of a record under its key trail (list indices are not part of a trail)."""
+    t = type(obj)  # exact JSON types: an abc isinstance per node costs more than the walk
+    if t is dict:
+        for k, v in obj.items():
+            _walk_values(v, (*trail, str(k)), out)
+    elif t is list:
+        for v in obj:
+            _walk_values(v, trail, out)
+    elif (t is str or t is bool or t is int) and trail:
+        out.setdefault(trail, set()).add(obj)
+
+
+def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[Mapping[str, Any]]]) -> None:
+    """A categorical field named by at least two keys (``options.gender``) may take every value
+    another collection holds under the same trailing keys (a catalog's ``variants.<id>.options.gender``):
+    an order item can be any variant of the catalog, not only the variants earlier orders happened
+    to hold. One-key fields (``status``) are never widened: a bare name says too little."""
+    wanted = {tuple(r.fields[0].split(".")) for rules in out.values() for r in rules
+              if r.cls == "domain" and not r.params.get("reference") and r.fields[0].count(".") >= 1}
+    if not wanted:
+        return
+    # per collection, the trails indexed by their last two keys (every wanted key has two or more)
+    tails: dict[str, dict[tuple[str, ...], list[tuple[tuple[str, ...], set[Any]]]]] = {}
+    for name, recs in lists.items():
+        acc: dict[tuple[str, ...], set[Any]] = {}
+        for rec in recs:
+            _walk_values(rec, (), acc)
+        by_tail: dict[tuple[str, ...], list[tuple[tuple[str, ...], set[Any]]]] = {}
+        for trail, values in acc.items():
+            by_tail.setdefault(trail[-2:], []).append((trail, values))
+        tails[name] = by_tail
+    for name, rules in out.items():
+        for i, r in enumerate(rules):
+            key = tuple(r.fields[0].split("."))
+            if key not in wanted or r.cls != "domain" or r.params.get("reference"):
+                continue
+            extra: set[Any] = set()
+            for other, by_tail in tails.items():
+                if other != name:
+                    for trail, values in by_tail.get(key[-2:], ()):
+                        if trail[-len(key):] == key:
+                            extra |= values
+            if extra - set(r.params["values"]):
+                values = sorted({*r.params["values"], *extra}, key=lambda v: (str(type(v)), v))
+                rules[i] = Rule(r.tool, r.cls, r.context, r.fields, {**r.params, "values": values},
+                                {**r.support, "widened_from": len(r.params["values"])}, r.source)
 
 
 def bind_records(rules: list[Rule], tool: str, context: str = ROOT) -> list[Rule]:

@@ -20,11 +20,31 @@ ARG = "arg."
 Getter = Callable[[Any], Any]
 
 
+def net_field(list_name: str, key: str, by: str, plus: Any, minus: Any) -> str:
+    """The derived field "sum of ``list[*].key``, counted + where ``by`` is ``plus`` and - where it
+    is ``minus``" (a ledger: payments minus refunds)."""
+    return f"net({list_name}[*].{key} by {by}: {plus} - {minus})"
+
+
+def parse_net(field: str) -> tuple[str, str, str, str, str] | None:
+    """(list, key, by, plus, minus) of a ``net(...)`` field, else None."""
+    if not (field.startswith("net(") and field.endswith(")")):
+        return None
+    body = field[4:-1]
+    column, sep, rest = body.partition(" by ")
+    by, sep2, signs = rest.partition(": ")
+    plus, sep3, minus = signs.partition(" - ")
+    list_name, sep4, key = column.partition("[*].")
+    if not (sep and sep2 and sep3 and sep4):
+        return None
+    return list_name, key, by, plus, minus
+
+
 def display_path(context: str, field: str) -> str:
     """The JSON path a human reads: ``$.items[*].amount``, ``len($.items)``, ``arg.ticker``."""
     if field.startswith(ARG):
         return field
-    for fn in ("len", "sum"):
+    for fn in ("len", "sum", "net"):
         if field.startswith(fn + "(") and field.endswith(")"):
             return f"{fn}({context}.{field[len(fn) + 1:-1]})"
     return context if field == "" else f"{context}.{field}"
@@ -132,6 +152,9 @@ def field_getter(field: str) -> Getter:
             return len(v) if isinstance(v, list) else MISSING
 
         return get_len
+    net = parse_net(field)
+    if net is not None:
+        return _net_getter(*net)
     if field.startswith("sum(") and field.endswith(")"):
         list_part, _, key = field[4:-1].partition("[*].")
         inner = _chain_getter(list_part.split("."))
@@ -150,3 +173,29 @@ def field_getter(field: str) -> Getter:
 
         return get_sum
     return _chain_getter(field.split("."))
+
+
+def net_value(v: Any, key: str, by: str, plus: Any, minus: Any) -> Any:
+    """The signed sum of a ledger list (0 when empty); MISSING when it is not a list of objects or an
+    element has no number or a third category (those belong to other rules)."""
+    if not isinstance(v, list):
+        return MISSING
+    total = 0
+    for el in v:
+        if not isinstance(el, dict):
+            return MISSING
+        x, c = el.get(key), el.get(by)
+        if not is_number(x):
+            return MISSING
+        if c == plus:
+            total += x
+        elif c == minus:
+            total -= x
+        else:
+            return MISSING
+    return total
+
+
+def _net_getter(list_name: str, key: str, by: str, plus: str, minus: str) -> Getter:
+    inner = _chain_getter(list_name.split("."))
+    return lambda obj: net_value(inner(obj), key, by, plus, minus)

@@ -57,14 +57,17 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
         by_context.setdefault(r.context, []).append(r)
     plans = []
     for context, rs in sorted(by_context.items(), key=lambda kv: (kv[0].count("[*]"), kv[0])):
-        needed = sorted({f for r in rs for f in r.fields if not f.startswith(ARG)})
+        # a guard's field is read like any other field of the element
+        needed = sorted({f for r in rs for f in (*r.fields, *_guard_fields(r)) if not f.startswith(ARG)})
         # top-level keys are read straight from a copy of the element; only paths and derived
         # fields need getters
         complex_fields = [f for f in needed if f and ("." in f or "(" in f)]
         shape, required, typed, positive, domain, checks = [], [], [], [], [], []
         for r in rs:
             c = _Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
-            if c.shape:
+            if r.params.get("guard"):
+                checks.append(c)  # a guarded rule runs as its compiled closure, whatever its class
+            elif c.shape:
                 names = frozenset(r.params["types"])
                 shape.append((frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c))
             elif r.cls == "required":
@@ -116,10 +119,29 @@ class Registry:
         return dict(sorted(out.items()))
 
     def merged(self, other: Registry) -> Registry:
-        """Rules of both (the other's rules for a tool are added; identical ids kept once)."""
-        seen = {r.rule_id for rs in self.rules.values() for r in rs}
+        """Rules of both (the other's rules for a tool are added; identical ids kept once). A
+        categorical domain both sources hold keeps the union of their values: a value either source
+        saw in a clean result is a legitimate one (trace folds rarely see every product option); a
+        domain on a field that database records (source "records") show to be open is dropped."""
+        theirs = {r.rule_id: r for rs in other.rules.values() for r in rs}
+        mine: list[Rule] = []
+        for rs in self.rules.values():
+            for r in rs:
+                o = theirs.get(r.rule_id)
+                if o is None and r.cls == "domain" and not r.params.get("reference"):
+                    # the other source mined this field from every record of a database and found
+                    # it open (a plain type rule, no domain): this narrower domain is a sample's
+                    typed = theirs.get(f"{r.tool}:type:{r.context}:{r.fields[0]}")
+                    if typed is not None and typed.source == "records":
+                        continue
+                if (o is not None and r.cls == "domain" and not r.params.get("reference") and not o.params.get("reference")
+                        and set(o.params["values"]) - set(r.params["values"])):
+                    values = sorted({*r.params["values"], *o.params["values"]}, key=lambda v: (str(type(v)), v))
+                    r = Rule(r.tool, r.cls, r.context, r.fields, {**r.params, "values": values}, dict(r.support), f"{r.source}+{o.source}")
+                mine.append(r)
+        seen = {r.rule_id for r in mine}
         extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
-        return Registry([r for rs in self.rules.values() for r in rs] + extra, {**self.meta, **other.meta})
+        return Registry(mine + extra, {**self.meta, **other.meta})
 
     # --------------------------------------------------------------------- the hot path
 
@@ -189,6 +211,11 @@ class Registry:
                 sup = ", ".join(f"{k}={v}" for k, v in r.support.items())
                 lines.append(f"  [{r.cls}] {r.sentence()}  ({sup}; {r.source})")
         return lines
+
+
+def _guard_fields(r: Rule) -> tuple[str, ...]:
+    g = r.params.get("guard")
+    return (g["field"],) if g else ()
 
 
 def _violation(c: _Check, index: tuple[int, ...], observed: Any) -> Violation:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.paths import ARG, display_path
+from harness.monitor.paths import ARG, display_path, parse_net
 from harness.monitor.values import MISSING, date_key, is_number, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
@@ -46,7 +46,12 @@ class Rule:
 
     type: {"types": [...]}; positive: {"strict": bool}; domain: {"values": [...]};
     echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b);
-    relation: {"form": "eq"|"affine"|"product"|"add", "k", "c", "quanta": [...]} (a == f(b[, c])).
+    relation: {"form": "eq"|"affine"|"product"|"add", "k", "c", "quanta": [...]} (a == f(b[, c]));
+    {"form": "const", "c", "quanta": [qa]} (a == c, fields = [a]).
+
+    Any class may carry ``params["guard"] = {"field": f, "values": [...]}``: the rule applies only
+    to elements whose field ``f`` holds one of the values (a ledger nets to the items' total while
+    an order is open and to 0 once cancelled).
     """
 
     tool: str
@@ -97,6 +102,11 @@ class Rule:
         f = self.fields[i]
         if f.startswith(ARG):
             return f"the argument {f[len(ARG):]}"
+        net = parse_net(f)
+        if net is not None:
+            lst, key, by, plus, minus = net
+            where = display_path(self.context, lst).removeprefix("$.")
+            return f"the {key}s of {where} with {by} {plus!r} minus those with {by} {minus!r}"
         return display_path(self.context, f).removeprefix("$.") if f else ("the result" if self.context == "$" else "each element of " + self.context.removeprefix("$."))
 
     def expected(self) -> str:
@@ -116,7 +126,22 @@ class Rule:
             return f"== {self.fields[1]}"
         if c == "date_order":
             return f"<= {display_path(self.context, self.fields[1])}"
+        return self._expected_relation() + self._when()
+
+    def _when(self) -> str:
+        g = self.params.get("guard")
+        if not g:
+            return ""
+        field = display_path(self.context, g["field"]).removeprefix("$.")
+        if len(g["values"]) == 1:
+            return f" when {field} is {g['values'][0]!r}"
+        return f" when {field} is one of {', '.join(repr(v) for v in g['values'])}"
+
+    def _expected_relation(self) -> str:
+        p = self.params
         form = p["form"]
+        if form == "const":
+            return f"== {_num(p['c'])}"
         b = display_path(self.context, self.fields[1])
         if form == "eq":
             return f"== {b}"
@@ -143,7 +168,13 @@ class Rule:
             return f"{a} must equal {self.name(1)} of the call"
         if c == "date_order":
             return f"{a} must not be later than {self.name(1)}"
+        return self._sentence_relation(a) + self._when()
+
+    def _sentence_relation(self, a: str) -> str:
+        p = self.params
         form = p["form"]
+        if form == "const":
+            return f"{a} must equal {_num(p['c'])}"
         if form == "eq":
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
@@ -156,7 +187,20 @@ class Rule:
 
     def compile(self) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]:
         """A closure ``(values, arguments) -> None | (observed,)``; values maps field -> value."""
-        return _COMPILERS[self.cls](self)
+        check = _COMPILERS[self.cls](self)
+        guard = self.params.get("guard")
+        if not guard:
+            return check
+        gf, allowed = guard["field"], frozenset(guard["values"])
+
+        def guarded(vals, args):
+            g = vals.get(gf, MISSING)
+            # outside the guard (or a value we cannot hash) the rule says nothing
+            if isinstance(g, (dict, list)) or g not in allowed:
+                return None
+            return check(vals, args)
+
+        return guarded
 
 
 def _article(t: str) -> str:
@@ -278,6 +322,8 @@ def _c_date(r: Rule):
 
 def _c_relation(r: Rule):
     p = r.params
+    if p["form"] == "const":
+        return _c_const(r)
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
     qa, qb = p["quanta"][0], p["quanta"][1]
     form = p["form"]
@@ -313,6 +359,19 @@ def _c_relation(r: Rule):
         return None if abs(a - (k * b + c0)) <= tol0 + 1e-9 * max(1.0, abs(a)) else (a,)
 
     return check_affine
+
+
+def _c_const(r: Rule):
+    ga, c0 = _getter(r.fields[0]), r.params["c"]
+    tol = 0.5 * r.params["quanta"][0]
+
+    def check_const(vals, args):
+        a = ga(vals, args)
+        if not is_number(a):
+            return None
+        return None if abs(a - c0) <= tol + 1e-9 * max(1.0, abs(a)) else (a,)
+
+    return check_const
 
 
 _COMPILERS = {

@@ -42,11 +42,15 @@ def test_oddities_do_not_fire(registry, held_out, env):
     assert gift and unrounded  # the held-out results do contain them
     assert not any(_fires_on(registry, r, "balance") for r in gift)
     assert not any(_fires_on(registry, r, "payment_history") for r in unrounded)
-    # a 0.0 refund and another shipping address, made from a clean result
+    # a 0.0 refund (what modifying an item to a variant of the same price writes: the ledger still
+    # balances) and another shipping address, made from clean results
     order = next(r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == "cancelled")
-    zero = copy.deepcopy(order)
-    zero["result"]["payment_history"][-1]["amount"] = 0.0
-    assert not _fires_on(registry, zero, "payment_history")
+    for status in ("cancelled", "pending"):
+        base = next(r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == status)
+        zero = copy.deepcopy(base)
+        first = zero["result"]["payment_history"][0]
+        zero["result"]["payment_history"].append({**first, "transaction_type": "refund", "amount": 0.0})
+        assert not _fires_on(registry, zero, "payment_history"), status
     moved = copy.deepcopy(order)
     other = next(u for u in env.data.base.collections["users"].values() if u["address"] != order["result"]["address"])
     moved["result"]["address"] = dict(other["address"])
@@ -59,3 +63,31 @@ def test_status_fault_fires_and_clean_status_does_not(registry, held_out):
     bad = copy.deepcopy(orders[0])
     bad["result"]["status"] = "pending_unknown"
     assert _fires_on(registry, bad, "status")
+
+
+def test_clean_fire_rate_is_under_one_percent(registry, held_out):
+    fired = [r for r in held_out if registry.check(r["tool"], r["arguments"], r["result"])]
+    assert len(held_out) > 500
+    assert len(fired) <= len(held_out) // 100
+
+
+def test_conservation_fault_is_flagged_on_held_out_orders(registry, held_out):
+    """The paper's conservation fault (a payment no longer matching the items' total), applied by
+    the fault library's class to every held-out order it can touch, is flagged on >= 95% of them;
+    open and cancelled orders both take part (the ledger nets to the items or to 0)."""
+    from environments.seeding import rng
+    from harness.faults.classes import field_filter, get_class
+
+    fc = get_class("broken_relation")
+    touched, flagged, statuses = 0, 0, set()
+    for i, r in enumerate(x for x in held_out if x["tool"] == "get_order_details"):
+        content = copy.deepcopy(r["result"])
+        paths = field_filter(fc.eligible(content, r["arguments"], None), "payment_history")
+        if not paths:
+            continue
+        touched += 1
+        statuses.add(r["result"]["status"])
+        applied = fc.apply(content, paths[0], r["arguments"], rng(0, "conservation", i), {})
+        flagged += bool(_fires_on(registry, {**r, "result": applied.content}, "payment_history"))
+    assert touched >= 100 and {"cancelled", "pending"} <= statuses
+    assert flagged >= 0.95 * touched
