@@ -2,7 +2,8 @@
 
     python scripts/bench_taubench.py [--repeats 3] [--data-dir DIR] [--naive-sample 20] [--contracts] [--study]
 
-``--contracts`` times contracts from train's traces and database (goal: under 1 s); ``--study`` times
+``--contracts`` times contracts from the database and train's ground-truth replays (goal: under 1 s),
+and with train's clean traces mined and merged too; ``--study`` times
 a default ``python -m harness.run study=taubench-faults`` (scripted agents and card user, into a
 temporary folder; goal: under 60 s).
 
@@ -112,11 +113,20 @@ def extras(args: argparse.Namespace) -> int:
 
         plugin = get_plugin("taubench")
         env = plugin.make(data_dir=args.data_dir)
-        plugin.database(env, split="train")  # warm the base digests and replays once
-        t = time.perf_counter()
-        reg = contracts(plugin, env, "train")
-        print(f"contracts from train traces + database: {reg.n_rules} rules in {time.perf_counter() - t:.2f} s "
-              "(goal under 1 s)")
+        plugin.database(env, split="train")  # warm the base digests once
+        db_s, all_s = [], []
+        for _ in range(max(1, args.repeats)):
+            # the database path: initial records + train's replayed post-states, mined and bound
+            t = time.perf_counter()
+            db_reg = contracts(plugin, env, "train", traces=False)
+            db_s.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            reg = contracts(plugin, env, "train")
+            all_s.append(time.perf_counter() - t)
+        print(f"contracts from the database and train's ground-truth replays: {db_reg.n_rules} rules in "
+              f"{statistics.median(db_s):.2f} s, median of {len(db_s)} (goal under 1 s)")
+        print(f"  with train's clean traces mined and merged too: {reg.n_rules} rules in "
+              f"{statistics.median(all_s):.2f} s")
     if args.study:
         root = Path(__file__).resolve().parents[1]
         envvars = dict(os.environ, **({"TAUBENCH_DATA": args.data_dir} if args.data_dir else {}))

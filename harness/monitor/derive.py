@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from harness.monitor.crossrecord import cross_record_rules
 from harness.monitor.mine import mine_tool
 from harness.monitor.paths import ROOT
 from harness.monitor.registry import Registry
@@ -134,21 +135,25 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
     Rules are mined as if every record were a clean result (required, types, positive values,
     categorical domains, in-record relations such as ``sum(payments[*].amount) == total``), plus id
     formats (one shared character shape over >= 7 distinct values) and cross-record relations:
-    a field whose values are all keys of another collection must stay a known key. Rules carry the
+    a field whose values are all keys of another collection must stay a known key, agree with the
+    record it points at, and ids must belong to their owner (``crossrecord``). Rules carry the
     placeholder tool ``@<collection>``; ``bind_records`` retargets them to a tool.
     """
     th = thresholds
     key_values: dict[str, list[Any]] = {}
     lists: dict[str, list[Mapping[str, Any]]] = {}
+    by_key: dict[str, dict[str, Mapping[str, Any]]] = {}
     for name, coll in collections.items():
         if isinstance(coll, Mapping):  # {id: record}, as public databases are often shipped
             lists[name] = list(coll.values())
             key_values[name] = sorted(coll, key=str)
+            by_key[name] = {str(k): r for k, r in coll.items() if isinstance(r, Mapping)}
         else:
             lists[name] = list(coll)
             k = _key_field(lists[name])
             if k:
                 key_values[name] = sorted({r[k] for r in lists[name] if k in r}, key=str)
+                by_key[name] = {str(r[k]): r for r in lists[name] if k in r}
     out: dict[str, list[Rule]] = {}
     for name, recs in sorted(lists.items()):
         tool = f"@{name}"
@@ -160,22 +165,35 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
         shaped = {r.fields[0] for r in formats}
         rules = [r for r in rules if not (r.cls == "type" and r.context == ROOT and r.fields[0] in shaped)] + formats
         rules.extend(_references(tool, name, recs, key_values, th))
+        rules.extend(cross_record_rules(tool, name, recs, by_key, th))
         out[name] = rules
     _widen_shared_domains(out, lists)
     return out
 
 
-def _walk_values(obj: Any, trail: tuple[str, ...], out: dict[tuple[str, ...], set[Any]]) -> None:
-    """Every scalar of a record under its key trail (list indices are not part of a trail)."""
+def _walk_values(obj: Any, trail: list[str], out: dict[tuple[str, ...], set[Any]], tails: set[tuple[str, str]]) -> None:
+    """The scalars of a record whose last two keys are one of ``tails``, under their key trail
+    (list indices are not part of a trail). Leaves are handled inline and a trail becomes a tuple
+    only on a match: a catalog has ~100k nodes and few of them are wanted."""
     t = type(obj)  # exact JSON types: an abc isinstance per node costs more than the walk
     if t is dict:
+        parent = trail[-1] if trail else None
         for k, v in obj.items():
-            _walk_values(v, (*trail, str(k)), out)
+            tv = type(v)
+            if tv is dict or tv is list:
+                trail.append(str(k))
+                _walk_values(v, trail, out, tails)
+                trail.pop()
+            elif (tv is str or tv is bool or tv is int) and (parent, str(k)) in tails:
+                out.setdefault((*trail, str(k)), set()).add(v)
     elif t is list:
+        wanted = len(trail) >= 2 and (trail[-2], trail[-1]) in tails  # a list of scalars under a wanted key
         for v in obj:
-            _walk_values(v, trail, out)
-    elif (t is str or t is bool or t is int) and trail:
-        out.setdefault(trail, set()).add(obj)
+            tv = type(v)
+            if tv is dict or tv is list:
+                _walk_values(v, trail, out, tails)
+            elif wanted and (tv is str or tv is bool or tv is int):
+                out.setdefault(tuple(trail), set()).add(v)
 
 
 def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[Mapping[str, Any]]]) -> None:
@@ -187,12 +205,13 @@ def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[M
               if r.cls == "domain" and not r.params.get("reference") and r.fields[0].count(".") >= 1}
     if not wanted:
         return
+    wanted_tails = {(k[-2], k[-1]) for k in wanted}
     # per collection, the trails indexed by their last two keys (every wanted key has two or more)
     tails: dict[str, dict[tuple[str, ...], list[tuple[tuple[str, ...], set[Any]]]]] = {}
     for name, recs in lists.items():
         acc: dict[tuple[str, ...], set[Any]] = {}
         for rec in recs:
-            _walk_values(rec, (), acc)
+            _walk_values(rec, [], acc, wanted_tails)
         by_tail: dict[tuple[str, ...], list[tuple[tuple[str, ...], set[Any]]]] = {}
         for trail, values in acc.items():
             by_tail.setdefault(trail[-2:], []).append((trail, values))

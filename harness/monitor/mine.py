@@ -92,7 +92,14 @@ def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tupl
 
 def mine_tool(tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
     """Rules of one tool from its own executions only (no pooling with other tools)."""
-    return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only)], th)
+    return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th))], th)
+
+
+def _floor(th: Thresholds) -> int:
+    """Fewer present values than this admit no rule of a field (every class needs at least this
+    many examples, distinct values or pairs). Only a lone ``admit`` may skip such fields: pooled
+    with other tools, their falsified templates still count."""
+    return min(th.min_presence, th.min_pair_samples, th.min_distinct_sign, th.min_distinct_dates)
 
 
 def mine_executions(tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
@@ -176,14 +183,16 @@ class Collected:
     dense: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
-def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False) -> Collected:
+def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False, min_present: int = 0) -> Collected:
+    """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
+    rows are skipped (``mine_tool``: a database keyed by ids has thousands present once)."""
     contexts: dict[str, list[dict[str, Any]]] = {}
     for ex in executions:
         for c, rows in ex.rows.items():
             contexts.setdefault(c, []).extend(rows)
     out = Collected()
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out)
+        _collect_context(tool, context, rows, schema_only, out, min_present)
     return out
 
 
@@ -198,22 +207,41 @@ def _type_names(kinds: frozenset[type]) -> tuple[str, ...]:
     return names
 
 
-def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    names: dict[str, None] = {}
-    for row in rows:
-        for k in row:
-            names.setdefault(k, None)
-    names.pop(ARGS_KEY, None)
-    return {k: [row.get(k, MISSING) for row in rows] for k in names}
+def _columns(rows: list[dict[str, Any]]) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, list[int]]]:
+    """Columns (MISSING where a row lacks the field), the present values of each, and their rows.
+
+    Built row by row: database records keyed by ids (``payment_methods.<id>.brand``) give thousands
+    of fields present in a row or two, so nothing here may cost fields x rows in Python."""
+    n = len(rows)
+    cols: dict[str, list[Any]] = {}
+    present: dict[str, list[Any]] = {}
+    where: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        for k, v in row.items():
+            col = cols.get(k)
+            if col is None:
+                col = cols[k] = [MISSING] * n
+                present[k], where[k] = [], []
+            col[i] = v
+            if v is not MISSING:
+                present[k].append(v)
+                where[k].append(i)
+    for d in (cols, present, where):
+        d.pop(ARGS_KEY, None)
+    return cols, present, where
 
 
 def _is_derived(f: str) -> bool:
     return f.startswith("len(") or f.startswith("sum(")
 
 
-def _collect_context(tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected) -> None:
+def _collect_context(tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected, min_present: int = 0) -> None:
     n = len(rows)
-    cols = _columns(rows)
+    cols, present_of, where = _columns(rows)
+    if min_present > 1:
+        # categorical fields stay: their domains pool by leaf name (variants.<id>.available)
+        for f in [f for f, p in present_of.items() if len(p) < min_present and not all(type(v) in _STR_BOOL for v in p)]:
+            del cols[f], present_of[f], where[f]
 
     falsified_keys, candidates = out.falsified, out.candidates
 
@@ -226,11 +254,7 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         else:
             candidates.append(Candidate(tool, cls, context, fields, params, ev, key))
 
-    present_of: dict[str, list[Any]] = {}
-    kinds: dict[str, set[type]] = {}
-    for f, col in cols.items():
-        present = present_of[f] = [v for v in col if v is not MISSING]
-        kinds[f] = set(map(type, present))
+    kinds: dict[str, set[type]] = {f: set(map(type, present)) for f, present in present_of.items()}
 
     # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
@@ -267,10 +291,10 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         elif pytypes == _STR and cached_date_key(present[0]) is not None and all(cached_date_key(v) is not None for v in present):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
-            counts = _domain_counts(rows, col)
+            counts = _domain_counts(rows, present_of[f], where[f])
             if counts is not None:
                 add(DOMAIN_CANDIDATE, (f,), {"counts": counts, "nullable": type(None) in kinds[f]}, n=len(present))
-    _collect_ledgers(tool, context, rows, cols, stats, out)
+    _collect_ledgers(tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks})
     # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
@@ -284,13 +308,14 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
     _collect_dates(tool, context, dates, out)
 
 
-def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
+def _domain_counts(rows: list[dict], present: list[Any], where: list[int]) -> list[list[Any]] | None:
     """[[value, distinct argument tuples]] of a short categorical field that does not merely copy
-    its inputs (then its values would grow with new inputs: a name per city)."""
+    its inputs (then its values would grow with new inputs: a name per city). ``present``: the
+    field's values, in the order of their rows ``where``."""
     th = DEFAULT
     tuples: dict[Any, set[str]] = {}
-    for i, v in enumerate(col):
-        if v is not MISSING and v is not None:
+    for i, v in zip(where, present, strict=True):
+        if v is not None:
             tuples.setdefault(v, set()).add(rows[i][ARGS_KEY])
     d = len(tuples)
     if d > th.max_domain or any(isinstance(v, str) and len(v) > th.max_domain_string for v in tuples):
@@ -300,7 +325,7 @@ def _domain_counts(rows: list[dict], col: list[Any]) -> list[list[Any]] | None:
         return None
     if n_args == 1 and next(iter(next(iter(tuples.values())))) == _NO_ARGS:
         # argument-free tools and database records: each distinct execution is its own evidence
-        rows_of = Counter(v for v in col if v is not MISSING and v is not None)
+        rows_of = Counter(v for v in present if v is not None)
         return [[v, rows_of[v]] for v in sorted(tuples, key=lambda v: (str(type(v)), v))]
     return [[v, len(s)] for v, s in sorted(tuples.items(), key=lambda kv: (str(type(kv[0])), kv[0]))]
 
@@ -438,7 +463,8 @@ def _step(values: Iterable[Any]) -> float:
 
 
 def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, list[Any]],
-                     stats: dict[str, tuple[float, int, bool]], out: Collected, th: Thresholds = DEFAULT) -> None:
+                     stats: dict[str, tuple[float, int, bool]], out: Collected, th: Thresholds = DEFAULT,
+                     listed: set[str] | None = None) -> None:
     """Signed ledgers: a list column whose numbers are counted + or - by a two-valued sibling
     (payment / refund), equal to another number of the element (the items' total) or to 0. Such a
     relation often holds only in part of the data (an open order nets to its items, a cancelled one
@@ -449,7 +475,7 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
         return
     ledgers = []
     for name, col in cols.items():
-        if not name or name.startswith(ARG) or "(" in name:
+        if not name or name.startswith(ARG) or "(" in name or (listed is not None and name not in listed):
             continue
         found = _ledger_columns(col)
         if found is None:

@@ -44,7 +44,7 @@ def display_path(context: str, field: str) -> str:
     """The JSON path a human reads: ``$.items[*].amount``, ``len($.items)``, ``arg.ticker``."""
     if field.startswith(ARG):
         return field
-    for fn in ("len", "sum", "net"):
+    for fn in ("len", "sum", "net", "each"):
         if field.startswith(fn + "(") and field.endswith(")"):
             return f"{fn}({context}.{field[len(fn) + 1:-1]})"
     return context if field == "" else f"{context}.{field}"
@@ -155,6 +155,24 @@ def field_getter(field: str) -> Getter:
     net = parse_net(field)
     if net is not None:
         return _net_getter(*net)
+    if field.startswith("each(") and field.endswith(")"):
+        list_part, _, key = field[5:-1].partition("[*].")
+        inner = _chain_getter(list_part.split("."))
+
+        def get_each(obj: Any) -> Any:
+            # every element's key, for a rule on all of them (an element without it: MISSING)
+            v = inner(obj)
+            if not isinstance(v, list):
+                return MISSING
+            out = []
+            for el in v:
+                x = el.get(key, MISSING) if isinstance(el, dict) else MISSING
+                if x is MISSING:
+                    return MISSING
+                out.append(x)
+            return out
+
+        return get_each
     if field.startswith("sum(") and field.endswith(")"):
         list_part, _, key = field[4:-1].partition("[*].")
         inner = _chain_getter(list_part.split("."))

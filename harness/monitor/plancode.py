@@ -63,8 +63,8 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule
-        if r.params.get("guard") or (r.cls == "relation" and r.params["form"] == "const"):
-            # guarded and constant rules run their compiled closure (rules.Rule.compile)
+        if r.params.get("guard") or (r.cls == "relation" and r.params["form"] in ("const", "lookup", "member")):
+            # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn
             emit(f"    h = Fx{i}(vals, args)")
             emit(f"    if h is not None: found.append(V(Cx{i}, index, h[0]))")

@@ -47,7 +47,10 @@ class Rule:
     type: {"types": [...]}; positive: {"strict": bool}; domain: {"values": [...]};
     echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b);
     relation: {"form": "eq"|"affine"|"product"|"add", "k", "c", "quanta": [...]} (a == f(b[, c]));
-    {"form": "const", "c", "quanta": [qa]} (a == c, fields = [a]).
+    {"form": "const", "c", "quanta": [qa]} (a == c, fields = [a]);
+    {"form": "lookup", "reference", "target", "table", ["sub"]} (a == reference[k1][.sub[k2]].target,
+    fields = [a, k1(, k2)]); {"form": "member", "reference", "sub", "table"} (every id of a among
+    reference[k1].sub, fields = [a, k1]). Both carry their table (harness/monitor/crossrecord.py).
 
     Any class may carry ``params["guard"] = {"field": f, "values": [...]}``: the rule applies only
     to elements whose field ``f`` holds one of the values (a ledger nets to the items' total while
@@ -142,6 +145,8 @@ class Rule:
         form = p["form"]
         if form == "const":
             return f"== {_num(p['c'])}"
+        if form in ("lookup", "member"):
+            return ("== " if form == "lookup" else "among ") + self._referenced()
         b = display_path(self.context, self.fields[1])
         if form == "eq":
             return f"== {b}"
@@ -170,11 +175,25 @@ class Rule:
             return f"{a} must not be later than {self.name(1)}"
         return self._sentence_relation(a) + self._when()
 
+    def _referenced(self) -> str:
+        """``products[product_id].variants[item_id].price``: where a lookup or member rule looks."""
+        p, f = self.params, self.fields
+        where = f"{p['reference']}[{f[1]}]"
+        if p["form"] == "member":
+            return f"the keys of {where}.{p['sub']}"
+        if p.get("sub"):
+            where += f".{p['sub']}[{f[2]}]"
+        return f"{where}.{p['target']}"
+
     def _sentence_relation(self, a: str) -> str:
         p = self.params
         form = p["form"]
         if form == "const":
             return f"{a} must equal {_num(p['c'])}"
+        if form == "lookup":
+            return f"{a} must equal {self._referenced()} (the record its id points at)"
+        if form == "member":
+            return f"{a} must be among {self._referenced()} (ids its owner holds)"
         if form == "eq":
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
@@ -324,6 +343,10 @@ def _c_relation(r: Rule):
     p = r.params
     if p["form"] == "const":
         return _c_const(r)
+    if p["form"] == "lookup":
+        return _c_lookup(r)
+    if p["form"] == "member":
+        return _c_member(r)
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
     qa, qb = p["quanta"][0], p["quanta"][1]
     form = p["form"]
@@ -372,6 +395,47 @@ def _c_const(r: Rule):
         return None if abs(a - c0) <= tol + 1e-9 * max(1.0, abs(a)) else (a,)
 
     return check_const
+
+
+def _c_lookup(r: Rule):
+    f, k1 = r.fields[0], r.fields[1]
+    k2 = r.fields[2] if len(r.fields) > 2 else None
+    table = r.params["table"]
+
+    def check_lookup(vals, args):
+        a, key = vals.get(f, MISSING), vals.get(k1, MISSING)
+        if a is MISSING or isinstance(key, (dict, list)) or key is MISSING:
+            return None
+        want = table.get(str(key), MISSING)
+        if k2 is not None and want is not MISSING:
+            key2 = vals.get(k2, MISSING)
+            want = want.get(str(key2), MISSING) if not isinstance(key2, (dict, list)) and key2 is not MISSING else MISSING
+        if want is MISSING:
+            return None  # an unknown id belongs to the reference rules
+        if is_number(a) and is_number(want):
+            return None if abs(a - want) <= 1e-9 * max(1.0, abs(want)) else (a,)
+        return None if type(a) is type(want) and a == want else (a,)
+
+    return check_lookup
+
+
+def _c_member(r: Rule):
+    f, k1 = r.fields
+    table = {k: frozenset(v) for k, v in r.params["table"].items()}
+
+    def check_member(vals, args):
+        a, key = vals.get(f, MISSING), vals.get(k1, MISSING)
+        if a is MISSING or key is MISSING or isinstance(key, (dict, list)):
+            return None
+        held = table.get(str(key))
+        if held is None:
+            return None  # an unknown owner belongs to the reference rules
+        for x in a if isinstance(a, list) else (a,):
+            if isinstance(x, (dict, list)) or str(x) not in held:
+                return (x,)
+        return None
+
+    return check_member
 
 
 _COMPILERS = {

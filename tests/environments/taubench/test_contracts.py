@@ -91,3 +91,58 @@ def test_conservation_fault_is_flagged_on_held_out_orders(registry, held_out):
         flagged += bool(_fires_on(registry, {**r, "result": applied.content}, "payment_history"))
     assert touched >= 100 and {"cancelled", "pending"} <= statuses
     assert flagged >= 0.95 * touched
+
+
+def _orders(held_out):
+    return [r for r in held_out if r["tool"] == "get_order_details" and r["result"]["items"]]
+
+
+def test_item_catalog_agreement_is_enforced(registry, held_out, env):
+    """An item that no longer matches its catalog variant (a drifted price, another variant's
+    options, another product's name) is flagged on every held-out order it touches; an item that
+    is a real, other variant of the product (ids, options and price moved together) is not."""
+    products = env.data.base.collections["products"]
+    orders = _orders(held_out)
+    assert len(orders) > 100
+    other_name = {pid: next(p["name"] for q, p in products.items() if q != pid) for pid in products}
+    swapped = 0
+    for r in orders:
+        item = r["result"]["items"][0]
+        variants = products[item["product_id"]]["variants"]
+        for change, needle in ((lambda it: it.update(price=round(it["price"] * 1.1, 2)), "price"),
+                               (lambda it: it.update(price=round(it["price"] + 0.01, 2)), "price"),
+                               (lambda it: it.update(name=other_name[it["product_id"]]), "name")):
+            bad = copy.deepcopy(r)
+            change(bad["result"]["items"][0])
+            assert _fires_on(registry, bad, needle), (r["arguments"], needle)
+        other = next((v for k, v in sorted(variants.items()) if v["options"] != item["options"]), None)
+        if other is None:
+            continue
+        swapped += 1
+        bad = copy.deepcopy(r)
+        bad["result"]["items"][0]["options"] = dict(other["options"])  # the tau2 bug: options of another variant
+        assert _fires_on(registry, bad, "options"), r["arguments"]
+        moved = copy.deepcopy(r)
+        moved["result"]["items"][0].update(item_id=other["item_id"], options=dict(other["options"]), price=other["price"])
+        assert not _fires_on(registry, moved, "items"), r["arguments"]
+    assert swapped > 100
+
+
+def test_payment_method_ownership_is_enforced(registry, held_out, env):
+    """A transaction paid with another user's payment method is flagged; the owner's other methods
+    are not."""
+    users = env.data.base.collections["users"]
+    strangers = sorted(users)
+    flagged = touched = 0
+    for i, r in enumerate(_orders(held_out)):
+        owner = r["result"]["user_id"]
+        other = next(u for u in strangers[i % len(strangers):] + strangers if u != owner)
+        bad = copy.deepcopy(r)
+        bad["result"]["payment_history"][0]["payment_method_id"] = sorted(users[other]["payment_methods"])[0]
+        touched += 1
+        flagged += bool(_fires_on(registry, bad, "payment_method_id"))
+        own = sorted(users[owner]["payment_methods"])
+        fine = copy.deepcopy(r)
+        fine["result"]["payment_history"][0]["payment_method_id"] = own[-1]
+        assert not _fires_on(registry, fine, "payment_method_id")
+    assert touched > 100 and flagged == touched
