@@ -277,9 +277,13 @@ class MinedRegistries:
         from harness.monitor.crossfit import build_crossfit, workflow_of
         from harness.monitor.registry import learn_schema_only
 
-        traces = list(plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces))
         n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
-        crossfit = build_crossfit(traces, n_folds=n, seed=seed)
+        key = crossfit_key(plan)
+        memo = _CROSSFIT_MEMO.get(key)
+        if memo is None:
+            traces = list(plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces))
+            memo = _CROSSFIT_MEMO[key] = (traces, build_crossfit(traces, n_folds=n, seed=seed))
+        traces, crossfit = memo
         crossfit.save(out / "crossfit.json")
         schema_only: dict[int, Any] = {}
         if any(a.detector == "schema_only" for a in plan.arms.values() if a.monitor != "none"):
@@ -290,6 +294,18 @@ class MinedRegistries:
 
     def registry(self, fold: int, detector: str) -> Any:
         return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
+
+
+# Cross-fitted registries are a pure function of the world's data and the study's env and monitor
+# config. A sweep's worker process runs several jobs of one study (joblib's loky reuses it), so
+# every job after the first takes them from here instead of mining the same traces again.
+_CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
+
+
+def crossfit_key(plan: Plan) -> str:
+    parts = [plan.plugin.name, plan.plugin.data_digest(plan.env), plan.resolved.get("study", {}).get("env"),
+             plan.resolved.get("monitor")]
+    return json.dumps(parts, sort_keys=True, default=str)
 
 
 def database_registry(plan: Plan) -> Any:

@@ -79,3 +79,23 @@ def test_table1_and_ablations_select_their_frozen_cells():
     ablations = _plan("ablations")
     assert len({e.group_id for e in ablations.schedule}) == 114
     assert {e.arm for e in ablations.schedule} == {"baseline", "monitor", "no-tools", "generic", "deferred"}
+
+
+def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp_path, monkeypatch):
+    """A sweep worker runs several jobs of a study: the second reuses the first's cross-fitted
+    registries (the same object); another monitor seed is another key, so it is mined afresh."""
+    from harness import runner
+    from harness.monitor import crossfit as cf
+
+    monkeypatch.setattr(runner, "_CROSSFIT_MEMO", {})
+    calls = []
+    real = cf.build_crossfit
+    monkeypatch.setattr(cf, "build_crossfit", lambda *a, **k: calls.append(k) or real(*a, **k))
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        plans = [runner.plan_run(to_config(compose("config", overrides=["study=smoke", *extra])))
+                 for extra in ([], ["models=[scripted-skeptic]"], ["monitor.seed=1"])]
+    built = [runner.MinedRegistries.build(p, tmp_path / str(i)) for i, p in enumerate(plans)
+             if (tmp_path / str(i)).mkdir() is None]
+    assert built[0].crossfit is built[1].crossfit and built[2].crossfit is not built[0].crossfit
+    assert [k["seed"] for k in calls] == [0, 1]
+    assert all((tmp_path / str(i) / "crossfit.json").is_file() for i in range(3))  # every job keeps its copy
