@@ -6,7 +6,8 @@ Reports the bridge round trip of one API call on a seeded offline world (JSON li
 real app code; goal: median under 5 ms), for a read (``spotify.show_song``) and a write
 (``like_song`` / ``unlike_song``), on the bridge's fast road and, side by side in the same run and
 world, on AppWorld's own request path (its TestClient): median, p90, the time inside the bridge
-(the request path alone) and the fast / AppWorld ratios. Also a bare ``ping``, and the time to build
+(the request path alone) and the fast / AppWorld ratios; then every read API of the world once (a
+probe each: its real mix of successes and errors) on the fast road. Also a bare ``ping``, and the time to build
 schema contracts for all 457 APIs (fetch the success schemas from a fresh bridge, then
 ``registry_from_schemas``; goal under 5 s). Needs ``make appworld-setup``.
 """
@@ -68,8 +69,23 @@ async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
             t = time.perf_counter()
             await bridge.request("ping")
             ping.append(1e3 * (time.perf_counter() - t))
+        # every read API of the world, a probe each (its real mix of 200s and 4xx), on the fast road
+        import random
+
+        from environments.appworld.probe import probe_calls
+
+        apis = await bridge.request("apis")
+        mixed: list[float] = []
+        codes: dict[int, int] = {}
+        for app, api, args in probe_calls(apis, world, random.Random(0), variants=1):
+            t = time.perf_counter()
+            reply = await bridge.request("call", app=app, api=api, args=args)
+            mixed.append(1e3 * (time.perf_counter() - t))
+            codes[reply["status_code"]] = codes.get(reply["status_code"], 0) + 1
         out: dict[str, Any] = {"seed_world_s": seed_s, "frozen_time": frozen_time, "rounds": n,
-                               "ping_median_ms": statistics.median(ping)}
+                               "ping_median_ms": statistics.median(ping), "every_read_n": len(mixed),
+                               "every_read_codes": dict(sorted(codes.items()))}
+        out["every_read_median_ms"], out["every_read_p90_ms"] = _median_p90(mixed)
         for (kind, road), xs in rt.items():
             med, p90 = _median_p90(xs)
             out[f"{kind}_{road}_median_ms"] = med
@@ -123,6 +139,8 @@ def main() -> int:
                   f"{out[f'{kind}_{road}_server_median_ms']:.2f} ms")
         print(f"  {kind:5} fast / AppWorld: round trip x{out[f'{kind}_ratio']:.2f}, "
               f"request path x{out[f'{kind}_server_ratio']:.2f}   ({what})")
+    print(f"  every read API once ({out['every_read_n']} calls, status codes {out['every_read_codes']}), fast road: "
+          f"median {out['every_read_median_ms']:.2f} ms, p90 {out['every_read_p90_ms']:.2f} ms")
     print(f"bare ping round trip: median {out['ping_median_ms']:.2f} ms")
     print(f"seeding one offline world: {out['seed_world_s']:.1f} s")
     return 0
