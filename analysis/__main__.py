@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples")
     p.add_argument("--flips", type=int, default=100_000, help="sign flips when the exact test does not apply")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                   help="processes drawing figures (the same files either way; 1 draws in this process)")  # fmt: skip
+                   help="processes computing tables and drawing figures (the same files either way; 1: all in this process)")  # fmt: skip
     return p
 
 
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from analysis.figures import all_figures  # matplotlib only when drawing
 
-    ts = tables.all_tables(records, args.replication, args.study, **kw)
+    ts = tables.all_tables(records, args.replication, args.study, workers=args.workers, **kw)
     written = [p for t in ts for p in t.write(out)] + all_figures(ts, out, workers=args.workers)
     for p in written:
         print(p)

@@ -564,20 +564,36 @@ def all_tables(
     seed: int = 0,
     n_resamples: int = 10_000,
     n_flips: int = 100_000,
+    workers: int = 1,
 ) -> list[Table]:
+    """Every table. With ``workers`` > 1 the ablation contrasts (the heaviest table: a bootstrap per
+    contrast and model) are computed in a forked child while this process computes the rest; the
+    tables are the same either way (every draw comes from its own seeded generator)."""
     kw = {"seed": seed, "n_resamples": n_resamples, "n_flips": n_flips}
-    t1 = [table1(records, replication, study, **kw)]
-    if has_endpoint(_select_study(records, study), "outcome_correct"):
-        t1.append(table1(records, replication, study, endpoint="outcome_correct", **kw))
-    else:
-        t1[0].notes.append("no record carries outcome_correct (an older run or another world): no table1_outcome")
-    return [
-        *t1,
-        table1_strata(records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips),
-        ablations(records, study=study, **kw),
-        boundaries(records, **kw),
-        post_receipt_actions(records),
-        admissible(records),
-        cost(records),
-        fire_rates(records),
-    ]
+    pool = _forked_pool() if workers > 1 else None
+    abl = pool.submit(ablations, records, study=study, **kw) if pool is not None else None
+    try:
+        t1 = [table1(records, replication, study, **kw)]
+        if has_endpoint(_select_study(records, study), "outcome_correct"):
+            t1.append(table1(records, replication, study, endpoint="outcome_correct", **kw))
+        else:
+            t1[0].notes.append("no record carries outcome_correct (an older run or another world): no table1_outcome")
+        strata = table1_strata(records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips)
+        rest = [boundaries(records, **kw), post_receipt_actions(records), admissible(records), cost(records),
+                fire_rates(records)]
+        abl_table = abl.result() if abl is not None else ablations(records, study=study, **kw)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return [*t1, strata, abl_table, *rest]
+
+
+def _forked_pool():
+    """One forked worker (it inherits the records and imports), or None where fork does not exist."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    except ValueError:
+        return None

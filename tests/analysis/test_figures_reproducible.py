@@ -31,3 +31,14 @@ def test_figures_drawn_in_a_forked_child_are_the_same_files(synth, make_run, tmp
     assert [p.name for p in serial] == [p.name for p in forked]
     assert len(serial) >= 4  # at least two figures, so the child drew one of them
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(serial, forked, strict=True))
+
+
+def test_tables_computed_with_a_forked_child_are_the_same(synth, make_run, tmp_path):
+    from analysis.load import load_records
+
+    records = load_records(make_run(synth(models=("m", "n"), arms=("baseline", "monitor", "no-tools"), n_workflows=6)))
+    serial = tables.all_tables(records, n_resamples=200, n_flips=500, workers=1)
+    forked = tables.all_tables(records, n_resamples=200, n_flips=500, workers=2)
+    assert [t.name for t in serial] == [t.name for t in forked] and "ablations" in [t.name for t in forked]
+    for a, b in zip(serial, forked, strict=True):
+        assert a.to_markdown() == b.to_markdown() and a.frame.equals(b.frame), a.name
