@@ -180,7 +180,7 @@ class Rule:
         p, f = self.params, self.fields
         where = f"{p['reference']}[{f[1]}]"
         if p["form"] == "member":
-            return f"the keys of {where}.{p['sub']}"
+            return f"{where}.{p['sub']}"
         if p.get("sub"):
             where += f".{p['sub']}[{f[2]}]"
         return f"{where}.{p['target']}"
@@ -193,7 +193,7 @@ class Rule:
         if form == "lookup":
             return f"{a} must equal {self._referenced()} (the record its id points at)"
         if form == "member":
-            return f"{a} must be among {self._referenced()} (ids its owner holds)"
+            return f"{a} must be one of the ids its owner holds in {self._referenced()}"
         if form == "eq":
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
