@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: never a display, whatever MPLBACKEND says
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis.tables import ENDPOINT_LABELS, PAPER_LABEL, RUN_LABEL, Table  # noqa: E402
+from analysis.tables import ENDPOINT_LABELS, PAPER_LABEL, RUN_LABEL, Table, fork_context  # noqa: E402
 
 GREEN = "#1b9e4b"
 GREY = "#8c8c8c"
@@ -180,7 +180,7 @@ def all_figures(tables: dict[str, Table] | list[Table], out_dir: str | Path, wor
     a third of the drawing time) is drawn in a forked child while this process draws the rest; the
     files are the same bytes either way (no dates, a fixed backend)."""
     plan = _plan(tables)
-    ctx = _fork_context() if workers > 1 and len(plan) > 1 else None
+    ctx = fork_context() if workers > 1 and len(plan) > 1 else None
     if ctx is None:
         return [p for job in plan for p in _draw(*job, out_dir)]
     from concurrent.futures import ProcessPoolExecutor
@@ -191,16 +191,6 @@ def all_figures(tables: dict[str, Table] | list[Table], out_dir: str | Path, wor
         here = {i: _draw(*job, out_dir) for i, job in enumerate(plan) if i != heavy}
         here[heavy] = future.result()
     return [p for i in range(len(plan)) for p in here[i]]
-
-
-def _fork_context():
-    """A fork context (the child inherits matplotlib already imported), or None where there is none."""
-    import multiprocessing
-
-    try:
-        return multiprocessing.get_context("fork")
-    except ValueError:
-        return None
 
 
 __all__ = ["figure1", "figure2", "figure3", "all_figures"]

@@ -588,12 +588,19 @@ def all_tables(
     return [*t1, strata, abl_table, *rest]
 
 
-def _forked_pool():
-    """One forked worker (it inherits the records and imports), or None where fork does not exist."""
+def fork_context():
+    """A fork context (a child inherits the records and every import), or None where there is none."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     try:
-        return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+        return multiprocessing.get_context("fork")
     except ValueError:
         return None
+
+
+def _forked_pool():
+    """One forked worker, or None where fork does not exist."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = fork_context()
+    return ProcessPoolExecutor(max_workers=1, mp_context=ctx) if ctx is not None else None

@@ -282,6 +282,7 @@ class MinedRegistries:
         memo = _CROSSFIT_MEMO.get(key)
         if memo is None:
             traces = list(plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces))
+            _CROSSFIT_MEMO.clear()
             memo = _CROSSFIT_MEMO[key] = (traces, build_crossfit(traces, n_folds=n, seed=seed))
         traces, crossfit = memo
         crossfit.save(out / "crossfit.json")
@@ -298,7 +299,8 @@ class MinedRegistries:
 
 # Cross-fitted registries are a pure function of the world's data and the study's env and monitor
 # config. A sweep's worker process runs several jobs of one study (joblib's loky reuses it), so
-# every job after the first takes them from here instead of mining the same traces again.
+# every job after the first takes them from here instead of mining the same traces again. One
+# entry: a worker holds no more traces than one job needs.
 _CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import statistics
 import sys
 import time
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from environments.appworld import paths  # noqa: E402
 from environments.appworld.bridge import Bridge  # noqa: E402
 from environments.appworld.env import AppWorldEnv  # noqa: E402
+from environments.appworld.probe import probe_calls  # noqa: E402
 from harness.monitor import registry_from_schemas  # noqa: E402
 
 ROADS = ("fast", "appworld")
@@ -70,10 +72,6 @@ async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
             await bridge.request("ping")
             ping.append(1e3 * (time.perf_counter() - t))
         # every read API of the world, a probe each (its real mix of 200s and 4xx), on the fast road
-        import random
-
-        from environments.appworld.probe import probe_calls
-
         apis = await bridge.request("apis")
         mixed: list[float] = []
         codes: dict[int, int] = {}

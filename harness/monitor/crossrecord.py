@@ -22,19 +22,13 @@ from typing import Any
 from harness.monitor.paths import ROOT
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import Thresholds
-from harness.monitor.values import is_number
+from harness.monitor.values import same_value
 
 Records = Mapping[str, Mapping[str, Any]]  # collection -> {key: record}
 
 
 def _scalar_id(v: Any) -> bool:
     return isinstance(v, (str, int)) and not isinstance(v, bool)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if is_number(a) and is_number(b):
-        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
-    return type(a) is type(b) and a == b
 
 
 def _elements(rec: Mapping[str, Any]) -> dict[str, list[Mapping[str, Any]]]:
@@ -57,7 +51,8 @@ def _contexts(recs: list[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]
 def cross_record_rules(tool: str, name: str, recs: list[Mapping[str, Any]], by_key: Records, th: Thresholds) -> list[Rule]:
     """Lookup and member rules of collection ``name`` (records ``recs``) against the others."""
     out: list[Rule] = []
-    for ctx, els in sorted(_contexts(recs).items()):
+    contexts = _contexts(recs)
+    for ctx, els in sorted(contexts.items()):
         fields = sorted({k for e in els for k in e})
         for k1 in fields:
             vals = [e.get(k1) for e in els]
@@ -68,7 +63,7 @@ def cross_record_rules(tool: str, name: str, recs: list[Mapping[str, Any]], by_k
                     continue
                 out.extend(_lookups(tool, ctx, els, fields, k1, other, table, th))
                 if ctx == ROOT:
-                    out.extend(_members(tool, recs, k1, other, table, th))
+                    out.extend(_members(tool, recs, contexts, k1, other, table, th))
     return out
 
 
@@ -113,11 +108,11 @@ def _holds(els: list[Mapping[str, Any]], targets: list[Mapping[str, Any]], f: st
         return False
     if len({repr(a) for a, _ in pairs}) < th.min_distinct_eq:
         return False
-    return all(_same(a, b) for a, b in pairs)
+    return all(same_value(a, b) for a, b in pairs)
 
 
-def _members(tool: str, recs: list[Mapping[str, Any]], k1: str, other: str,
-             table: Mapping[str, Mapping[str, Any]], th: Thresholds) -> list[Rule]:
+def _members(tool: str, recs: list[Mapping[str, Any]], contexts: Mapping[str, list[Mapping[str, Any]]], k1: str,
+             other: str, table: Mapping[str, Mapping[str, Any]], th: Thresholds) -> list[Rule]:
     """Ids of a record (a root field, or a key of each element of a list) that belong to a
     collection held by the record ``k1`` points at (a mapping's keys, or a list of ids)."""
     def holdings(rec: Mapping[str, Any], sub: str) -> set[str] | None:
@@ -133,7 +128,7 @@ def _members(tool: str, recs: list[Mapping[str, Any]], k1: str, other: str,
     for f in sorted({k for r in recs for k in r}):
         if f != k1:
             candidates.append((f, lambda r, f=f: [r[f]] if f in r else None))
-    for lst, els in sorted(_contexts(recs).items()):
+    for lst, els in sorted(contexts.items()):
         if lst == ROOT:
             continue
         name = lst[len(ROOT) + 1:-3]

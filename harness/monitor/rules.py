@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.monitor.paths import ARG, display_path, parse_net
-from harness.monitor.values import MISSING, date_key, is_number, type_ok
+from harness.monitor.values import MISSING, date_key, is_number, same_value, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
 # Receipt order: a broken shape explains everything after it, so it is reported first.
@@ -412,9 +412,7 @@ def _c_lookup(r: Rule):
             want = want.get(str(key2), MISSING) if not isinstance(key2, (dict, list)) and key2 is not MISSING else MISSING
         if want is MISSING:
             return None  # an unknown id belongs to the reference rules
-        if is_number(a) and is_number(want):
-            return None if abs(a - want) <= 1e-9 * max(1.0, abs(want)) else (a,)
-        return None if type(a) is type(want) and a == want else (a,)
+        return None if same_value(a, want) else (a,)
 
     return check_lookup
 

@@ -39,6 +39,13 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Numbers within a relative 1e-9 (a float copied through arithmetic), anything else of one type and equal."""
+    if is_number(a) and is_number(b):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    return type(a) is type(b) and a == b
+
+
 def date_key(value: Any) -> str | None:
     """A string that orders like the instant ``value`` names, or None when it is not an ISO date.
 

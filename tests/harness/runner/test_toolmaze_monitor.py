@@ -94,8 +94,10 @@ def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         plans = [runner.plan_run(to_config(compose("config", overrides=["study=smoke", *extra])))
                  for extra in ([], ["models=[scripted-skeptic]"], ["monitor.seed=1"])]
-    built = [runner.MinedRegistries.build(p, tmp_path / str(i)) for i, p in enumerate(plans)
-             if (tmp_path / str(i)).mkdir() is None]
+    built = []
+    for i, p in enumerate(plans):
+        (tmp_path / str(i)).mkdir()
+        built.append(runner.MinedRegistries.build(p, tmp_path / str(i)))
     assert built[0].crossfit is built[1].crossfit and built[2].crossfit is not built[0].crossfit
     assert [k["seed"] for k in calls] == [0, 1]
     assert all((tmp_path / str(i) / "crossfit.json").is_file() for i in range(3))  # every job keeps its copy
