@@ -138,6 +138,11 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+class WorldUnavailable(RuntimeError):
+    """A world cannot start: its data, install or bridge is missing or altered. The message names
+    what is wrong and what to run; callers report it as it is, without a traceback."""
+
+
 @dataclass(frozen=True)
 class UserTurn:
     """The world's user answering the agent: its words, and whether the conversation is over."""

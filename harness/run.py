@@ -4,7 +4,8 @@
 compose + validate the config (Hydra's own messages for typos and gaps), plan the run (models,
 keys, arms, tasks), pick the run folder, hand over to :func:`harness.runner.run_study`. A plan
 error (unknown model, missing API key...) ends the process with status 2 and a one-paragraph
-message, before any episode, record or manifest. Tests use the compose API and ``run_study``
+message, before any episode, record or manifest; so does a world that cannot start (its data or
+install missing: ``environments.base.WorldUnavailable``). Tests use the compose API and ``run_study``
 directly, never this function.
 """
 
@@ -17,6 +18,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
+from environments.base import WorldUnavailable
 from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
 from harness.records import RecordCorruptError
@@ -32,12 +34,14 @@ def main(cfg: DictConfig) -> None:
     try:
         config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
         plan = plan_run(config)
-    except (ValueError, KeyError, OmegaConfBaseException) as exc:  # config mistakes: say what to fix
+    except (ValueError, KeyError, OmegaConfBaseException, WorldUnavailable) as exc:  # say what to fix
         fail(exc, "no episode was run.")
     try:
         counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan)
     except (ResumeMismatch, RecordCorruptError) as exc:  # the run folder, not the config: nothing was lost
         fail(exc, "no episode was run; the run folder is unchanged.")
+    except WorldUnavailable as exc:  # e.g. a bridge gone while building monitors: records so far are kept
+        fail(exc, "every finished episode is recorded; fix this and rerun the same command to go on.")
     print(f"{config.study.name}: {counts}")
 
 

@@ -18,12 +18,13 @@ import signal
 from typing import Any
 
 from environments.appworld import paths
+from environments.base import WorldUnavailable
 
 DEFAULT_TIMEOUT = 120.0  # seconds for one request (seeding a world takes ~10 s, a task world more)
 _LIVE: set[int] = set()  # process group ids of running bridges, killed at exit
 
 
-class BridgeError(RuntimeError):
+class BridgeError(WorldUnavailable):
     """The AppWorld bridge is missing, crashed, timed out or refused a request."""
 
 

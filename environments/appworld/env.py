@@ -24,6 +24,7 @@ from environments.base import (
     ToolSpec,
     UserModel,
     UserTurn,
+    WorldUnavailable,
     unknown_tool_error,
     validate_arguments,
     validation_error,
@@ -34,7 +35,7 @@ TERMINAL_TOOL = "supervisor__complete_task"
 SPLITS = ("train", "dev", "test_normal", "test_challenge")
 
 
-class AppWorldDataMissing(RuntimeError):
+class AppWorldDataMissing(WorldUnavailable):
     """The benchmark tasks need the user's own data download."""
 
 

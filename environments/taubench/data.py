@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from environments.base import WorldUnavailable
 from environments.taubench.checksums import DB_FILES, SHA256, SPLITS, TASK_FILES
 from environments.taubench.db import BaseDB
 
@@ -24,7 +25,7 @@ ENV_VAR = "TAUBENCH_DATA"
 FIX = f"run `make data-taubench` (or set {ENV_VAR} to a folder holding the verified files)"
 
 
-class DataError(RuntimeError):
+class DataError(WorldUnavailable):
     """The retail data folder is missing, incomplete or altered."""
 
 

@@ -82,3 +82,14 @@ def test_help_lists_every_study_with_its_line_and_without_a_traceback(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     rows = studies()
     assert len(rows) >= 10 and all(name in proc.stdout and line in proc.stdout for name, line in rows.items())
+
+
+def test_a_missing_world_data_folder_is_one_clear_message(tmp_path):
+    """A world that cannot start (here tau-bench without its data) says what to run, no traceback."""
+    out = tmp_path / "run"
+    proc = run_cli(out, "study=taubench-clean", f"+study.env.options.data_dir={tmp_path / 'nowhere'}",
+                   drop=("TAUBENCH_DATA",))
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "does not exist" in proc.stderr and "make data-taubench" in proc.stderr
+    assert "Traceback" not in proc.stderr and 'File "' not in proc.stderr
+    assert_nothing_ran(out)
