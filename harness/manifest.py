@@ -117,10 +117,14 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def write_atomic(path: Path, obj: Any) -> None:
+def write_atomic(path: Path, obj: Any, *, indent: int | None = 2) -> None:
+    """Write JSON so a reader sees the old file or the whole new one. ``indent=None`` writes one
+    compact line through json's C encoder (any indent takes its pure-Python path: transcripts, a
+    file per episode, are written compact)."""
+    text = json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, default=str)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(obj, fh, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+        fh.write(text)
         fh.write("\n")
         fh.flush()
         os.fsync(fh.fileno())

@@ -528,7 +528,7 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
         "tools": [s.openai_schema() for s in episode.tools()], "messages": loop.messages, "turns": loop.turns,
         "results_meta": _jsonable(loop.results_meta), "reviews": loop.reviews, "status": status,
         "error": loop.error, "outcome": _jsonable(outcome) if outcome is not None else None,
-    })
+    }, indent=None)
     return episode_record(plan, ep, loop, user, success, status, outcome, latency, transcript)
 
 

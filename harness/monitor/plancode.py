@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 from harness.monitor.paths import ARG
@@ -17,6 +18,9 @@ from harness.monitor.values import MISSING, cached_date_key, is_number, type_ok
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
+# generated source holds only field names and slot numbers (constants live in the namespace), so
+# the cross-fit folds and arms that share rules share code: compile each distinct source once
+_CODE: dict[tuple[str, str], CodeType] = {}
 
 
 def _num(v: Any) -> bool:
@@ -79,7 +83,10 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
             emit(f"    h = Fx{i}(vals, args)")
             emit(f"    if h is not None: found.append(V(Cx{i}, index, h[0]))")
     src = "def run(vals, args, found, index):\n    get = vals.get\n" + ("\n".join(body) or "    pass") + "\n"
-    exec(compile(src, f"<monitor plan {plan.context}>", "exec"), ns)  # noqa: S102 - generated from repr literals only
+    code = _CODE.get((plan.context, src))
+    if code is None:
+        code = _CODE[plan.context, src] = compile(src, f"<monitor plan {plan.context}>", "exec")
+    exec(code, ns)  # noqa: S102 - generated from repr literals only
     return ns["run"]
 
 

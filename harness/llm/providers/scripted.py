@@ -9,12 +9,13 @@ when the provider is registered (by ``harness.llm.models`` on first use).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
 from typing import Any
 
-from environments.seeding import canonical_json, rng, sha256_hex
+from environments.seeding import canonical_json, rng
 from harness.llm.providers.registry import (  # noqa: F401  (re-exported: the provider's public names)
     Policy,
     ScriptedPolicyError,
@@ -28,12 +29,21 @@ STAMPED_COST = 1e-18  # nonzero: litellm runs a slow "zero cost" diagnostic on 0
 
 def policy_rng(seed: int | None, messages: list[dict], tools: list[dict]) -> random.Random:
     """Deterministic per request: (request seed, hash of what the model sees)."""
-    return rng("scripted", seed if seed is not None else 0, sha256_hex(messages), sha256_hex(tools))
+    return _rng_of(seed, canonical_json(messages), canonical_json(tools))
 
 
 def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str, int]:
     """Token counts as a deterministic function of text length, so cost accounting is exercised."""
-    prompt = estimate_tokens(canonical_json(messages) + canonical_json(tools))
+    return _usage_of(canonical_json(messages), canonical_json(tools), reply)
+
+
+def _rng_of(seed: int | None, messages_json: str, tools_json: str) -> random.Random:
+    digests = (hashlib.sha256(t.encode("utf-8")).hexdigest() for t in (messages_json, tools_json))
+    return rng("scripted", seed if seed is not None else 0, *digests)
+
+
+def _usage_of(messages_json: str, tools_json: str, reply: dict) -> dict[str, int]:
+    prompt = estimate_tokens(messages_json + tools_json)
     completion = estimate_tokens(canonical_json({"c": reply.get("content"), "t": reply.get("tool_calls")}))
     return {"prompt_tokens": prompt, "completion_tokens": completion}
 
@@ -87,16 +97,17 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
     name = model.split("/", 1)[1] if model.startswith("scripted/") else model
     # plain JSON copies: a policy can neither see litellm objects nor mutate the caller's request
     # (litellm drops null keys such as an assistant message's "content": None on the way here)
-    tools = _plain(optional_params.get("tools") or [])
-    messages = _plain(messages)
+    # one serialisation per part serves the copy, the policy's rng and the token estimate
+    tools, tools_json = _plain_json(optional_params.get("tools") or [])
+    messages, messages_json = _plain_json(messages)
     check_reasoning_params(optional_params)  # accepted like a reasoning provider would; policies never see them
     try:
         policy = get_policy(name)
-        raw = policy.respond(messages, tools, policy_rng(optional_params.get("seed"), messages, tools))
+        raw = policy.respond(messages, tools, _rng_of(optional_params.get("seed"), messages_json, tools_json))
         reply = finalize_reply(raw, messages)
     except Exception as exc:
         raise ScriptedPolicyError(f"scripted policy {name!r} raised {type(exc).__name__}: {exc}") from exc
-    return build_response(litellm, f"scripted/{name}", reply, usage_for(messages, tools, reply))
+    return build_response(litellm, f"scripted/{name}", reply, _usage_of(messages_json, tools_json, reply))
 
 
 REASONING_EFFORTS = ("minimal", "low", "medium", "high")
@@ -115,7 +126,18 @@ def check_reasoning_params(params: dict) -> None:
 
 
 def _plain(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=lambda o: o.model_dump() if hasattr(o, "model_dump") else str(o)))
+    """A plain JSON copy of ``obj`` (pydantic objects dumped), keys in their original order."""
+    return json.loads(json.dumps(obj, ensure_ascii=False, default=_dump))
+
+
+def _plain_json(obj: Any) -> tuple[Any, str]:
+    """The plain copy and its ``canonical_json`` text, for the rng and the token estimate alike."""
+    plain = _plain(obj)
+    return plain, canonical_json(plain)
+
+
+def _dump(o: Any) -> Any:
+    return o.model_dump() if hasattr(o, "model_dump") else str(o)
 
 
 def register_provider(litellm: Any) -> None:
