@@ -113,7 +113,10 @@ class Config:
     cache: CacheCfg = field(default_factory=CacheCfg)
     budget: BudgetCfg = field(default_factory=BudgetCfg)
     monitor: MonitorCfg = field(default_factory=MonitorCfg)
-    concurrency: int = 8  # global cap; each model also has its own max_concurrency
+    concurrency: int = 8  # global cap (per worker process); each model also has its own max_concurrency
+    # processes running episodes (harness.workers): 1 = this one; 0 = one per CPU when every model is
+    # scripted, else 1; N > 1 forks N (scripted models only)
+    workers: int = 1
     retry_infra_errors: bool = False
     progress: bool = True
     run_name: str = "default"
@@ -124,6 +127,8 @@ class Config:
             raise ValueError(f"replicates must be >= 1, got {self.replicates}")
         if self.concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.workers < 0:
+            raise ValueError(f"workers must be >= 0 (0: one per CPU for scripted runs), got {self.workers}")
         if self.cache.mode not in CACHE_MODES:
             raise ValueError(f"cache.mode must be one of {CACHE_MODES}, got {self.cache.mode!r}")
         if self.limit is not None and self.limit < 1:

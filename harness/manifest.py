@@ -69,7 +69,7 @@ def package_versions(names: tuple[str, ...] = PINNED) -> dict[str, str | None]:
 
 
 # keys that steer how a run proceeds, not what it measures: changing them may resume a run
-RUN_CONTROL_KEYS = ("progress", "concurrency", "retry_infra_errors", "budget", "cache", "limit", "out", "run_name")
+RUN_CONTROL_KEYS = ("progress", "concurrency", "workers", "retry_infra_errors", "budget", "cache", "limit", "out", "run_name")
 # fields of a resolved model spec that steer calls or price them, never what a reply is
 MODEL_CONTROL_FIELDS = ("max_concurrency", "max_attempts", "timeout_s", "api_key_env", "input_cost_per_mtok",
                         "cached_input_cost_per_mtok", "output_cost_per_mtok")

@@ -15,6 +15,7 @@ import sys
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
@@ -23,6 +24,7 @@ from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
 from harness.records import RecordCorruptError
 from harness.runner import plan_run, run_study
+from harness.workers import WorkerFailed, worker_count
 
 register()
 
@@ -34,12 +36,16 @@ def main(cfg: DictConfig) -> None:
     try:
         config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
         plan = plan_run(config)
+        multirun = HydraConfig.get().mode == RunMode.MULTIRUN
+        worker_count(config.workers, plan, multirun)  # workers > 1 with a real model is refused here
     except (ValueError, KeyError, OmegaConfBaseException, WorldUnavailable) as exc:  # say what to fix
         fail(exc, "no episode was run.")
     try:
-        counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan)
+        counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan, multirun=multirun)
     except (ResumeMismatch, RecordCorruptError) as exc:  # the run folder, not the config: nothing was lost
         fail(exc, "no episode was run; the run folder is unchanged.")
+    except WorkerFailed as exc:  # a worker process died: what it had finished is recorded
+        fail(exc, "nothing finished was lost.")
     except WorldUnavailable as exc:  # e.g. a bridge gone while building monitors: records so far are kept
         fail(exc, "every finished episode is recorded; fix this and rerun the same command to go on.")
     print(f"{config.study.name}: {counts}")

@@ -573,6 +573,51 @@ def _progress(total: int, enabled: bool, desc: str) -> Any:
     return tqdm(total=total, disable=not enabled, desc=desc, unit="ep", dynamic_ncols=True, mininterval=1.0)
 
 
+def episode_chains(plan: Plan, monitors: MonitorSource | None) -> dict[tuple[str, str | None], list[Interposer]]:
+    """(arm, fault label) -> the arm's interposers behind that fault's injector."""
+    return {(name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
+            for name, arm in plan.arms.items()
+            for label, injector in ({**plan.faults} or {None: None}).items()}
+
+
+def arm_factories(plan: Plan, run_dir: Path, factory: CompleterFactory | None, spend: Any) -> tuple[dict, Any]:
+    """Each arm's metered completer factory, and the reply cache they share (None when off)."""
+    if factory is not None:  # a test's completers: one for every arm
+        return dict.fromkeys(plan.arms, _metered(factory, spend)), None
+    cache = _open_cache(plan.cfg, run_dir)
+    return {arm: _metered(_default_factory(cache, arm), spend) for arm in plan.arms}, cache
+
+
+def chain_for(plan: Plan, chains: dict, ep: EpisodeSpec) -> list[Interposer]:
+    return chains[(ep.arm, ep.fault_class if plan.faults else None)]
+
+
+async def close_world(plan: Plan) -> None:
+    """Release what the world holds (bridges, pools) once its episodes are done, if it says how."""
+    closer = getattr(plan.env, "aclose", None)
+    if callable(closer):
+        try:
+            await closer()
+        except Exception:  # noqa: BLE001  (records are written; a failed release must not hide them)
+            log.warning("closing environment %s failed", plan.plugin.name, exc_info=True)
+
+
+def run_summary(plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Counter[str], stopped: bool,
+                spend: Any) -> dict[str, Any]:
+    final = latest_by_episode(load_records(records_path, repair=False))
+    in_schedule = {ep.episode_id for ep in plan.schedule}
+    by_status = Counter(r.get("status") for eid, r in final.items() if eid in in_schedule)
+    return {
+        "planned": len(plan.schedule),
+        "ran_now": sum(ran.values()),
+        "skipped_finished": len(plan.schedule) - len(todo),
+        "by_status": dict(by_status),
+        "stopped_by_budget": stopped or ran["budget_exhausted"] > 0,
+        "cost_usd": round(spend.usd, 6),
+        "tokens": spend.tokens,
+    }
+
+
 async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
                   monitors: MonitorSource | None = None) -> dict[str, Any]:
     cfg = plan.cfg
@@ -583,17 +628,10 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     for rec in existing:  # superseded attempts cost money too
         spend.add(rec)
     todo = pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
-    cache = None
-    if factory is None:
-        cache = _open_cache(cfg, run_dir)
-        factories = {arm: _metered(_default_factory(cache, arm), spend) for arm in plan.arms}
-    else:  # a test's completers: one for every arm
-        factories = dict.fromkeys(plan.arms, _metered(factory, spend))
+    factories, cache = arm_factories(plan, run_dir, factory, spend)
     if monitors is None:
         monitors = build_monitors(plan, run_dir)
-    chains = {(name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
-              for name, arm in plan.arms.items()
-              for label, injector in ({**plan.faults} or {None: None}).items()}
+    chains = episode_chains(plan, monitors)
 
     global_sem = asyncio.Semaphore(cfg.concurrency)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
@@ -617,8 +655,7 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                                     spend.tokens)
                     stopped_by_budget = True
                     return
-                chain = chains[(ep.arm, ep.fault_class if plan.faults else None)]
-                rec = await run_episode(plan, ep, factories[ep.arm], chain, budget_ok, run_dir)
+                rec = await run_episode(plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir)
                 writer.append(rec)
                 counts[rec["status"]] += 1
                 arms_done[ep.arm] += 1
@@ -632,36 +669,33 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
             bar.close()
             if cache is not None and hasattr(cache, "close"):
                 cache.close()
-    final = latest_by_episode(load_records(records_path, repair=False))
-    in_schedule = {ep.episode_id for ep in plan.schedule}
-    by_status = Counter(r.get("status") for eid, r in final.items() if eid in in_schedule)
-    return {
-        "planned": len(plan.schedule),
-        "ran_now": sum(counts.values()),
-        "skipped_finished": len(plan.schedule) - len(todo),
-        "by_status": dict(by_status),
-        "stopped_by_budget": stopped_by_budget or counts["budget_exhausted"] > 0,
-        "cost_usd": round(spend.usd, 6),
-        "tokens": spend.tokens,
-    }
+            await close_world(plan)
+    return run_summary(plan, records_path, todo, counts, stopped_by_budget, spend)
 
 
 def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None,
-              monitors: MonitorSource | None = None, plan: Plan | None = None) -> dict[str, Any]:
+              monitors: MonitorSource | None = None, plan: Plan | None = None, multirun: bool = False) -> dict[str, Any]:
     """Plan, write config + manifest, run what is pending, update the manifest; returns the counts.
 
     ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes);
     ``plan`` is a plan already made from ``cfg`` (the CLI plans first to report config errors cleanly).
+    With ``workers`` > 1 (``harness.workers``) the episodes run in that many forked processes;
+    ``multirun``: this run is one job of a sweep (``workers: 0`` then means one process).
     """
+    from harness.workers import execute_forked, worker_count
+
     run_dir = Path(run_dir)
     plan = plan if plan is not None else plan_run(cfg)
+    workers = worker_count(cfg.workers, plan, multirun)  # a refusal comes before anything is written
     run_dir.mkdir(parents=True, exist_ok=True)
     from harness.fingerprint import plan_fingerprint, registries_digest
 
     manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule), plan_fingerprint(plan))
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
-    counts = asyncio.run(execute(plan, run_dir, factory, monitors))
+    if workers > 1:
+        counts = execute_forked(plan, run_dir, workers, factory, monitors)
+    else:
+        counts = asyncio.run(execute(plan, run_dir, factory, monitors))
     manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
     finish_manifest(run_dir, manifest, counts)
     return counts
-

@@ -149,8 +149,10 @@ class AppWorldEnv:
         return AppWorldEpisode(self, self.task(task_id), seed)
 
     async def aclose(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
+        """Stop this process's bridges; the next episode starts a new pool."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
 
 
 class AppWorldEpisode:

@@ -21,6 +21,10 @@ _UNHASHABLE = (dict, list)
 # generated source holds only field names and slot numbers (constants live in the namespace), so
 # the cross-fit folds and arms that share rules share code: compile each distinct source once
 _CODE: dict[tuple[str, str], CodeType] = {}
+# a class with more rules than this in one context (a database's id-keyed fields: thousands) runs
+# as one loop over a table instead of straight-line code: compiling the latter costs more than
+# it ever saves
+LOOP_AT = 24
 
 
 def _num(v: Any) -> bool:
@@ -48,22 +52,43 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         for i, (f, c) in enumerate(plan.required):
             ns[f"Cr{i}"] = c
             emit(f"{pad}if get({f!r}, M) is M: found.append(V(Cr{i}, index, M))")
-    for i, (f, py, names, c) in enumerate(plan.typed):
-        ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
-        emit(f"    v = get({f!r}, M)")
-        emit(f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))")
-    for i, (f, strict, c) in enumerate(plan.positive):
-        ns[f"Cp{i}"] = c
-        cmp = "v <= 0" if strict else "v < 0"
-        emit(f"    v = get({f!r})")
-        emit(f"    if type(v) in NUM and ({cmp}) and is_number(v): found.append(V(Cp{i}, index, v))")
-    for i, (f, values, nullable, c) in enumerate(plan.domain):
-        ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
-        emit(f"    v = get({f!r}, M)")
-        if nullable:
-            emit(f"    if v is not M and v is not None and (type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
-        else:
-            emit(f"    if v is not M and (v is None or type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
+    if len(plan.typed) > LOOP_AT:
+        ns["TT"] = tuple(plan.typed)
+        emit("    for f, py, nm, c in TT:")
+        emit("        v = get(f, M)")
+        emit("        if v is not M and type(v) not in py and not type_ok(v, nm): found.append(V(c, index, v))")
+    else:
+        for i, (f, py, names, c) in enumerate(plan.typed):
+            ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
+            emit(f"    v = get({f!r}, M)")
+            emit(f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))")
+    if len(plan.positive) > LOOP_AT:
+        ns["PP"] = tuple(plan.positive)
+        emit("    for f, strict, c in PP:")
+        emit("        v = get(f)")
+        emit("        if type(v) in NUM and ((v <= 0) if strict else (v < 0)) and is_number(v): found.append(V(c, index, v))")
+    else:
+        for i, (f, strict, c) in enumerate(plan.positive):
+            ns[f"Cp{i}"] = c
+            cmp = "v <= 0" if strict else "v < 0"
+            emit(f"    v = get({f!r})")
+            emit(f"    if type(v) in NUM and ({cmp}) and is_number(v): found.append(V(Cp{i}, index, v))")
+    if len(plan.domain) > LOOP_AT:
+        ns["DD"] = tuple(plan.domain)
+        emit("    for f, dv, nullable, c in DD:")
+        emit("        v = get(f, M)")
+        emit("        if v is M: continue")
+        emit("        if v is None:")
+        emit("            if not nullable: found.append(V(c, index, v))")
+        emit("        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))")
+    else:
+        for i, (f, values, nullable, c) in enumerate(plan.domain):
+            ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
+            emit(f"    v = get({f!r}, M)")
+            if nullable:
+                emit(f"    if v is not M and v is not None and (type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
+            else:
+                emit(f"    if v is not M and (v is None or type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule

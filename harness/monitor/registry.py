@@ -25,15 +25,30 @@ FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
 
 
-@dataclass
 class _Check:
-    rule: Rule
-    fn: Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]
-    rule_id: str
-    path: str
-    expected: str
-    sentence: str
-    shape: bool = False  # the element's own type rule
+    """One rule as the hot path holds it. Its closure and words are made on first use: most rules
+    are checked inline by the generated plan code and only a violation needs their words."""
+
+    __slots__ = ("rule", "rule_id", "shape", "_fn", "_words")
+
+    def __init__(self, rule: Rule, shape: bool = False):
+        self.rule = rule
+        self.rule_id = rule.rule_id
+        self.shape = shape  # the element's own type rule
+        self._fn: Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None] | None = None
+        self._words: tuple[str, str, str] | None = None
+
+    @property
+    def fn(self) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]:
+        if self._fn is None:
+            self._fn = self.rule.compile()
+        return self._fn
+
+    def words(self) -> tuple[str, str, str]:
+        """(display path, expected, sentence)."""
+        if self._words is None:
+            self._words = (self.rule.path, self.rule.expected(), self.rule.sentence())
+        return self._words
 
 
 @dataclass
@@ -64,7 +79,7 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
         complex_fields = [f for f in needed if f and ("." in f or "(" in f)]
         shape, required, typed, positive, domain, checks = [], [], [], [], [], []
         for r in rs:
-            c = _Check(r, r.compile(), r.rule_id, r.path, r.expected(), r.sentence(), r.cls == "type" and r.fields[0] == "")
+            c = _Check(r, r.cls == "type" and r.fields[0] == "")
             if r.params.get("guard"):
                 checks.append(c)  # a guarded rule runs as its compiled closure, whatever its class
             elif c.shape:
@@ -219,8 +234,8 @@ def _guard_fields(r: Rule) -> tuple[str, ...]:
 
 
 def _violation(c: _Check, index: tuple[int, ...], observed: Any) -> Violation:
-    path = concrete(c.path, index) if index else c.path
-    return Violation(c.rule_id, c.rule.cls, path, observed, c.expected, c.sentence)
+    path, expected, sentence = c.words()
+    return Violation(c.rule_id, c.rule.cls, concrete(path, index) if index else path, observed, expected, sentence)
 
 
 def _default(o: Any) -> Any:

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from environments.seeding import np_rng, rng
-from harness.monitor import learn, mine
+from harness.monitor import learn, mine, plancode
 from harness.monitor import synthetic as syn
 from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused
 from harness.monitor.paths import iter_context
-from harness.monitor.registry import _compile_tool, _violation
+from harness.monitor.registry import Registry, _compile_tool, _violation
 from harness.monitor.values import type_ok
 
 TRACES = syn.traces(n_workflows=40, calls_per_workflow=6, seed=3)
@@ -81,19 +81,26 @@ def _mutants(result, r):
     return out
 
 
-def test_generated_checks_equal_rule_closures_on_clean_and_perturbed_results():
+@pytest.mark.parametrize("code", ["straight-line", "table loops"])
+def test_generated_checks_equal_rule_closures_on_clean_and_perturbed_results(code, monkeypatch):
+    if code == "table loops":  # what thousands of id-keyed rules in one context get
+        monkeypatch.setattr(plancode, "LOOP_AT", 0)
+    reg = Registry([r for rs in REG.rules.values() for r in rs], REG.meta)  # plans compile afresh
     r = rng(7, "speedups")
     n_checked = n_fired = 0
     for row in TRACES[:80]:
         args = row.get("arguments") or {}
         for res in [row["result"], *_mutants(row["result"], r)]:
-            got = REG.check(row["tool"], args, res)
-            assert got == reference_check(REG, row["tool"], args, res)
+            got = reg.check(row["tool"], args, res)
+            assert got == reference_check(reg, row["tool"], args, res)
             n_checked += 1
             n_fired += bool(got)
         bad_args = {k: ("zz" if isinstance(v, str) else -5) for k, v in args.items()}
-        assert REG.check(row["tool"], bad_args, row["result"]) == reference_check(REG, row["tool"], bad_args, row["result"])
+        assert reg.check(row["tool"], bad_args, row["result"]) == reference_check(reg, row["tool"], bad_args, row["result"])
     assert n_fired > 0 and n_fired < n_checked  # both branches exercised
+    classes = {v.rule_class for row in TRACES[:80] for res in _mutants(row["result"], r)
+               for v in reg.check(row["tool"], row.get("arguments") or {}, res)}
+    assert {"type", "domain", "positive"} <= classes  # each looped class fired somewhere
 
 
 def _matrix(seed: int, rows: int, cols: int) -> np.ndarray:

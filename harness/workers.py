@@ -1,0 +1,241 @@
+"""Episodes in several forked processes: scripted policies are CPU-bound, one process uses one core.
+
+``workers: N`` (N > 1) plans and builds the monitors once, imports litellm once, then forks N
+workers that inherit all of it. Each worker claims the next pending episode from a shared counter,
+runs it as the single-process runner would (same episode, same seeds, same record), and sends the
+record to the parent, the one writer of ``episodes.jsonl`` (one line, fsync'ed, as always). Spend is
+shared, so a budget stops every worker (each may finish the episode it had started). ``workers: 0``
+picks one worker per usable CPU for a run whose every model is scripted and that has no budget,
+and one process otherwise (and for each job of a sweep, whose launcher already runs jobs side by
+side).
+
+A worker that dies loses only the episodes it had started: they stay unrecorded and a rerun of the
+same command runs them (the parent names the worker and says so). Ctrl-C stops every worker; the
+records they had sent are written before the parent stops. Real models are refused with N > 1:
+their calls wait on the network, not the CPU (raise ``concurrency`` instead), and each worker
+would hold its own ``max_concurrency``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import sys
+from collections import Counter
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from harness.records import RecordWriter, load_records
+
+log = logging.getLogger(__name__)
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process ended without finishing its share; every record it sent is written."""
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(requested: int, plan: Any, multirun: bool = False) -> int:
+    """The number of processes that will run episodes (1: the ordinary single-process run)."""
+    if requested < 0:
+        raise ValueError(f"workers must be >= 0 (0: one per CPU for scripted runs), got {requested}")
+    specs = [*plan.models.values(), *plan.reviewers.values(), *([plan.user] if plan.user else [])]
+    real = sorted({s.name for s in specs if not s.scripted})
+    if requested == 0:
+        budget = plan.cfg.budget.usd is not None or plan.cfg.budget.tokens is not None
+        # one process: a sweep's job (the launcher runs jobs side by side), real models (their calls
+        # wait on the network), a budget (it stops exactly only in one process), not Linux (fork)
+        if multirun or real or budget or sys.platform != "linux":
+            return 1
+        return max(1, min(usable_cpus(), len(plan.schedule)))
+    if requested > 1 and real:
+        raise ValueError(
+            f"workers={requested} forks processes for CPU-bound scripted runs, but {', '.join(real)} call a "
+            "provider (each process would hold its own max_concurrency): use workers=1 and raise concurrency "
+            "for real models"
+        )
+    return requested
+
+
+class SharedSpend:
+    """``runner.Spend`` across processes: every worker charges the same two counters."""
+
+    def __init__(self, ctx: Any, usd: float, tokens: int):
+        self._usd = ctx.Value("d", usd)
+        self._tokens = ctx.Value("q", tokens)
+
+    @property
+    def usd(self) -> float:
+        return float(self._usd.value)
+
+    @property
+    def tokens(self) -> int:
+        return int(self._tokens.value)
+
+    def charge(self, completion: Any) -> None:
+        usage = completion.usage or {}
+        with self._usd.get_lock():
+            self._usd.value += float(completion.cost_usd or 0.0)
+        with self._tokens.get_lock():
+            self._tokens.value += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
+
+
+def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None) -> dict[str, Any]:
+    """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
+    from harness import runner
+
+    cfg = plan.cfg
+    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
+    records_path = run_dir / "episodes.jsonl"
+    existing = load_records(records_path, repair=True)
+    before = runner.Spend()
+    for rec in existing:  # superseded attempts cost money too
+        before.add(rec)
+    todo = runner.pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
+    if monitors is None:
+        monitors = runner.build_monitors(plan, run_dir)
+    if factory is None:
+        from harness.llm.models import _litellm
+
+        _litellm()  # imported once here: every worker inherits it
+    ctx = multiprocessing.get_context("fork")
+    spend = SharedSpend(ctx, before.usd, before.tokens)
+    claim = ctx.Value("q", 0)
+    n = max(1, min(workers, len(todo)))
+    log.info("running %d episodes in %d worker processes", len(todo), n)
+    procs: dict[Connection, Any] = {}
+    for k in range(n):
+        reader, sender = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker, name=f"episodes-{k}",
+                           args=(plan, run_dir, factory, monitors, todo, claim, spend, sender))
+        proc.start()
+        sender.close()  # the parent reads only: EOF on a reader means its worker has ended
+        procs[reader] = proc
+
+    counts: Counter[str] = Counter()
+    arms_done: Counter[str] = Counter()
+    models_done: Counter[str] = Counter()
+    stopped = False
+    failures: list[str] = []
+    bar = runner._progress(len(todo), cfg.progress, cfg.study.name)
+
+    def take(reader: Connection, writer: RecordWriter) -> bool:
+        """One message from a worker; False once it has ended."""
+        nonlocal stopped
+        try:
+            kind, payload = reader.recv()
+        except (EOFError, OSError):
+            return False
+        if kind == "record":
+            writer.append(payload)
+            counts[payload["status"]] += 1
+            arms_done[payload["arm"]] += 1
+            models_done[payload["model"]] += 1
+            bar.update(1)
+            bar.set_postfix_str(runner.progress_text(counts, arms_done, models_done, spend), refresh=False)
+        elif kind == "done":
+            stopped = stopped or bool(payload)
+        elif kind == "error":
+            failures.append(payload)
+        return True
+
+    with RecordWriter(records_path) as writer:
+        open_readers = list(procs)
+        try:
+            while open_readers:
+                for reader in wait(open_readers):
+                    if not take(reader, writer):
+                        open_readers.remove(reader)
+        except BaseException:
+            # Ctrl-C (or a failing write): stop the workers, then keep every record they had sent
+            for proc in procs.values():
+                if proc.is_alive():
+                    proc.terminate()
+            for reader in open_readers:
+                while reader.poll(5) and take(reader, writer):
+                    pass
+            raise
+        finally:
+            bar.close()
+            for proc in procs.values():
+                proc.join()
+    for proc in procs.values():
+        if proc.exitcode != 0 and not any(f.startswith(proc.name) for f in failures):
+            failures.append(f"{proc.name}: exited with code {proc.exitcode}")
+    if failures:
+        raise WorkerFailed(
+            f"{len(failures)} of {n} worker processes failed ({'; '.join(failures)}). Every episode they finished "
+            f"is recorded in {records_path}; rerun the same command to run the rest (workers=1 runs them in one "
+            "process)."
+        )
+    return runner.run_summary(plan, records_path, todo, counts, stopped, spend)
+
+
+def _worker(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any, spend: SharedSpend,
+            sender: Connection) -> None:
+    """One forked worker: run claimed episodes until none is left, sending each record home."""
+    name = multiprocessing.current_process().name
+    try:
+        stopped = asyncio.run(_run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, sender))
+        sender.send(("done", stopped))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BaseException as exc:  # noqa: BLE001  (reported to the parent, which says what to do)
+        try:
+            sender.send(("error", f"{name}: {type(exc).__name__}: {exc}"[:1000]))
+        except OSError:
+            pass
+        log.error("%s failed", name, exc_info=True)
+        sys.exit(1)
+    finally:
+        sender.close()
+
+
+async def _run_claimed(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any,
+                       spend: SharedSpend, sender: Connection) -> bool:
+    from harness import runner
+
+    cfg = plan.cfg
+    factories, cache = runner.arm_factories(plan, run_dir, factory, spend)
+    chains = runner.episode_chains(plan, monitors)
+    model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
+    stopped = False
+
+    def budget_ok() -> bool:
+        return runner.within_budget(cfg, spend)
+
+    def next_episode() -> Any:
+        with claim.get_lock():
+            i = claim.value
+            claim.value += 1
+        return todo[i] if i < len(todo) else None
+
+    async def lane() -> None:
+        nonlocal stopped
+        while (ep := next_episode()) is not None:
+            async with model_sems[ep.model]:
+                if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
+                    stopped = True
+                    return
+                rec = await runner.run_episode(plan, ep, factories[ep.arm], runner.chain_for(plan, chains, ep),
+                                               budget_ok, run_dir)
+            sender.send(("record", rec))
+
+    try:
+        await asyncio.gather(*(lane() for _ in range(cfg.concurrency)))
+    finally:
+        if cache is not None and hasattr(cache, "close"):
+            cache.close()
+        await runner.close_world(plan)
+    if stopped:
+        log.warning("budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6), spend.tokens)
+    return stopped

@@ -1,0 +1,109 @@
+"""Episodes in forked worker processes (``workers``): the same records as one process, nothing
+finished lost when a worker dies, and the rules that pick how many workers run."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _fakes import load_fakeworld, policy_factory  # noqa: E402
+
+from harness.config import CONF_DIR, register, to_config  # noqa: E402
+from harness.records import latest_by_episode, load_records  # noqa: E402
+from harness.runner import run_study  # noqa: E402
+from harness.workers import WorkerFailed, worker_count  # noqa: E402
+
+register()
+fw = load_fakeworld()
+MEASURED = ("latency_s",)  # wall-clock measurements: the only fields allowed to differ
+
+
+def config(*extra: str):
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        return to_config(compose("config", overrides=["study=smoke", "progress=false", *extra]))
+
+
+def fake_config(*extra: str):
+    return config("study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "study.selection.params.salt=test",
+                  "arms=[baseline,monitor]", "models=[scripted-trusting,scripted-skeptic]", *extra)
+
+
+def monitors(group_id: str, variant: str, detector: str):
+    return fw.NegativePriceMonitor(variant)
+
+
+def comparable(run_dir: Path) -> dict[str, dict]:
+    latest = latest_by_episode(load_records(run_dir / "episodes.jsonl"))
+    return {e: {k: v for k, v in r.items() if k not in MEASURED} for e, r in latest.items()}
+
+
+def test_two_workers_write_what_one_process_writes_through_litellm(tmp_path):
+    """The product path: scripted models through litellm, monitors mined from ToolMaze's traces."""
+    one = run_study(config("workers=1", "limit=3", "arms=[baseline,monitor]"), tmp_path / "one")
+    two = run_study(config("workers=2", "limit=3", "arms=[baseline,monitor]"), tmp_path / "two")
+    assert one["ran_now"] == two["ran_now"] == one["planned"] > 4
+    assert one["by_status"] == two["by_status"]
+    assert comparable(tmp_path / "one") == comparable(tmp_path / "two")
+    assert len(load_records(tmp_path / "two" / "episodes.jsonl")) == two["planned"]  # each episode once
+    assert sorted(p.name for p in (tmp_path / "two" / "transcripts").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "one" / "transcripts").iterdir())
+
+
+def dying_factory(marker: Path):
+    """The skeptic's worker dies (os._exit, as a segfault or the OOM killer would) on its first call."""
+
+    def factory(spec, replicate):
+        inner = policy_factory(spec, replicate)
+
+        async def complete(messages, tools):
+            if spec.name == "scripted-skeptic" and not marker.exists():
+                marker.write_text(str(os.getpid()))
+                os._exit(3)
+            return await inner(messages, tools)
+
+        return complete
+
+    return factory
+
+
+def test_a_dead_worker_loses_nothing_finished_and_a_rerun_completes(tmp_path):
+    reference = tmp_path / "reference"
+    run_study(fake_config("workers=1"), reference, factory=policy_factory, monitors=monitors)
+    run_dir = tmp_path / "run"
+    with pytest.raises(WorkerFailed, match="exited with code 3") as err:
+        run_study(fake_config("workers=2", "concurrency=1"), run_dir, factory=dying_factory(tmp_path / "died"),
+                  monitors=monitors)
+    assert "rerun the same command" in str(err.value)
+    partial = load_records(run_dir / "episodes.jsonl")
+    assert 0 < len(partial) < len(comparable(reference))  # the other worker went on; the dead one's episode is missing
+    counts = run_study(fake_config("workers=2"), run_dir, factory=policy_factory, monitors=monitors)
+    assert counts["skipped_finished"] == len(partial)
+    assert len(load_records(run_dir / "episodes.jsonl")) == counts["planned"]  # nothing counted twice
+    assert comparable(run_dir) == comparable(reference)
+
+
+def plan_of(*models: tuple[str, bool], budget: float | None = None, n: int = 10) -> SimpleNamespace:
+    specs = {name: SimpleNamespace(name=name, scripted=scripted) for name, scripted in models}
+    cfg = SimpleNamespace(budget=SimpleNamespace(usd=budget, tokens=None))
+    return SimpleNamespace(models=specs, reviewers={}, user=None, schedule=[None] * n, cfg=cfg)
+
+
+def test_how_many_workers_run():
+    scripted = ("scripted-trusting", True)
+    cpus = len(os.sched_getaffinity(0))
+    assert worker_count(0, plan_of(scripted)) == min(cpus, 10)
+    assert worker_count(0, plan_of(scripted, n=1)) == 1  # never more workers than episodes
+    assert worker_count(0, plan_of(scripted), multirun=True) == 1  # a sweep's jobs already run side by side
+    assert worker_count(0, plan_of(scripted, budget=1.0)) == 1  # a budget stops exactly in one process
+    assert worker_count(0, plan_of(scripted, ("deepseek-chat", False))) == 1  # real models wait on the network
+    assert worker_count(3, plan_of(scripted)) == 3
+    with pytest.raises(ValueError, match="deepseek-chat call a provider.*workers=1"):
+        worker_count(2, plan_of(scripted, ("deepseek-chat", False)))
+    with pytest.raises(ValueError, match="workers must be >= 0"):
+        worker_count(-1, plan_of(scripted))
