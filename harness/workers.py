@@ -116,7 +116,7 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
     for k in range(n):
         reader, sender = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_worker, name=f"episodes-{k}",
-                           args=(plan, run_dir, factory, monitors, todo, claim, spend, sender))
+                           args=(plan, run_dir, factory, monitors, todo, claim, spend, sender, [*procs, reader]))
         proc.start()
         sender.close()  # the parent reads only: EOF on a reader means its worker has ended
         procs[reader] = proc
@@ -181,14 +181,18 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
 
 
 def _worker(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any, spend: SharedSpend,
-            sender: Connection) -> None:
+            sender: Connection, readers: list[Connection]) -> None:
     """One forked worker: run claimed episodes until none is left, sending each record home."""
+    for reader in readers:  # inherited read ends: while any is open here, a dead parent would never
+        reader.close()      # be noticed (no EPIPE) and a full pipe would block this worker for good
     name = multiprocessing.current_process().name
     try:
         stopped = asyncio.run(_run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, sender))
         sender.send(("done", stopped))
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:  # the parent is gone (killed): its rerun runs this worker's episodes
+        sys.exit(1)
     except BaseException as exc:  # noqa: BLE001  (reported to the parent, which says what to do)
         try:
             sender.send(("error", f"{name}: {type(exc).__name__}: {exc}"[:1000]))

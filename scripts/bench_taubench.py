@@ -4,7 +4,7 @@
 
 ``--contracts`` times contracts from the database and train's ground-truth replays (goal: under 1 s),
 and with train's clean traces mined and merged too; ``--study`` times
-a default ``python -m harness.run study=taubench-faults`` (scripted agents and card user, into a
+a default ``python -m harness.run study=taubench-faults`` and the same in one process (``workers=1``) (scripted agents and card user, into a
 temporary folder; goal: under 60 s).
 
 Each replay runs a task's ground-truth calls through a real episode, then scores it as upstream
@@ -130,13 +130,18 @@ def extras(args: argparse.Namespace) -> int:
     if args.study:
         root = Path(__file__).resolve().parents[1]
         envvars = dict(os.environ, **({"TAUBENCH_DATA": args.data_dir} if args.data_dir else {}))
-        with tempfile.TemporaryDirectory() as out:
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", f"out={out}",
-                            "progress=false"], cwd=root, env=envvars, check=True, capture_output=True)
-            took = time.perf_counter() - t
-            n = sum(1 for _ in open(Path(out) / "episodes.jsonl"))
-        print(f"study=taubench-faults (scripted agents, card user): {n} episodes in {took:.1f} s (goal under 60 s)")
+        took: dict[str, float] = {}
+        for label, extra in (("default (workers: 0, one per CPU)", []), ("one process (workers=1)", ["workers=1"])):
+            with tempfile.TemporaryDirectory() as out:
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", f"out={out}",
+                                "progress=false", *extra], cwd=root, env=envvars, check=True, capture_output=True)
+                took[label] = time.perf_counter() - t
+                n = sum(1 for _ in open(Path(out) / "episodes.jsonl"))
+            print(f"study=taubench-faults (scripted agents, card user), {label}: {n} episodes in "
+                  f"{took[label]:.1f} s (goal under 60 s)")
+        first, second = took.values()
+        print(f"  default / one process: x{first / second:.2f} on {os.cpu_count()} CPUs")
     return 0
 
 

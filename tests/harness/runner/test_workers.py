@@ -107,3 +107,41 @@ def test_how_many_workers_run():
         worker_count(2, plan_of(scripted, ("deepseek-chat", False)))
     with pytest.raises(ValueError, match="workers must be >= 0"):
         worker_count(-1, plan_of(scripted))
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")  # a zombie has exited
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_workers_of_a_killed_run_exit_instead_of_lingering(tmp_path):
+    """kill -9 of the parent: each worker notices on its next record (no reader left) and exits."""
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "harness.run", "study=table1", "limit=40", "workers=2", "progress=false",
+                             f"out={out}"], cwd=Path(__file__).resolve().parents[3],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    records, deadline = out / "episodes.jsonl", time.monotonic() + 300
+    children: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None:
+        children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+        if len(children) == 2 and records.exists() and records.read_bytes().count(b"\n") >= 3:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None and len(children) == 2, "the run ended before it could be killed mid-run"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 60
+    while any(alive(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    lingering = [c for c in children if alive(c)]
+    for c in lingering:
+        os.kill(c, signal.SIGKILL)
+    assert not lingering, "workers outlived their killed parent"
