@@ -231,9 +231,14 @@ def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
     ``schemas``: each tool's result schema. ``database``: the world's public database, bound to the
     tools that return its records. Every fold's registry holds the rules of every source used.
     """
+    return monitor_source(plan, monitor_parts(plan, run_dir))
+
+
+def monitor_parts(plan: Plan, run_dir: Path) -> tuple[Any, MinedRegistries | None] | None:
+    """The registries ``build_monitors`` serves (plain data: a forked child may build them), or None
+    when no arm has a monitor."""
     if all(a.monitor == "none" for a in plan.arms.values()):
         return None
-    from harness.monitor import Monitor
     from harness.monitor.registry import Registry
 
     sources = list(plan.cfg.monitor.sources or plan.plugin.contract_sources)
@@ -249,6 +254,16 @@ def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
     if shared.n_rules:
         shared.save(out / "shared.json")
     mined = MinedRegistries.build(plan, out) if "traces" in sources else None
+    return shared, mined
+
+
+def monitor_source(plan: Plan, parts: tuple[Any, MinedRegistries | None] | None) -> MonitorSource | None:
+    """(group, variant, detector) -> the monitor of that group's fold, made once per key."""
+    if parts is None:
+        return None
+    from harness.monitor import Monitor
+
+    shared, mined = parts
     catalog = plan.env.tool_specs()
     cache: dict[tuple[int, str, str], Any] = {}
 

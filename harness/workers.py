@@ -1,7 +1,8 @@
 """Episodes in several forked processes: scripted policies are CPU-bound, one process uses one core.
 
-``workers: N`` (N > 1) plans and builds the monitors once, imports litellm once, then forks N
-workers that inherit all of it. Each worker claims the next pending episode from a shared counter,
+``workers: N`` (N > 1) plans once, builds the monitors once (in a forked child while this process
+imports litellm: two slow, independent steps on two cores), then forks N workers that inherit all
+of it. Each worker claims the next pending episode from a shared counter,
 runs it as the single-process runner would (same episode, same seeds, same record), and sends the
 record to the parent, the one writer of ``episodes.jsonl`` (one line, fsync'ed, as always). Spend is
 shared, so a budget stops every worker (each may finish the episode it had started). ``workers: 0``
@@ -19,6 +20,7 @@ would hold its own ``max_concurrency``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -101,18 +103,17 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
     for rec in existing:  # superseded attempts cost money too
         before.add(rec)
     todo = runner.pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
-    if monitors is None:
+    if monitors is None and factory is None:
+        monitors = _monitors_beside_litellm(plan, run_dir)
+    elif monitors is None:
         monitors = runner.build_monitors(plan, run_dir)
-    if factory is None:
-        from harness.llm.models import _litellm
-
-        _litellm()  # imported once here: every worker inherits it
     ctx = multiprocessing.get_context("fork")
     spend = SharedSpend(ctx, before.usd, before.tokens)
     claim = ctx.Value("q", 0)
     n = max(1, min(workers, len(todo)))
     log.info("running %d episodes in %d worker processes", len(todo), n)
     procs: dict[Connection, Any] = {}
+    gc.freeze()  # what the workers inherit stays out of their collections (no scans, fewer copied pages)
     for k in range(n):
         reader, sender = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_worker, name=f"episodes-{k}",
@@ -168,6 +169,7 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
             bar.close()
             for proc in procs.values():
                 proc.join()
+            gc.unfreeze()
     for proc in procs.values():
         if proc.exitcode != 0 and not any(f.startswith(proc.name) for f in failures):
             failures.append(f"{proc.name}: exited with code {proc.exitcode}")
@@ -178,6 +180,35 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
             "process)."
         )
     return runner.run_summary(plan, records_path, todo, counts, stopped, spend)
+
+
+_PARTS_JOB: tuple[Any, Path] | None = None
+
+
+def _monitors_beside_litellm(plan: Any, run_dir: Path) -> Any:
+    """Build the monitors in a forked child while this process imports litellm (seconds each, one
+    core apiece); every worker then inherits both."""
+    global _PARTS_JOB
+    from concurrent.futures import ProcessPoolExecutor
+
+    from harness import runner
+    from harness.llm.models import _litellm
+
+    _PARTS_JOB = (plan, run_dir)  # the forked child reads it: a plan is too big to pickle
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            parts = pool.submit(_build_parts)
+            _litellm()
+            return runner.monitor_source(plan, parts.result())
+    finally:
+        _PARTS_JOB = None
+
+
+def _build_parts() -> Any:
+    from harness import runner
+
+    assert _PARTS_JOB is not None
+    return runner.monitor_parts(*_PARTS_JOB)
 
 
 def _worker(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any, spend: SharedSpend,

@@ -3,7 +3,7 @@
     python scripts/bench_sweep.py [--limit N]
 
 Runs the ablation study twice from scratch, side by side on the same machine: (a) one process,
-every model in one job (`python -m harness.run study=ablations`, then `python -m analysis
+every model in one job (`python -m harness.run study=ablations workers=1`, then `python -m analysis
 figures`); (b) the sweep `make ablations`
 runs (`-m ... hydra/launcher=local`: a job per model, two at a time, then MergeRecords). Prints
 both wall times, their ratio (goal: at most 0.60), and what the sweep machinery costs beyond the
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     py = [sys.executable, "-m", "harness.run"]
     with tempfile.TemporaryDirectory() as tmp:
         # one process as `make ablations` used to be: run, then tables and figures
-        episodes = timed([*py, "study=ablations", f"out={tmp}/single", "progress=false", *extra])
+        episodes = timed([*py, "study=ablations", f"out={tmp}/single", "progress=false", "workers=1", *extra])
         analysis = timed([sys.executable, "-m", "analysis", "figures", "--run", f"{tmp}/single"])
         one = episodes + analysis
         sweep = timed([*py, "-m", "study=ablations", "hydra/launcher=local", f"out={tmp}/sweep", "progress=false", *extra])

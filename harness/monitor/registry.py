@@ -114,6 +114,11 @@ class Registry:
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, list[_ContextPlan]] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # compiled plans hold generated functions: a pickled registry (sent from a forked builder)
+        # carries its rules and compiles again on its first check
+        return {**self.__dict__, "_plans": {}}
+
     # --------------------------------------------------------------------- queries
 
     @property
