@@ -8,7 +8,9 @@ figures`); (b) the sweep `make ablations`
 runs (`-m ... hydra/launcher=local`: a job per model, two at a time, then MergeRecords). Prints
 both wall times, their ratio (goal: at most 0.60), and what the sweep machinery costs beyond the
 episodes: wall time of the sweep minus the longest chain of job run times a two-worker pool could
-have achieved (goal: at most 10 s), with and without the analysis both paths run.
+have achieved (goal: at most 10 s), with and without the analysis both paths run. Last, one job
+alone and two copies of it at once: how much two processes slow each other on this machine, the
+floor under the ratio.
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ def main(argv: list[str] | None = None) -> int:
         one = episodes + analysis
         sweep = timed([*py, "-m", "study=ablations", "hydra/launcher=local", f"out={tmp}/sweep", "progress=false", *extra])
         jobs = job_seconds(Path(tmp) / "sweep")
+        # what two processes side by side cost each other on this machine: one job alone, then two
+        # copies of it at once (the same work, so any slowdown is the machine's, not the sweep's)
+        job = [*py, "study=ablations", "model=scripted-skeptic", "workers=1", "limit=30", "progress=false"]
+        alone = timed([*job, f"out={tmp}/alone"])
+        t0 = time.perf_counter()
+        pair = [subprocess.Popen([*job, f"out={tmp}/pair{i}"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL) for i in range(2)]
+        assert all(p.wait() == 0 for p in pair)
+        together = time.perf_counter() - t0
     machinery = sweep - two_worker_makespan(jobs)
     ratio = sweep / one
     print(f"ablations{f' (limit {args.limit})' if args.limit else ''}: one process {one:.1f} s; "
@@ -71,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  sweep machinery beyond the jobs (launcher, process start, merge, callback with its analysis) "
           f"{machinery:.1f} s (goal <= 10 s: {'met' if machinery <= 10 else 'NOT met'})")
     print(f"  the same less the analysis the one-process path runs too: {machinery - analysis:.1f} s")
+    print(f"  two processes side by side on this machine: one job alone {alone:.1f} s, two copies at once "
+          f"{together:.1f} s (each x{together / alone:.2f} slower; the ratio cannot beat {together / alone / 2:.2f} "
+          "even with no serial work)")
     return 0
 
 
