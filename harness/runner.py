@@ -353,15 +353,22 @@ class Spend:
     tokens: int = 0
 
     def charge(self, completion: Any) -> None:
-        usage = completion.usage or {}
-        self.usd += float(completion.cost_usd or 0.0)
-        self.tokens += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
+        usd, tokens = cost_of(completion)
+        self.usd += usd
+        self.tokens += tokens
 
     def add(self, rec: dict) -> None:
         self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
         self.tokens += int(rec.get("prompt_tokens") or 0) + int(rec.get("completion_tokens") or 0)
         for who in ("reviewer", "user"):
             self.tokens += int(rec.get(f"{who}_prompt_tokens") or 0) + int(rec.get(f"{who}_completion_tokens") or 0)
+
+
+def cost_of(completion: Any) -> tuple[float, int]:
+    """(USD, prompt + completion tokens) of one completion."""
+    usage = completion.usage or {}
+    return (float(completion.cost_usd or 0.0),
+            int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0))
 
 
 def within_budget(cfg: Config, spend: Spend) -> bool:
@@ -582,10 +589,40 @@ def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str]
             f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}")
 
 
-def _progress(total: int, enabled: bool, desc: str) -> Any:
-    from tqdm import tqdm
+class Progress:
+    """Outcomes so far, and the bar that shows them with the spend."""
 
-    return tqdm(total=total, disable=not enabled, desc=desc, unit="ep", dynamic_ncols=True, mininterval=1.0)
+    def __init__(self, total: int, cfg: Config, spend: Any):
+        from tqdm import tqdm
+
+        self.counts: Counter[str] = Counter()
+        self.arms: Counter[str] = Counter()
+        self.models: Counter[str] = Counter()
+        self.spend = spend
+        self.bar = tqdm(total=total, disable=not cfg.progress, desc=cfg.study.name, unit="ep", dynamic_ncols=True,
+                        mininterval=1.0)
+
+    def add(self, rec: dict) -> None:
+        self.counts[rec["status"]] += 1
+        self.arms[rec["arm"]] += 1
+        self.models[rec["model"]] += 1
+        self.bar.update(1)
+        self.bar.set_postfix_str(progress_text(self.counts, self.arms, self.models, self.spend), refresh=False)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def pending_work(plan: Plan, run_dir: Path) -> tuple[Path, Spend, list[EpisodeSpec]]:
+    """The records file, what earlier invocations spent (superseded attempts cost money too) and the
+    episodes still to run."""
+    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
+    records_path = run_dir / "episodes.jsonl"
+    existing = load_records(records_path, repair=True)
+    spend = Spend()
+    for rec in existing:
+        spend.add(rec)
+    return records_path, spend, pending_episodes(plan.schedule, existing, plan.cfg.retry_infra_errors)
 
 
 def episode_chains(plan: Plan, monitors: MonitorSource | None) -> dict[tuple[str, str | None], list[Interposer]]:
@@ -636,13 +673,7 @@ def run_summary(plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Co
 async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
                   monitors: MonitorSource | None = None) -> dict[str, Any]:
     cfg = plan.cfg
-    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
-    records_path = run_dir / "episodes.jsonl"
-    existing = load_records(records_path, repair=True)
-    spend = Spend()
-    for rec in existing:  # superseded attempts cost money too
-        spend.add(rec)
-    todo = pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
+    records_path, spend, todo = pending_work(plan, run_dir)
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     if monitors is None:
         monitors = build_monitors(plan, run_dir)
@@ -650,10 +681,7 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
 
     global_sem = asyncio.Semaphore(cfg.concurrency)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
-    counts: Counter[str] = Counter()
-    arms_done: Counter[str] = Counter()
-    models_done: Counter[str] = Counter()
-    bar = _progress(len(todo), cfg.progress, cfg.study.name)
+    progress = Progress(len(todo), cfg, spend)
     stopped_by_budget = False
 
     def budget_ok() -> bool:
@@ -672,20 +700,16 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
                     return
                 rec = await run_episode(plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir)
                 writer.append(rec)
-                counts[rec["status"]] += 1
-                arms_done[ep.arm] += 1
-                models_done[ep.model] += 1
-                bar.update(1)
-                bar.set_postfix_str(progress_text(counts, arms_done, models_done, spend), refresh=False)
+                progress.add(rec)
 
         try:
             await asyncio.gather(*(one(ep) for ep in todo))
         finally:
-            bar.close()
+            progress.close()
             if cache is not None and hasattr(cache, "close"):
                 cache.close()
             await close_world(plan)
-    return run_summary(plan, records_path, todo, counts, stopped_by_budget, spend)
+    return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend)
 
 
 def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None,

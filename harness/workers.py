@@ -25,12 +25,11 @@ import logging
 import multiprocessing
 import os
 import sys
-from collections import Counter
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from harness.records import RecordWriter, load_records
+from harness.records import RecordWriter
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +47,6 @@ def usable_cpus() -> int:
 
 def worker_count(requested: int, plan: Any, multirun: bool = False) -> int:
     """The number of processes that will run episodes (1: the ordinary single-process run)."""
-    if requested < 0:
-        raise ValueError(f"workers must be >= 0 (0: one per CPU for scripted runs), got {requested}")
     specs = [*plan.models.values(), *plan.reviewers.values(), *([plan.user] if plan.user else [])]
     real = sorted({s.name for s in specs if not s.scripted})
     if requested == 0:
@@ -84,25 +81,20 @@ class SharedSpend:
         return int(self._tokens.value)
 
     def charge(self, completion: Any) -> None:
-        usage = completion.usage or {}
+        from harness.runner import cost_of
+
+        usd, tokens = cost_of(completion)
         with self._usd.get_lock():
-            self._usd.value += float(completion.cost_usd or 0.0)
+            self._usd.value += usd
         with self._tokens.get_lock():
-            self._tokens.value += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
+            self._tokens.value += tokens
 
 
 def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None) -> dict[str, Any]:
     """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
     from harness import runner
 
-    cfg = plan.cfg
-    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
-    records_path = run_dir / "episodes.jsonl"
-    existing = load_records(records_path, repair=True)
-    before = runner.Spend()
-    for rec in existing:  # superseded attempts cost money too
-        before.add(rec)
-    todo = runner.pending_episodes(plan.schedule, existing, cfg.retry_infra_errors)
+    records_path, before, todo = runner.pending_work(plan, run_dir)
     if monitors is None and factory is None:
         monitors = _monitors_beside_litellm(plan, run_dir)
     elif monitors is None:
@@ -122,12 +114,9 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
         sender.close()  # the parent reads only: EOF on a reader means its worker has ended
         procs[reader] = proc
 
-    counts: Counter[str] = Counter()
-    arms_done: Counter[str] = Counter()
-    models_done: Counter[str] = Counter()
+    progress = runner.Progress(len(todo), plan.cfg, spend)
     stopped = False
     failures: list[str] = []
-    bar = runner._progress(len(todo), cfg.progress, cfg.study.name)
 
     def take(reader: Connection, writer: RecordWriter) -> bool:
         """One message from a worker; False once it has ended."""
@@ -138,11 +127,7 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
             return False
         if kind == "record":
             writer.append(payload)
-            counts[payload["status"]] += 1
-            arms_done[payload["arm"]] += 1
-            models_done[payload["model"]] += 1
-            bar.update(1)
-            bar.set_postfix_str(runner.progress_text(counts, arms_done, models_done, spend), refresh=False)
+            progress.add(payload)
         elif kind == "done":
             stopped = stopped or bool(payload)
         elif kind == "error":
@@ -166,7 +151,7 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
                     pass
             raise
         finally:
-            bar.close()
+            progress.close()
             for proc in procs.values():
                 proc.join()
             gc.unfreeze()
@@ -179,7 +164,7 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
             f"is recorded in {records_path}; rerun the same command to run the rest (workers=1 runs them in one "
             "process)."
         )
-    return runner.run_summary(plan, records_path, todo, counts, stopped, spend)
+    return runner.run_summary(plan, records_path, todo, progress.counts, stopped, spend)
 
 
 _PARTS_JOB: tuple[Any, Path] | None = None

@@ -52,43 +52,41 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         for i, (f, c) in enumerate(plan.required):
             ns[f"Cr{i}"] = c
             emit(f"{pad}if get({f!r}, M) is M: found.append(V(Cr{i}, index, M))")
-    if len(plan.typed) > LOOP_AT:
-        ns["TT"] = tuple(plan.typed)
-        emit("    for f, py, nm, c in TT:")
-        emit("        v = get(f, M)")
-        emit("        if v is not M and type(v) not in py and not type_ok(v, nm): found.append(V(c, index, v))")
-    else:
-        for i, (f, py, names, c) in enumerate(plan.typed):
-            ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
-            emit(f"    v = get({f!r}, M)")
-            emit(f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))")
-    if len(plan.positive) > LOOP_AT:
-        ns["PP"] = tuple(plan.positive)
-        emit("    for f, strict, c in PP:")
-        emit("        v = get(f)")
-        emit("        if type(v) in NUM and ((v <= 0) if strict else (v < 0)) and is_number(v): found.append(V(c, index, v))")
-    else:
-        for i, (f, strict, c) in enumerate(plan.positive):
-            ns[f"Cp{i}"] = c
-            cmp = "v <= 0" if strict else "v < 0"
-            emit(f"    v = get({f!r})")
-            emit(f"    if type(v) in NUM and ({cmp}) and is_number(v): found.append(V(Cp{i}, index, v))")
-    if len(plan.domain) > LOOP_AT:
-        ns["DD"] = tuple(plan.domain)
-        emit("    for f, dv, nullable, c in DD:")
-        emit("        v = get(f, M)")
-        emit("        if v is M: continue")
-        emit("        if v is None:")
-        emit("            if not nullable: found.append(V(c, index, v))")
-        emit("        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))")
-    else:
-        for i, (f, values, nullable, c) in enumerate(plan.domain):
-            ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
-            emit(f"    v = get({f!r}, M)")
-            if nullable:
-                emit(f"    if v is not M and v is not None and (type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
-            else:
-                emit(f"    if v is not M and (v is None or type(v) in UNH or v not in Dd{i}): found.append(V(Cd{i}, index, v))")
+
+    def typed(i: int, item: tuple) -> list[str]:
+        f, py, names, c = item
+        ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
+        return [f"    v = get({f!r}, M)",
+                f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))"]
+
+    def positive(i: int, item: tuple) -> list[str]:
+        f, strict, c = item
+        ns[f"Cp{i}"] = c
+        return [f"    v = get({f!r})",
+                f"    if type(v) in NUM and ({'v <= 0' if strict else 'v < 0'}) and is_number(v): found.append(V(Cp{i}, index, v))"]
+
+    def domain(i: int, item: tuple) -> list[str]:
+        f, values, nullable, c = item
+        ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
+        bad = (f"v is not None and (type(v) in UNH or v not in Dd{i})" if nullable
+               else f"(v is None or type(v) in UNH or v not in Dd{i})")
+        return [f"    v = get({f!r}, M)", f"    if v is not M and {bad}: found.append(V(Cd{i}, index, v))"]
+
+    _batched(emit, ns, "TT", plan.typed, typed, [
+        "    for f, py, nm, c in TT:",
+        "        v = get(f, M)",
+        "        if v is not M and type(v) not in py and not type_ok(v, nm): found.append(V(c, index, v))"])
+    _batched(emit, ns, "PP", plan.positive, positive, [
+        "    for f, strict, c in PP:",
+        "        v = get(f)",
+        "        if type(v) in NUM and ((v <= 0) if strict else (v < 0)) and is_number(v): found.append(V(c, index, v))"])
+    _batched(emit, ns, "DD", plan.domain, domain, [
+        "    for f, dv, nullable, c in DD:",
+        "        v = get(f, M)",
+        "        if v is M: continue",
+        "        if v is None:",
+        "            if not nullable: found.append(V(c, index, v))",
+        "        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))"])
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule
@@ -113,6 +111,19 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         code = _CODE[plan.context, src] = compile(src, f"<monitor plan {plan.context}>", "exec")
     exec(code, ns)  # noqa: S102 - generated from repr literals only
     return ns["run"]
+
+
+def _batched(emit: Callable[[str], None], ns: dict[str, Any], table: str, items: list, straight: Callable[[int, tuple], list[str]],
+             loop: list[str]) -> None:
+    """One rule class of a plan: a loop over ``ns[table]`` when long, else straight-line code per rule."""
+    if len(items) > LOOP_AT:
+        ns[table] = tuple(items)
+        for line in loop:
+            emit(line)
+        return
+    for i, item in enumerate(items):
+        for line in straight(i, item):
+            emit(line)
 
 
 def _read(f: str) -> str:

@@ -9,13 +9,12 @@ when the provider is registered (by ``harness.llm.models`` on first use).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
 from typing import Any
 
-from environments.seeding import canonical_json, rng
+from environments.seeding import canonical_json, rng, sha256_hex
 from harness.llm.providers.registry import (  # noqa: F401  (re-exported: the provider's public names)
     Policy,
     ScriptedPolicyError,
@@ -38,8 +37,9 @@ def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str,
 
 
 def _rng_of(seed: int | None, messages_json: str, tools_json: str) -> random.Random:
-    digests = (hashlib.sha256(t.encode("utf-8")).hexdigest() for t in (messages_json, tools_json))
-    return rng("scripted", seed if seed is not None else 0, *digests)
+    # sha256_hex of the canonical text is sha256_hex of the object (the same bytes are hashed)
+    return rng("scripted", seed if seed is not None else 0, sha256_hex(messages_json.encode("utf-8")),
+               sha256_hex(tools_json.encode("utf-8")))
 
 
 def _usage_of(messages_json: str, tools_json: str, reply: dict) -> dict[str, int]:

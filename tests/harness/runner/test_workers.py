@@ -14,7 +14,7 @@ from hydra import compose, initialize_config_dir
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import load_fakeworld, policy_factory  # noqa: E402
 
-from harness.config import CONF_DIR, register, to_config  # noqa: E402
+from harness.config import CONF_DIR, Config, register, to_config  # noqa: E402
 from harness.records import latest_by_episode, load_records  # noqa: E402
 from harness.runner import run_study  # noqa: E402
 from harness.workers import WorkerFailed, worker_count  # noqa: E402
@@ -106,7 +106,7 @@ def test_how_many_workers_run():
     with pytest.raises(ValueError, match="deepseek-chat call a provider.*workers=1"):
         worker_count(2, plan_of(scripted, ("deepseek-chat", False)))
     with pytest.raises(ValueError, match="workers must be >= 0"):
-        worker_count(-1, plan_of(scripted))
+        Config(workers=-1)
 
 
 def alive(pid: int) -> bool:
