@@ -65,3 +65,28 @@ def test_a_killed_job_loses_nothing_and_a_rerun_counts_each_episode_once(tmp_pat
     # the job that finished the first time ran nothing again; the killed one only what it lacked
     assert len(load_records(job_records(out, "scripted-trusting"))) == 12
     assert len(load_records(killed)) == 12
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def test_the_launchers_idle_workers_are_released_when_a_sweep_ends():
+    """loky keeps its workers until interpreter exit (seconds after the analysis); the callback stops them."""
+    import time
+
+    from joblib.externals.loky import get_reusable_executor
+
+    from harness.sweep import release_idle_workers
+
+    pid = get_reusable_executor(max_workers=1).submit(_pid).result()
+    release_idle_workers()
+    for _ in range(600):  # poll: the worker is killed asynchronously
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"loky worker {pid} still alive after release_idle_workers()")
+    release_idle_workers()  # again, with the pool already stopped: nothing to do, no error
