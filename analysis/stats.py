@@ -205,10 +205,18 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, alpha: float = 0.05, mid
     # P(b >= d - c) = 1 - P(b <= d - c - 1)
     upper = np.where(has, 1.0 - special.bdtr(d - np.maximum(crit, 0) - 1, d, q), 0.0)
     upper = np.where(has & (d - crit - 1 < 0), 1.0, upper)
-    pd = sps.binom.pmf(d, n, psi)
-    return float(np.sum(pd * np.minimum(1.0, lower + upper)))
+    return float(np.sum(_discordant_pmf(int(n), float(psi)) * np.minimum(1.0, lower + upper)))
 
 
+@lru_cache(maxsize=256)
+def _discordant_pmf(n: int, psi: float) -> np.ndarray:
+    """P(D = d), d = 0..n: the same for every delta a root search tries at one (n, psi)."""
+    pmf = sps.binom.pmf(np.arange(n + 1), n, psi)
+    pmf.flags.writeable = False
+    return pmf
+
+
+@lru_cache(maxsize=1024)  # tables ask again for the same (n, psi): every contrast of a model has its n
 def mde_exact(n: int, psi: float, power: float = 0.8, alpha: float = 0.05, midp: bool = False) -> float:
     """Smallest delta = p10 - p01 (a proportion) that the exact McNemar test detects with ``power``.
 
