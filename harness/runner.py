@@ -37,6 +37,7 @@ from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, run_loop
 from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
+from harness.llm.inline import run_inline_if_scripted
 from harness.llm.models import InfraError, ModelConfigError, ModelSpec, acomplete, check_model_available
 from harness.llm.providers import registry as policies
 from harness.manifest import finish_manifest, start_manifest, write_atomic
@@ -70,6 +71,10 @@ class Plan:
     # fault label -> its injector (shared by every arm); a study may cross its tasks with several faults
     faults: dict[str, Interposer] = field(default_factory=dict)
     folds: dict[str, int | None] = field(default_factory=dict)
+
+    def specs(self) -> list[ModelSpec]:
+        """Every model a run calls: agents, reviewers and the simulated user."""
+        return [*self.models.values(), *self.reviewers.values(), *([self.user] if self.user else [])]
 
 
 def spec_of(model: Any) -> ModelSpec:
@@ -673,6 +678,7 @@ def run_summary(plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Co
 async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
                   monitors: MonitorSource | None = None) -> dict[str, Any]:
     cfg = plan.cfg
+    run_inline_if_scripted(plan.specs())
     records_path, spend, todo = pending_work(plan, run_dir)
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     if monitors is None:

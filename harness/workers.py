@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from harness.llm.inline import run_inline_if_scripted
 from harness.records import RecordWriter
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,7 @@ def usable_cpus() -> int:
 
 def worker_count(requested: int, plan: Any, multirun: bool = False) -> int:
     """The number of processes that will run episodes (1: the ordinary single-process run)."""
-    specs = [*plan.models.values(), *plan.reviewers.values(), *([plan.user] if plan.user else [])]
-    real = sorted({s.name for s in specs if not s.scripted})
+    real = sorted({s.name for s in plan.specs() if not s.scripted})
     if requested == 0:
         budget = plan.cfg.budget.usd is not None or plan.cfg.budget.tokens is not None
         # one process: a sweep's job (the launcher runs jobs side by side), real models (their calls
@@ -225,6 +225,7 @@ async def _run_claimed(plan: Any, run_dir: Path, factory: Any, monitors: Any, to
     from harness import runner
 
     cfg = plan.cfg
+    run_inline_if_scripted(plan.specs())
     factories, cache = runner.arm_factories(plan, run_dir, factory, spend)
     chains = runner.episode_chains(plan, monitors)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}

@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ablations{f' (limit {args.limit})' if args.limit else ''}: one process {one:.1f} s; "
           f"joblib sweep, 2 jobs at a time {sweep:.1f} s; ratio {ratio:.2f} (goal <= 0.60: {'met' if ratio <= 0.6 else 'NOT met'})")
     print(f"  jobs' own run times {[round(j, 1) for j in jobs]} s; best two-worker makespan {two_worker_makespan(jobs):.1f} s")
+    print(f"  the jobs' run times sum to {sum(jobs):.1f} s against {episodes:.1f} s for the same episodes in one process "
+          f"(imports included there): x{sum(jobs) / episodes:.2f}, what running two at once costs each here")
     print(f"  one process: episodes {episodes:.1f} s + analysis (tables, figures) {analysis:.1f} s")
     print(f"  sweep machinery beyond the jobs (launcher, process start, merge, callback with its analysis) "
           f"{machinery:.1f} s (goal <= 10 s: {'met' if machinery <= 10 else 'NOT met'})")

@@ -91,7 +91,8 @@ def test_a_dead_worker_loses_nothing_finished_and_a_rerun_completes(tmp_path):
 def plan_of(*models: tuple[str, bool], budget: float | None = None, n: int = 10) -> SimpleNamespace:
     specs = {name: SimpleNamespace(name=name, scripted=scripted) for name, scripted in models}
     cfg = SimpleNamespace(budget=SimpleNamespace(usd=budget, tokens=None))
-    return SimpleNamespace(models=specs, reviewers={}, user=None, schedule=[None] * n, cfg=cfg)
+    return SimpleNamespace(models=specs, reviewers={}, user=None, schedule=[None] * n, cfg=cfg,
+                           specs=lambda: list(specs.values()))
 
 
 def test_how_many_workers_run():
