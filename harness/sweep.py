@@ -50,11 +50,17 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
     return summary
 
 
-# The analysis process imports pandas, scipy and matplotlib (seconds) while the jobs run, then waits
-# for one line on stdin: "go" analyses the merged sweep, anything else (or EOF) exits untouched.
+# The analysis process imports pandas, scipy and matplotlib (seconds) and draws one throwaway figure
+# in each format (fonts and renderers load on first use) while the jobs run, then waits for one line
+# on stdin: "go" analyses the merged sweep, anything else (or EOF) exits untouched.
 _WARM_ANALYSIS = (
-    "import sys\n"
+    "import io, sys\n"
     "import analysis.__main__ as m, analysis.figures  # noqa\n"
+    "import matplotlib.pyplot as plt\n"
+    "fig, ax = plt.subplots(figsize=(2, 1)); ax.set_title('warm'); ax.text(0.5, 0.5, 'W/L'); ax.scatter([0], [0])\n"
+    "for fmt in ('png', 'pdf'):\n"
+    "    fig.savefig(io.BytesIO(), format=fmt, dpi=150, bbox_inches='tight')\n"
+    "plt.close(fig)\n"
     "if sys.stdin.readline().strip() != 'go':\n"
     "    raise SystemExit(0)\n"
     "raise SystemExit(m.main(['figures', '--run', sys.argv[1]]))\n"
@@ -71,7 +77,7 @@ def release_idle_workers() -> None:
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(loky, "_executor", None)  # loky's one reusable pool, if this process made it
     if executor is not None:
-        executor.shutdown(wait=False, kill_workers=True)
+        executor.shutdown(wait=False)
 
 
 # by sweep folder, outside the callback: launchers pickle the callbacks with the config (a Popen can't be)
