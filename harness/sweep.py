@@ -13,8 +13,10 @@ Knows no world; reads records through ``harness.records`` only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +79,9 @@ def release_idle_workers() -> None:
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(loky, "_executor", None)  # loky's one reusable pool, if this process made it
     if executor is not None:
+        for pid in list(getattr(executor, "_processes", None) or ()):
+            with contextlib.suppress(OSError):  # their exit (freeing a study's heap) yields to the analysis
+                os.setpriority(os.PRIO_PROCESS, pid, 19)
         executor.shutdown(wait=False)
 
 
