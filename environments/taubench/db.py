@@ -174,7 +174,9 @@ class RetailDB:
         out = []
         for c, k in sorted(self.owned):
             base = self.base.collections[c]
-            if k not in base or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k):
+            # unequal values differ for sure; equal ones may still differ in type (1 vs 1.0): then the digests decide
+            if (k not in base or getattr(self, c)[k] != base[k]
+                    or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k)):
                 out.append((c, k))
         return out
 

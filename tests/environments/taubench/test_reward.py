@@ -114,3 +114,17 @@ def test_semantic_comparison_rounds_to_cents(env):
     assert not d["r_actions"] and d["semantic_match"] and d["reward"] == 0.0 and d["semantic_reward"] == 1.0
     ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.01
     assert not ep.outcome(require_done=False).details["semantic_match"]
+
+
+def test_changed_records_are_those_whose_content_or_number_type_differs():
+    from environments.taubench.db import BaseDB
+
+    base = BaseDB({"users": {"u1": {"balance": 1}, "u2": {"balance": 2}, "u3": {"balance": 3}},
+                   "orders": {}, "products": {}})  # fmt: skip
+    db = base.fresh()
+    db.writable_user("u1")["balance"] = 1  # taken for writing, left equal: not changed
+    db.writable_user("u2")["balance"] = 2.0  # equal under ==, another JSON number: changed, as upstream's hash says
+    db.writable_user("u3")["balance"] = 4
+    db.orders["o9"] = {"status": "pending"}
+    db.writable("orders", "o9")  # a record the base lacks: changed
+    assert db.changed() == [("orders", "o9"), ("users", "u2"), ("users", "u3")]
