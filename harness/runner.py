@@ -73,8 +73,12 @@ class Plan:
     folds: dict[str, int | None] = field(default_factory=dict)
 
     def specs(self) -> list[ModelSpec]:
-        """Every model a run calls: agents, reviewers and the simulated user."""
-        return [*self.models.values(), *self.reviewers.values(), *([self.user] if self.user else [])]
+        return model_specs(self.models, self.reviewers, self.user)
+
+
+def model_specs(models: dict[str, ModelSpec], reviewers: dict[str, ModelSpec], user: ModelSpec | None) -> list[ModelSpec]:
+    """Every model a run calls: agents, reviewers and the simulated user."""
+    return [*models.values(), *reviewers.values(), *([user] if user else [])]
 
 
 def spec_of(model: Any) -> ModelSpec:
@@ -149,7 +153,7 @@ def plan_run(cfg: Config) -> Plan:
     if getattr(env, "needs_user", False):
         user = spec_of(load_models([cfg.user_model or default_user(plugin, own)])[0])
         user = fit_to_world(user, plugin, own)
-    for spec in [*models.values(), *reviewers.values(), *([user] if user else [])]:
+    for spec in model_specs(models, reviewers, user):  # before any task is selected
         check_model_available(spec)
     faults = fault_injectors(cfg)
     selected = []
