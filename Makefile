@@ -51,9 +51,9 @@ test: $(STAMP) browser appworld-setup ## install if needed, then run the whole t
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"
 
-lint: $(STAMP) ## ruff over the project
+lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a finding or on formatting drift
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check . || true
+	$(BIN)/ruff format --check .
 
 bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, sweep, tau-bench replay, report (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py

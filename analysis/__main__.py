@@ -30,12 +30,20 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m analysis", description=__doc__.splitlines()[0])
     p.add_argument("command", choices=COMMANDS)
     p.add_argument("--run", default=None, help="run folder holding episodes.jsonl (all but design)")
-    p.add_argument("--pairs", type=int, action="append", default=[], help="design: pairs (or clusters); repeatable")
-    p.add_argument("--discordance", type=float, default=None,
-                   help="design: planned (wins+losses)/n; default: the paper's, per model and pooled")
+    p.add_argument(
+        "--pairs", type=int, action="append", default=[], help="design: pairs (or clusters); repeatable"
+    )
+    p.add_argument(
+        "--discordance",
+        type=float,
+        default=None,
+        help="design: planned (wins+losses)/n; default: the paper's, per model and pooled",
+    )
     p.add_argument("--power", type=float, default=0.8, help="design: power")
     p.add_argument("--alpha", type=float, default=0.05, help="design: two-sided alpha")
-    p.add_argument("--out", default=None, help="where to write (default: the run folder; report: DIR/report.html)")
+    p.add_argument(
+        "--out", default=None, help="where to write (default: the run folder; report: DIR/report.html)"
+    )
     p.add_argument("--study", default=None, help="restrict Table 1 and ablations to one study")
     p.add_argument(
         "--replication", action="append", default=[], help="a model shown in Table 1 but not pooled"

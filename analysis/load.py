@@ -58,8 +58,10 @@ def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.Da
     rep = report if report is not None else LoadReport()
     path = episodes_path(run_dir)
     if not path.exists():
-        raise FileNotFoundError(f"{path}: no episode records here; point --run at a run folder (it holds "
-                                "episodes.jsonl) or run the study first")
+        raise FileNotFoundError(
+            f"{path}: no episode records here; point --run at a run folder (it holds "
+            "episodes.jsonl) or run the study first"
+        )
     data = path.read_bytes()
     cut = data.rfind(b"\n") + 1  # a final line without its newline is a torn append, not corruption
     rows: list[dict] = []
@@ -70,8 +72,10 @@ def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.Da
         try:
             obj = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordCorruptError(f"{path}:{lineno}: corrupt record in the middle of the file ({exc}); it is "
-                                     "not a torn final line: inspect or remove that line") from None
+            raise RecordCorruptError(
+                f"{path}:{lineno}: corrupt record in the middle of the file ({exc}); it is "
+                "not a torn final line: inspect or remove that line"
+            ) from None
         if not isinstance(obj, dict):
             raise RecordCorruptError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
         rows.append(obj)
@@ -122,7 +126,9 @@ def upgrade_v1(df: pd.DataFrame) -> pd.DataFrame:
     if "strata" in df.columns or not {"complexity", "mode"} & set(df.columns):
         return df
     cols = [c for c in ("complexity", "mode") if c in df.columns]
-    df["strata"] = df[cols].apply(lambda r: {c: str(r[c]) for c in cols if r[c] is not None and r[c] == r[c]}, axis=1)
+    df["strata"] = df[cols].apply(
+        lambda r: {c: str(r[c]) for c in cols if r[c] is not None and r[c] == r[c]}, axis=1
+    )
     return df
 
 

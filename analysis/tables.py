@@ -221,7 +221,9 @@ def table1(
     frame = full[cols] if len(full) else pd.DataFrame(columns=cols)
     notes = [f"endpoint: {ENDPOINT_LABELS[endpoint]}", *_drop_notes(pf)]
     if pf.dropped_no_endpoint:
-        notes.append(f"pairs dropped because an arm's record has no {endpoint!r} value: {pf.dropped_no_endpoint}")
+        notes.append(
+            f"pairs dropped because an arm's record has no {endpoint!r} value: {pf.dropped_no_endpoint}"
+        )
     studies = sorted(pf.pairs["study"].dropna().astype(str).unique()) if len(pf.pairs) else []
     if len(studies) > 1:
         notes.append(f"pairs from {len(studies)} studies pooled here: {studies} (choose one with --study)")
@@ -279,7 +281,9 @@ def table1(
             r.setdefault("monitor_pct", 100.0 * r["monitor_successes"] / r["n"])
         paper_frame = pd.DataFrame(prow).reindex(columns=list(TABLE1_COLUMNS))
     else:
-        notes.append(f"{PAPER_LABEL}: reports the process-judge endpoint only; no paper figures for this endpoint")
+        notes.append(
+            f"{PAPER_LABEL}: reports the process-judge endpoint only; no paper figures for this endpoint"
+        )
     title = titled(
         f"Table 1: paired completion, monitor vs baseline; endpoint: {ENDPOINT_LABELS[endpoint]}"
         f"{f' ({study})' if study else ''}",
@@ -577,10 +581,19 @@ def all_tables(
         if has_endpoint(_select_study(records, study), "outcome_correct"):
             t1.append(table1(records, replication, study, endpoint="outcome_correct", **kw))
         else:
-            t1[0].notes.append("no record carries outcome_correct (an older run or another world): no table1_outcome")
-        strata = table1_strata(records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips)
-        rest = [boundaries(records, **kw), post_receipt_actions(records), admissible(records), cost(records),
-                fire_rates(records)]
+            t1[0].notes.append(
+                "no record carries outcome_correct (an older run or another world): no table1_outcome"
+            )
+        strata = table1_strata(
+            records, study, seed=seed, n_resamples=min(n_resamples, 2_000), n_flips=n_flips
+        )
+        rest = [
+            boundaries(records, **kw),
+            post_receipt_actions(records),
+            admissible(records),
+            cost(records),
+            fire_rates(records),
+        ]
         abl_table = abl.result() if abl is not None else ablations(records, study=study, **kw)
     finally:
         if pool is not None:

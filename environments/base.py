@@ -64,7 +64,9 @@ class ToolSpec:
 
     def __post_init__(self) -> None:
         if self.category not in CATEGORIES:
-            raise ValueError(f"tool {self.name!r}: category must be one of {CATEGORIES}, got {self.category!r}")
+            raise ValueError(
+                f"tool {self.name!r}: category must be one of {CATEGORIES}, got {self.category!r}"
+            )
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -294,7 +296,9 @@ def validate_arguments(spec: ToolSpec, arguments: Any) -> list[str]:
     if not isinstance(arguments, Mapping):
         return [f"arguments must be a JSON object, got {type(arguments).__name__}"]
     props: Mapping[str, Any] = spec.parameters.get("properties", {}) or {}
-    errors = [f"missing required argument '{k}'" for k in spec.parameters.get("required", []) if k not in arguments]
+    errors = [
+        f"missing required argument '{k}'" for k in spec.parameters.get("required", []) if k not in arguments
+    ]
     for key, value in arguments.items():
         if key not in props:
             errors.append(f"unexpected argument '{key}' (allowed: {', '.join(sorted(props)) or 'none'})")
@@ -309,7 +313,9 @@ def _check_value(key: str, value: Any, schema: Mapping[str, Any]) -> list[str]:
         names = want if isinstance(want, list) else [want]
         ok = any(_is_type(value, n) for n in names)
         if not ok:
-            return [f"argument '{key}' must be {' or '.join(names)}, got {type(value).__name__} {value!r}"[:300]]
+            return [
+                f"argument '{key}' must be {' or '.join(names)}, got {type(value).__name__} {value!r}"[:300]
+            ]
     if "enum" in schema and value not in schema["enum"]:
         return [f"argument '{key}' must be one of {list(schema['enum'])}, got {value!r}"]
     return []

@@ -32,7 +32,9 @@ def get_plugin(name: str) -> Plugin:
     try:
         plugin = getattr(importlib.import_module(module), attr)
     except ModuleNotFoundError as exc:
-        raise UnknownEnvironmentError(f"environment {name!r} is not available in this checkout ({exc})") from None
+        raise UnknownEnvironmentError(
+            f"environment {name!r} is not available in this checkout ({exc})"
+        ) from None
     except AttributeError:
         raise UnknownEnvironmentError(f"environment {name!r}: {module} has no {attr!r}") from None
     if not isinstance(plugin, Plugin):

@@ -154,7 +154,9 @@ class ArmCfg:
             ("delivery", DELIVERIES),
         ):
             if getattr(self, key) not in allowed:
-                raise ValueError(f"arm {self.name!r}: {key} must be one of {allowed}, got {getattr(self, key)!r}")
+                raise ValueError(
+                    f"arm {self.name!r}: {key} must be one of {allowed}, got {getattr(self, key)!r}"
+                )
         if self.delivery == "deferred" and self.monitor == "none":
             raise ValueError(f"arm {self.name!r}: deferred delivery needs a monitor variant")
 
@@ -262,7 +264,9 @@ def load_models(
                     f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
                     stacklevel=2,
                 )
-            node = OmegaConf.merge(OmegaConf.structured(ModelCfg), {"name": n, "model": n}, overrides.get(n) or {})
+            node = OmegaConf.merge(
+                OmegaConf.structured(ModelCfg), {"name": n, "model": n}, overrides.get(n) or {}
+            )
             out.append(OmegaConf.to_object(node))
         else:
             known = sorted(p.stem for p in (conf_dir / "model").glob("*.yaml"))

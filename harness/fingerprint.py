@@ -19,25 +19,46 @@ from harness.agents import prompts
 
 def prompt_texts() -> dict[str, Any]:
     """Every text the harness puts in front of an agent (arm prompts, receipt and call notices)."""
-    return {"prompts": dict(prompts.PROMPTS), "deferred_prefix": prompts.DEFERRED_PREFIX,
-            "ignored_call": prompts.IGNORED_CALL, "malformed_arguments": prompts.MALFORMED_ARGUMENTS}
+    return {
+        "prompts": dict(prompts.PROMPTS),
+        "deferred_prefix": prompts.DEFERRED_PREFIX,
+        "ignored_call": prompts.IGNORED_CALL,
+        "malformed_arguments": prompts.MALFORMED_ARGUMENTS,
+    }
 
 
 def plan_fingerprint(plan: Any) -> dict[str, Any]:
     """Key -> hash (or small value) of what the plan fixes before any episode."""
-    schedule = sorted((ep.episode_id, ep.pair_id, ep.task_id, ep.group_id, ep.fault_class, ep.fault_kind, ep.seed,
-                       ep.replicate) for ep in plan.schedule)
+    schedule = sorted(
+        (
+            ep.episode_id,
+            ep.pair_id,
+            ep.task_id,
+            ep.group_id,
+            ep.fault_class,
+            ep.fault_kind,
+            ep.seed,
+            ep.replicate,
+        )
+        for ep in plan.schedule
+    )
     cfg = plan.cfg
     return {
         "task_list": sha256_hex(sorted({(e[2], e[4]) for e in schedule})),
         "schedule": sha256_hex(schedule),
-        "seeds": {"seed": cfg.seed, "replicates": cfg.replicates, "monitor_seed": cfg.monitor.seed,
-                  "n_folds": cfg.monitor.n_folds},
+        "seeds": {
+            "seed": cfg.seed,
+            "replicates": cfg.replicates,
+            "monitor_seed": cfg.monitor.seed,
+            "n_folds": cfg.monitor.n_folds,
+        },
         "prompts": sha256_hex(prompt_texts()),
         "arms": {name: sha256_hex(dataclasses.asdict(arm)) for name, arm in sorted(plan.arms.items())},
         "models": {name: sha256_hex(dataclasses.asdict(spec)) for name, spec in sorted(plan.models.items())},
         "user_model": sha256_hex(dataclasses.asdict(plan.user)) if plan.user is not None else None,
-        "faults": {name: sha256_hex(dataclasses.asdict(inj.spec)) for name, inj in sorted(plan.faults.items())},
+        "faults": {
+            name: sha256_hex(dataclasses.asdict(inj.spec)) for name, inj in sorted(plan.faults.items())
+        },
         "env_data": plan.plugin.data_digest(plan.env),
         "instructions": sha256_hex(sorted({plan.env.task(t).instructions for t in {e[2] for e in schedule}})),
     }

@@ -26,7 +26,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10, check=True)
+        out = subprocess.run(
+            ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10, check=True
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip()
@@ -69,10 +71,27 @@ def package_versions(names: tuple[str, ...] = PINNED) -> dict[str, str | None]:
 
 
 # keys that steer how a run proceeds, not what it measures: changing them may resume a run
-RUN_CONTROL_KEYS = ("progress", "concurrency", "workers", "retry_infra_errors", "budget", "cache", "limit", "out", "run_name")
+RUN_CONTROL_KEYS = (
+    "progress",
+    "concurrency",
+    "workers",
+    "retry_infra_errors",
+    "budget",
+    "cache",
+    "limit",
+    "out",
+    "run_name",
+)
 # fields of a resolved model spec that steer calls or price them, never what a reply is
-MODEL_CONTROL_FIELDS = ("max_concurrency", "max_attempts", "timeout_s", "api_key_env", "input_cost_per_mtok",
-                        "cached_input_cost_per_mtok", "output_cost_per_mtok")
+MODEL_CONTROL_FIELDS = (
+    "max_concurrency",
+    "max_attempts",
+    "timeout_s",
+    "api_key_env",
+    "input_cost_per_mtok",
+    "cached_input_cost_per_mtok",
+    "output_cost_per_mtok",
+)
 
 
 def config_hash(resolved: dict[str, Any]) -> str:
@@ -94,7 +113,9 @@ def identity(resolved: dict[str, Any]) -> dict[str, Any]:
 
 
 def _model_identity(spec: Any) -> Any:
-    return {k: v for k, v in spec.items() if k not in MODEL_CONTROL_FIELDS} if isinstance(spec, dict) else spec
+    return (
+        {k: v for k, v in spec.items() if k not in MODEL_CONTROL_FIELDS} if isinstance(spec, dict) else spec
+    )
 
 
 def identity_hash(resolved: dict[str, Any]) -> str:
@@ -135,8 +156,9 @@ class ResumeMismatch(ValueError):
     """A run folder's records were made with another configuration."""
 
 
-def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int,
-                   fingerprint: dict[str, Any] | None = None) -> dict[str, Any]:
+def start_manifest(
+    run_dir: Path, resolved: dict[str, Any], planned: int, fingerprint: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``.
 
     ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later.
@@ -171,9 +193,14 @@ def start_manifest(run_dir: Path, resolved: dict[str, Any], planned: int,
                 "Resuming would mix records of two configurations: undo the change, or use another run_name= "
                 "or out= for the new configuration."
             )
-        manifest["resumes"] = [*previous.get("resumes", []), {"started": previous.get("started"),
-                                                              "finished": previous.get("finished"),
-                                                              "git": previous.get("git")}]
+        manifest["resumes"] = [
+            *previous.get("resumes", []),
+            {
+                "started": previous.get("started"),
+                "finished": previous.get("finished"),
+                "git": previous.get("git"),
+            },
+        ]
     write_atomic(path, manifest)
     return manifest
 

@@ -83,8 +83,9 @@ def make_pair_id(study: str, model: str, task: str, fault: str | None, seed: int
     return sha256_hex(["pair", study, model, task, fault, int(seed), int(replicate)])
 
 
-def make_episode_id(study: str, arm: str, model: str, task_id: str, fault: str | None, seed: int,
-                    replicate: int) -> str:
+def make_episode_id(
+    study: str, arm: str, model: str, task_id: str, fault: str | None, seed: int, replicate: int
+) -> str:
     """A readable, filesystem-safe, deterministic episode id (also the transcript file stem)."""
     digest = sha256_hex(["episode", study, arm, model, task_id, fault, int(seed), int(replicate)])[:16]
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{arm}__{task_id}")[:80]

@@ -67,7 +67,9 @@ def study_help(argv: list[str]) -> bool:
     from harness import studies_list
 
     studies_list.main()
-    print("\npython -m harness.run study=<name> --help   Hydra's help: every config group and the composed config")
+    print(
+        "\npython -m harness.run study=<name> --help   Hydra's help: every config group and the composed config"
+    )
     return True
 
 

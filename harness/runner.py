@@ -76,7 +76,9 @@ class Plan:
         return model_specs(self.models, self.reviewers, self.user)
 
 
-def model_specs(models: dict[str, ModelSpec], reviewers: dict[str, ModelSpec], user: ModelSpec | None) -> list[ModelSpec]:
+def model_specs(
+    models: dict[str, ModelSpec], reviewers: dict[str, ModelSpec], user: ModelSpec | None
+) -> list[ModelSpec]:
     """Every model a run calls: agents, reviewers and the simulated user."""
     return [*models.values(), *reviewers.values(), *([user] if user else [])]
 
@@ -160,31 +162,54 @@ def plan_run(cfg: Config) -> Plan:
     for injector in faults.values() or [None]:  # every task under each fault, the limit per fault
         injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
         selected += select_tasks(
-            env, plugin, cfg.study.split, cfg.study.selection.rule, cfg.study.selection.params, cfg.seed,
-            injected=injected, fault_name=str(cfg.fault.get("name", "none")), limit=cfg.limit,
+            env,
+            plugin,
+            cfg.study.split,
+            cfg.study.selection.rule,
+            cfg.study.selection.params,
+            cfg.seed,
+            injected=injected,
+            fault_name=str(cfg.fault.get("name", "none")),
+            limit=cfg.limit,
         )
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
     resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     assert isinstance(resolved, dict)
-    resolved["resolved"] = resolved_specs({
-        "arms": arms, "models": models, "reviewers": reviewers, "user": user,
-        "env": {"name": plugin.name, "options": dict(cfg.study.env.options),
-                "contract_sources": list(cfg.monitor.sources or plugin.contract_sources)},
-    })
+    resolved["resolved"] = resolved_specs(
+        {
+            "arms": arms,
+            "models": models,
+            "reviewers": reviewers,
+            "user": user,
+            "env": {
+                "name": plugin.name,
+                "options": dict(cfg.study.env.options),
+                "contract_sources": list(cfg.monitor.sources or plugin.contract_sources),
+            },
+        }
+    )
     plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
     record_folds(plan)
-    log.info("planned %d episodes of study %s on %s (%d arms x %d models)", len(schedule), cfg.study.name,
-             plugin.name, len(arms), len(models))
+    log.info(
+        "planned %d episodes of study %s on %s (%d arms x %d models)",
+        len(schedule),
+        cfg.study.name,
+        plugin.name,
+        len(arms),
+        len(models),
+    )
     return plan
 
 
 def default_user(plugin: Plugin, own: dict[str, str]) -> str:
     users = list(plugin.scripted_users())
     if not users:
-        raise ValueError(f"environment {plugin.name!r} needs a simulated user: set user_model=<conf/model name "
-                         "or litellm string>")
+        raise ValueError(
+            f"environment {plugin.name!r} needs a simulated user: set user_model=<conf/model name "
+            "or litellm string>"
+        )
     return f"scripted/{own[users[0]]}"
 
 
@@ -213,13 +238,17 @@ def fault_injectors(cfg: Config) -> dict[str, Any]:
     return out
 
 
-def arm_interposers(arm: ArmCfg, faults: list[Interposer], monitors: MonitorSource | None) -> list[Interposer]:
+def arm_interposers(
+    arm: ArmCfg, faults: list[Interposer], monitors: MonitorSource | None
+) -> list[Interposer]:
     chain = list(faults)
     if arm.monitor != "none":
         if monitors is None:
             raise ValueError(f"arm {arm.name!r} needs a monitor but none was built")
         chain.append(
-            MonitorInterposer(lambda ctx: monitors(ctx.task.group_id, arm.monitor, arm.detector), arm.delivery)
+            MonitorInterposer(
+                lambda ctx: monitors(ctx.task.group_id, arm.monitor, arm.detector), arm.delivery
+            )
         )
     return chain
 
@@ -329,8 +358,12 @@ _CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
 
 
 def crossfit_key(plan: Plan) -> str:
-    parts = [plan.plugin.name, plan.plugin.data_digest(plan.env), plan.resolved.get("study", {}).get("env"),
-             plan.resolved.get("monitor")]
+    parts = [
+        plan.plugin.name,
+        plan.plugin.data_digest(plan.env),
+        plan.resolved.get("study", {}).get("env"),
+        plan.resolved.get("monitor"),
+    ]
     return json.dumps(parts, sort_keys=True, default=str)
 
 
@@ -345,7 +378,9 @@ def database_registry(plan: Plan) -> Any:
     for tool, places in sorted(db.bindings.items()):
         for collection, context in places:
             if collection not in by_collection:
-                raise ValueError(f"environment {plan.plugin.name!r} binds {tool} to unknown collection {collection!r}")
+                raise ValueError(
+                    f"environment {plan.plugin.name!r} binds {tool} to unknown collection {collection!r}"
+                )
             rules.extend(bind_records(by_collection[collection], tool, context))
     return Registry(rules, {"source": "database"})
 
@@ -370,14 +405,18 @@ class Spend:
         self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
         self.tokens += int(rec.get("prompt_tokens") or 0) + int(rec.get("completion_tokens") or 0)
         for who in ("reviewer", "user"):
-            self.tokens += int(rec.get(f"{who}_prompt_tokens") or 0) + int(rec.get(f"{who}_completion_tokens") or 0)
+            self.tokens += int(rec.get(f"{who}_prompt_tokens") or 0) + int(
+                rec.get(f"{who}_completion_tokens") or 0
+            )
 
 
 def cost_of(completion: Any) -> tuple[float, int]:
     """(USD, prompt + completion tokens) of one completion."""
     usage = completion.usage or {}
-    return (float(completion.cost_usd or 0.0),
-            int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0))
+    return (
+        float(completion.cost_usd or 0.0),
+        int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0),
+    )
 
 
 def within_budget(cfg: Config, spend: Spend) -> bool:
@@ -432,8 +471,17 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, ensure_ascii=False, default=str))
 
 
-def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, user: UserChannel | None, success: bool,
-                   status: str, outcome: dict | None, latency_s: float, transcript: str) -> dict[str, Any]:
+def episode_record(
+    plan: Plan,
+    ep: EpisodeSpec,
+    loop: LoopResult,
+    user: UserChannel | None,
+    success: bool,
+    status: str,
+    outcome: dict | None,
+    latency_s: float,
+    transcript: str,
+) -> dict[str, Any]:
     spec = plan.models[ep.model]
     outcome = dict(outcome or {})
     trace_check = outcome.pop("trace_check", None)
@@ -453,7 +501,9 @@ def episode_record(plan: Plan, ep: EpisodeSpec, loop: LoopResult, user: UserChan
         "seed": ep.seed,
         "pair_id": ep.pair_id,
         "success": bool(success),
-        "outcome_correct": outcome.get("outcome_correct") if status in ("completed", "agent_failed") else None,
+        "outcome_correct": outcome.get("outcome_correct")
+        if status in ("completed", "agent_failed")
+        else None,
         "status": status,
         "env": plan.plugin.name,
         "replicate": ep.replicate,
@@ -511,8 +561,14 @@ class UserChannel:
         return str((completion.message or {}).get("content") or "")
 
 
-async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, interposers: list[Interposer],
-                      budget_ok: Callable[[], bool], run_dir: Path) -> dict[str, Any]:
+async def run_episode(
+    plan: Plan,
+    ep: EpisodeSpec,
+    factory: CompleterFactory,
+    interposers: list[Interposer],
+    budget_ok: Callable[[], bool],
+    run_dir: Path,
+) -> dict[str, Any]:
     arm = plan.arms[ep.arm]
     spec = plan.models[ep.model]
     if arm.reasoning_budget is not None:  # scripted providers accept it too (recorded, ignored): same path
@@ -528,13 +584,22 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
     success = False
     try:
         loop = await run_loop(
-            episode, task, factory(spec, ep.replicate),
-            system_prompt=system_prompt(arm.prompt, task), interposers=interposers, seed=ep.seed,
-            max_rounds=plan.cfg.study.env.max_rounds, delivery=arm.delivery, reviewer=reviewer,
-            max_reviewer_calls=arm.max_reviewer_calls, budget_ok=budget_ok, infra_errors=(InfraError,),
+            episode,
+            task,
+            factory(spec, ep.replicate),
+            system_prompt=system_prompt(arm.prompt, task),
+            interposers=interposers,
+            seed=ep.seed,
+            max_rounds=plan.cfg.study.env.max_rounds,
+            delivery=arm.delivery,
+            reviewer=reviewer,
+            max_reviewer_calls=arm.max_reviewer_calls,
+            budget_ok=budget_ok,
+            infra_errors=(InfraError,),
         )
         status = {"infra_error": "infra_error", "env_error": "env_error", "budget": "budget_exhausted"}.get(
-            loop.stop_reason, "")
+            loop.stop_reason, ""
+        )
         if not status:
             try:
                 verdict = await episode.score()
@@ -554,12 +619,24 @@ async def run_episode(plan: Plan, ep: EpisodeSpec, factory: CompleterFactory, in
         log.warning("episode %s: %s (%s)", ep.episode_id, status, loop.error)
     latency = time.monotonic() - t0
     transcript = f"transcripts/{ep.episode_id}.json"
-    write_atomic(run_dir / transcript, {
-        "episode": ep.to_json(), "arm": dataclasses.asdict(arm), "model": spec.name, "litellm_model": spec.model,
-        "tools": [s.openai_schema() for s in episode.tools()], "messages": loop.messages, "turns": loop.turns,
-        "results_meta": _jsonable(loop.results_meta), "reviews": loop.reviews, "status": status,
-        "error": loop.error, "outcome": _jsonable(outcome) if outcome is not None else None,
-    }, indent=None)
+    write_atomic(
+        run_dir / transcript,
+        {
+            "episode": ep.to_json(),
+            "arm": dataclasses.asdict(arm),
+            "model": spec.name,
+            "litellm_model": spec.model,
+            "tools": [s.openai_schema() for s in episode.tools()],
+            "messages": loop.messages,
+            "turns": loop.turns,
+            "results_meta": _jsonable(loop.results_meta),
+            "reviews": loop.reviews,
+            "status": status,
+            "error": loop.error,
+            "outcome": _jsonable(outcome) if outcome is not None else None,
+        },
+        indent=None,
+    )
     return episode_record(plan, ep, loop, user, success, status, outcome, latency, transcript)
 
 
@@ -575,7 +652,9 @@ def system_prompt(arm_prompt: str, task: Any) -> str:
 # the run
 
 
-def pending_episodes(schedule: list[EpisodeSpec], records: list[dict], retry_infra: bool) -> list[EpisodeSpec]:
+def pending_episodes(
+    schedule: list[EpisodeSpec], records: list[dict], retry_infra: bool
+) -> list[EpisodeSpec]:
     """Episodes still to run: never recorded, stopped by the budget, or (when asked) infra/env errors."""
     latest = latest_by_episode(records)
     todo = []
@@ -590,12 +669,15 @@ def pending_episodes(schedule: list[EpisodeSpec], records: list[dict], retry_inf
 
 def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str], spend: Spend) -> str:
     """The progress bar's postfix: outcomes, errors, cost, and the arm/model mix so far."""
+
     def mix(c: Counter[str]) -> str:
         return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
 
-    return (f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
-            f"env {counts['env_error']} "
-            f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}")
+    return (
+        f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
+        f"env {counts['env_error']} "
+        f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}"
+    )
 
 
 class Progress:
@@ -608,15 +690,23 @@ class Progress:
         self.arms: Counter[str] = Counter()
         self.models: Counter[str] = Counter()
         self.spend = spend
-        self.bar = tqdm(total=total, disable=not cfg.progress, desc=cfg.study.name, unit="ep", dynamic_ncols=True,
-                        mininterval=1.0)
+        self.bar = tqdm(
+            total=total,
+            disable=not cfg.progress,
+            desc=cfg.study.name,
+            unit="ep",
+            dynamic_ncols=True,
+            mininterval=1.0,
+        )
 
     def add(self, rec: dict) -> None:
         self.counts[rec["status"]] += 1
         self.arms[rec["arm"]] += 1
         self.models[rec["model"]] += 1
         self.bar.update(1)
-        self.bar.set_postfix_str(progress_text(self.counts, self.arms, self.models, self.spend), refresh=False)
+        self.bar.set_postfix_str(
+            progress_text(self.counts, self.arms, self.models, self.spend), refresh=False
+        )
 
     def close(self) -> None:
         self.bar.close()
@@ -634,14 +724,20 @@ def pending_work(plan: Plan, run_dir: Path) -> tuple[Path, Spend, list[EpisodeSp
     return records_path, spend, pending_episodes(plan.schedule, existing, plan.cfg.retry_infra_errors)
 
 
-def episode_chains(plan: Plan, monitors: MonitorSource | None) -> dict[tuple[str, str | None], list[Interposer]]:
+def episode_chains(
+    plan: Plan, monitors: MonitorSource | None
+) -> dict[tuple[str, str | None], list[Interposer]]:
     """(arm, fault label) -> the arm's interposers behind that fault's injector."""
-    return {(name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
-            for name, arm in plan.arms.items()
-            for label, injector in ({**plan.faults} or {None: None}).items()}
+    return {
+        (name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
+        for name, arm in plan.arms.items()
+        for label, injector in ({**plan.faults} or {None: None}).items()
+    }
 
 
-def arm_factories(plan: Plan, run_dir: Path, factory: CompleterFactory | None, spend: Any) -> tuple[dict, Any]:
+def arm_factories(
+    plan: Plan, run_dir: Path, factory: CompleterFactory | None, spend: Any
+) -> tuple[dict, Any]:
     """Each arm's metered completer factory, and the reply cache they share (None when off)."""
     if factory is not None:  # a test's completers: one for every arm
         return dict.fromkeys(plan.arms, _metered(factory, spend)), None
@@ -663,8 +759,9 @@ async def close_world(plan: Plan) -> None:
             log.warning("closing environment %s failed", plan.plugin.name, exc_info=True)
 
 
-def run_summary(plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Counter[str], stopped: bool,
-                spend: Any) -> dict[str, Any]:
+def run_summary(
+    plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Counter[str], stopped: bool, spend: Any
+) -> dict[str, Any]:
     final = latest_by_episode(load_records(records_path, repair=False))
     in_schedule = {ep.episode_id for ep in plan.schedule}
     by_status = Counter(r.get("status") for eid, r in final.items() if eid in in_schedule)
@@ -679,8 +776,9 @@ def run_summary(plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Co
     }
 
 
-async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = None,
-                  monitors: MonitorSource | None = None) -> dict[str, Any]:
+async def execute(
+    plan: Plan, run_dir: Path, factory: CompleterFactory | None = None, monitors: MonitorSource | None = None
+) -> dict[str, Any]:
     cfg = plan.cfg
     run_inline_if_scripted(plan.specs())
     records_path, spend, todo = pending_work(plan, run_dir)
@@ -698,17 +796,23 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
         return within_budget(cfg, spend)
 
     with RecordWriter(records_path) as writer:
+
         async def one(ep: EpisodeSpec) -> None:
             nonlocal stopped_by_budget
             # the model's own cap first: episodes queued behind a busy model must not hold global slots
             async with model_sems[ep.model], global_sem:
                 if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
                     if not stopped_by_budget:
-                        log.warning("budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6),
-                                    spend.tokens)
+                        log.warning(
+                            "budget spent (%s USD, %d tokens): no new episode starts",
+                            round(spend.usd, 6),
+                            spend.tokens,
+                        )
                     stopped_by_budget = True
                     return
-                rec = await run_episode(plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir)
+                rec = await run_episode(
+                    plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir
+                )
                 writer.append(rec)
                 progress.add(rec)
 
@@ -722,8 +826,14 @@ async def execute(plan: Plan, run_dir: Path, factory: CompleterFactory | None = 
     return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend)
 
 
-def run_study(cfg: Config, run_dir: Path | str, factory: CompleterFactory | None = None,
-              monitors: MonitorSource | None = None, plan: Plan | None = None, multirun: bool = False) -> dict[str, Any]:
+def run_study(
+    cfg: Config,
+    run_dir: Path | str,
+    factory: CompleterFactory | None = None,
+    monitors: MonitorSource | None = None,
+    plan: Plan | None = None,
+    multirun: bool = False,
+) -> dict[str, Any]:
     """Plan, write config + manifest, run what is pending, update the manifest; returns the counts.
 
     ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes);

@@ -36,7 +36,9 @@ class StreamContext:
     call_index: int  # 0-based index of this tool call in the episode
     calls_per_tool: dict[str, int] = field(default_factory=dict)  # prior calls of each tool (before this one)
     exposed_tools: list[str] = field(default_factory=list)
-    labels: dict = field(default_factory=dict)  # harness-side notes (fault applied, receipt fired...) -> records
+    labels: dict = field(
+        default_factory=dict
+    )  # harness-side notes (fault applied, receipt fired...) -> records
 
 
 class Interposer(Protocol):
@@ -75,7 +77,9 @@ class MonitorInterposer:
         monitor = self.monitor_for(ctx)
         if monitor is None:
             return result
-        ann = monitor.annotate(call.name, dict(call.arguments), result.content, list(ctx.exposed_tools), result.status)
+        ann = monitor.annotate(
+            call.name, dict(call.arguments), result.content, list(ctx.exposed_tools), result.status
+        )
         if not getattr(ann, "receipt", None):
             return result
         meta = dict(result.meta)

@@ -71,8 +71,9 @@ class SelectionError(ValueError):
     """A study's selection cannot be made from this world."""
 
 
-def _fault_of(env: Environment, plugin: Plugin, task: Task, injected: tuple[str, str] | None,
-              fault_name: str) -> tuple[str, str, str]:
+def _fault_of(
+    env: Environment, plugin: Plugin, task: Task, injected: tuple[str, str] | None, fault_name: str
+) -> tuple[str, str, str]:
     """(label, fault_class, fault_kind): the injector's fault, else the world's own plan, else none."""
     if injected is not None:
         return injected[0], injected[0], injected[1]
@@ -83,8 +84,15 @@ def _fault_of(env: Environment, plugin: Plugin, task: Task, injected: tuple[str,
 
 
 def select_tasks(
-    env: Environment, plugin: Plugin, split: str, rule: str, params: Mapping[str, Any], seed: int,
-    injected: tuple[str, str] | None = None, fault_name: str = "none", limit: int | None = None,
+    env: Environment,
+    plugin: Plugin,
+    split: str,
+    rule: str,
+    params: Mapping[str, Any],
+    seed: int,
+    injected: tuple[str, str] | None = None,
+    fault_name: str = "none",
+    limit: int | None = None,
 ) -> list[Selected]:
     """The frozen list of a study (first ``limit`` entries when given).
 
@@ -101,8 +109,10 @@ def select_tasks(
     else:
         picked = plugin.select(env, rule, params, seed)
         if picked is None:
-            raise SelectionError(f"unknown selection rule {rule!r}: not one of {GENERIC_RULES} and not a rule "
-                                 f"of environment {plugin.name!r}")
+            raise SelectionError(
+                f"unknown selection rule {rule!r}: not one of {GENERIC_RULES} and not a rule "
+                f"of environment {plugin.name!r}"
+            )
         chosen = picked
     out = []
     for t in chosen:
@@ -146,7 +156,11 @@ def _stratified(tasks: Sequence[Task], params: Mapping[str, Any], seed: int) -> 
 
 
 def build_schedule(
-    study: str, selected: Sequence[Selected], arms: Sequence[str], models: Sequence[str], seed: int,
+    study: str,
+    selected: Sequence[Selected],
+    arms: Sequence[str],
+    models: Sequence[str],
+    seed: int,
     replicates: int = 1,
 ) -> list[EpisodeSpec]:
     """Every (task, model, replicate) x arm, shuffled with the frozen seed (arms interleaved)."""
@@ -158,10 +172,19 @@ def build_schedule(
                 for arm in arms:
                     episodes.append(
                         EpisodeSpec(
-                            study=study, arm=arm, model=model, task_id=s.task_id, group_id=s.group_id,
-                            fault_class=s.fault_class, fault_kind=s.fault_kind, seed=seed, replicate=rep,
+                            study=study,
+                            arm=arm,
+                            model=model,
+                            task_id=s.task_id,
+                            group_id=s.group_id,
+                            fault_class=s.fault_class,
+                            fault_kind=s.fault_kind,
+                            seed=seed,
+                            replicate=rep,
                             strata=dict(s.strata),
-                            episode_id=make_episode_id(study, arm, model, s.task_id, s.fault_label, seed, rep),
+                            episode_id=make_episode_id(
+                                study, arm, model, s.task_id, s.fault_label, seed, rep
+                            ),
                             pair_id=pid,
                         )
                     )

@@ -109,7 +109,9 @@ class MergeRecords(Callback):
         release_idle_workers()
         sweep_dir = Path(config.hydra.sweep.dir)
         summary = merge_records(sweep_dir)
-        log.info("merged %d episodes from %d jobs into %s", summary["episodes"], len(summary["jobs"]), sweep_dir)
+        log.info(
+            "merged %d episodes from %d jobs into %s", summary["episodes"], len(summary["jobs"]), sweep_dir
+        )
         warm = _WARM.pop(str(config.hydra.sweep.dir), None)
         if not (self.analyse and summary["episodes"]):
             if warm is not None:

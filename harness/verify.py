@@ -53,10 +53,16 @@ def recompute(manifest: dict[str, Any]) -> dict[str, Any]:
 
 def compare(manifest: dict[str, Any], now: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     """(key, recorded, now) for every key of the recorded fingerprint and the code's provenance."""
-    recorded = {"fingerprint": manifest.get("fingerprint", {}), "git.commit": manifest.get("git", {}).get("commit"),
-                "packages": manifest.get("packages", {})}
-    current = {"fingerprint": now, "git.commit": git_state()["commit"],
-               "packages": package_versions(tuple(manifest.get("packages", {})))}
+    recorded = {
+        "fingerprint": manifest.get("fingerprint", {}),
+        "git.commit": manifest.get("git", {}).get("commit"),
+        "packages": manifest.get("packages", {}),
+    }
+    current = {
+        "fingerprint": now,
+        "git.commit": git_state()["commit"],
+        "packages": package_versions(tuple(manifest.get("packages", {}))),
+    }
     a, b = flatten(recorded), flatten(current)
     return [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b))]
 
@@ -77,8 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     for key, a, b in rows:
         mark = "same   " if a == b else "CHANGED"
         print(f"{mark} {key}" + ("" if a == b else f": recorded {str(a)[:20]}, now {str(b)[:20]}"))
-    print(f"\n{len(rows) - len(changed)} of {len(rows)} keys unchanged" +
-          (f"; changed: {', '.join(k for k, _, _ in changed)}" if changed else ": the run is what this checkout makes"))
+    print(
+        f"\n{len(rows) - len(changed)} of {len(rows)} keys unchanged"
+        + (
+            f"; changed: {', '.join(k for k, _, _ in changed)}"
+            if changed
+            else ": the run is what this checkout makes"
+        )
+    )
     return 1 if changed else 0
 
 

@@ -90,7 +90,9 @@ class SharedSpend:
             self._tokens.value += tokens
 
 
-def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None) -> dict[str, Any]:
+def execute_forked(
+    plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None
+) -> dict[str, Any]:
     """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
     from harness import runner
 
@@ -108,8 +110,11 @@ def execute_forked(plan: Any, run_dir: Path, workers: int, factory: Any = None, 
     gc.freeze()  # what the workers inherit stays out of their collections (no scans, fewer copied pages)
     for k in range(n):
         reader, sender = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, name=f"episodes-{k}",
-                           args=(plan, run_dir, factory, monitors, todo, claim, spend, sender, [*procs, reader]))
+        proc = ctx.Process(
+            target=_worker,
+            name=f"episodes-{k}",
+            args=(plan, run_dir, factory, monitors, todo, claim, spend, sender, [*procs, reader]),
+        )
         proc.start()
         sender.close()  # the parent reads only: EOF on a reader means its worker has ended
         procs[reader] = proc
@@ -196,11 +201,20 @@ def _build_parts() -> Any:
     return runner.monitor_parts(*_PARTS_JOB)
 
 
-def _worker(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any, spend: SharedSpend,
-            sender: Connection, readers: list[Connection]) -> None:
+def _worker(
+    plan: Any,
+    run_dir: Path,
+    factory: Any,
+    monitors: Any,
+    todo: list,
+    claim: Any,
+    spend: SharedSpend,
+    sender: Connection,
+    readers: list[Connection],
+) -> None:
     """One forked worker: run claimed episodes until none is left, sending each record home."""
     for reader in readers:  # inherited read ends: while any is open here, a dead parent would never
-        reader.close()      # be noticed (no EPIPE) and a full pipe would block this worker for good
+        reader.close()  # be noticed (no EPIPE) and a full pipe would block this worker for good
     name = multiprocessing.current_process().name
     try:
         stopped = asyncio.run(_run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, sender))
@@ -220,8 +234,16 @@ def _worker(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, c
         sender.close()
 
 
-async def _run_claimed(plan: Any, run_dir: Path, factory: Any, monitors: Any, todo: list, claim: Any,
-                       spend: SharedSpend, sender: Connection) -> bool:
+async def _run_claimed(
+    plan: Any,
+    run_dir: Path,
+    factory: Any,
+    monitors: Any,
+    todo: list,
+    claim: Any,
+    spend: SharedSpend,
+    sender: Connection,
+) -> bool:
     from harness import runner
 
     cfg = plan.cfg
@@ -247,8 +269,9 @@ async def _run_claimed(plan: Any, run_dir: Path, factory: Any, monitors: Any, to
                 if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
                     stopped = True
                     return
-                rec = await runner.run_episode(plan, ep, factories[ep.arm], runner.chain_for(plan, chains, ep),
-                                               budget_ok, run_dir)
+                rec = await runner.run_episode(
+                    plan, ep, factories[ep.arm], runner.chain_for(plan, chains, ep), budget_ok, run_dir
+                )
             sender.send(("record", rec))
 
     try:
@@ -258,5 +281,7 @@ async def _run_claimed(plan: Any, run_dir: Path, factory: Any, monitors: Any, to
             cache.close()
         await runner.close_world(plan)
     if stopped:
-        log.warning("budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6), spend.tokens)
+        log.warning(
+            "budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6), spend.tokens
+        )
     return stopped

@@ -50,14 +50,20 @@ async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
         seed_s = time.perf_counter() - t0
         song = world["ids"]["spotify"]["Song"][0]
         token = world["tokens"]["spotify"]
-        kinds = {"read": [("show_song", {"song_id": song})],
-                 "write": [("like_song", {"song_id": song, "access_token": token}),
-                           ("unlike_song", {"song_id": song, "access_token": token})]}
+        kinds = {
+            "read": [("show_song", {"song_id": song})],
+            "write": [
+                ("like_song", {"song_id": song, "access_token": token}),
+                ("unlike_song", {"song_id": song, "access_token": token}),
+            ],
+        }
         rt: dict[tuple[str, str], list[float]] = {(k, r): [] for k in kinds for r in ROADS}
         srv: dict[tuple[str, str], list[float]] = {(k, r): [] for k in kinds for r in ROADS}
         ping: list[float] = []
         # the seeded user may like the song already: start from "not liked" so every write is a 200
-        await bridge.request("call", app="spotify", api="unlike_song", args=kinds["write"][1][1], road="appworld")
+        await bridge.request(
+            "call", app="spotify", api="unlike_song", args=kinds["write"][1][1], road="appworld"
+        )
         for i in range(n):
             for road in ROADS if i % 2 else ROADS[::-1]:  # neither road always goes first
                 for kind, calls in kinds.items():
@@ -80,9 +86,14 @@ async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
             reply = await bridge.request("call", app=app, api=api, args=args)
             mixed.append(1e3 * (time.perf_counter() - t))
             codes[reply["status_code"]] = codes.get(reply["status_code"], 0) + 1
-        out: dict[str, Any] = {"seed_world_s": seed_s, "frozen_time": frozen_time, "rounds": n,
-                               "ping_median_ms": statistics.median(ping), "every_read_n": len(mixed),
-                               "every_read_codes": dict(sorted(codes.items()))}
+        out: dict[str, Any] = {
+            "seed_world_s": seed_s,
+            "frozen_time": frozen_time,
+            "rounds": n,
+            "ping_median_ms": statistics.median(ping),
+            "every_read_n": len(mixed),
+            "every_read_codes": dict(sorted(codes.items())),
+        }
         out["every_read_median_ms"], out["every_read_p90_ms"] = _median_p90(mixed)
         for (kind, road), xs in rt.items():
             med, p90 = _median_p90(xs)
@@ -91,8 +102,9 @@ async def round_trips(n: int, frozen_time: str | None) -> dict[str, Any]:
             out[f"{kind}_{road}_server_median_ms"] = statistics.median(srv[kind, road])
         for kind in kinds:
             out[f"{kind}_ratio"] = out[f"{kind}_fast_median_ms"] / out[f"{kind}_appworld_median_ms"]
-            out[f"{kind}_server_ratio"] = (out[f"{kind}_fast_server_median_ms"]
-                                           / out[f"{kind}_appworld_server_median_ms"])
+            out[f"{kind}_server_ratio"] = (
+                out[f"{kind}_fast_server_median_ms"] / out[f"{kind}_appworld_server_median_ms"]
+            )
         return out
     finally:
         await bridge.close()
@@ -104,15 +116,26 @@ def contracts() -> dict[str, float]:
     t1 = time.perf_counter()
     reg = registry_from_schemas(schemas)
     t2 = time.perf_counter()
-    return {"n_apis": len(schemas), "n_rules": reg.n_rules, "fetch_schemas_s": t1 - t0,
-            "build_registry_s": t2 - t1, "contracts_total_s": t2 - t0}
+    return {
+        "n_apis": len(schemas),
+        "n_rules": reg.n_rules,
+        "fetch_schemas_s": t1 - t0,
+        "build_registry_s": t2 - t1,
+        "contracts_total_s": t2 - t0,
+    }
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--calls", type=int, default=300, help="rounds (each: one read and one write pair per road)")
-    ap.add_argument("--frozen-time", default=None, metavar="ISO",
-                    help="freeze the world's clock at this time, as a task world does (e.g. 2023-05-18T12:00:00)")
+    ap.add_argument(
+        "--calls", type=int, default=300, help="rounds (each: one read and one write pair per road)"
+    )
+    ap.add_argument(
+        "--frozen-time",
+        default=None,
+        metavar="ISO",
+        help="freeze the world's clock at this time, as a task world does (e.g. 2023-05-18T12:00:00)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.calls < 1:
@@ -125,20 +148,30 @@ def main() -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"schema contracts for {out['n_apis']} APIs: {out['n_rules']} rules in {out['contracts_total_s']:.2f} s "
-          f"(fetch {out['fetch_schemas_s']:.2f} s + build {out['build_registry_s']:.2f} s; goal < 5 s)")
+    print(
+        f"schema contracts for {out['n_apis']} APIs: {out['n_rules']} rules in {out['contracts_total_s']:.2f} s "
+        f"(fetch {out['fetch_schemas_s']:.2f} s + build {out['build_registry_s']:.2f} s; goal < 5 s)"
+    )
     clock = f"clock frozen at {args.frozen_time}" if args.frozen_time else "clock running"
-    print(f"bridge round trip of one API call, {args.calls} rounds side by side, seeded world ({clock}); goal < 5 ms:")
+    print(
+        f"bridge round trip of one API call, {args.calls} rounds side by side, seeded world ({clock}); goal < 5 ms:"
+    )
     for kind, what in (("read", "spotify.show_song"), ("write", "spotify.like_song / unlike_song")):
         for road in ROADS:
             label = "fast road" if road == "fast" else "AppWorld's own path"
-            print(f"  {kind:5} {label:20} median {out[f'{kind}_{road}_median_ms']:.2f} ms, "
-                  f"p90 {out[f'{kind}_{road}_p90_ms']:.2f} ms; in the bridge (request path) "
-                  f"{out[f'{kind}_{road}_server_median_ms']:.2f} ms")
-        print(f"  {kind:5} fast / AppWorld: round trip x{out[f'{kind}_ratio']:.2f}, "
-              f"request path x{out[f'{kind}_server_ratio']:.2f}   ({what})")
-    print(f"  every read API once ({out['every_read_n']} calls, status codes {out['every_read_codes']}), fast road: "
-          f"median {out['every_read_median_ms']:.2f} ms, p90 {out['every_read_p90_ms']:.2f} ms")
+            print(
+                f"  {kind:5} {label:20} median {out[f'{kind}_{road}_median_ms']:.2f} ms, "
+                f"p90 {out[f'{kind}_{road}_p90_ms']:.2f} ms; in the bridge (request path) "
+                f"{out[f'{kind}_{road}_server_median_ms']:.2f} ms"
+            )
+        print(
+            f"  {kind:5} fast / AppWorld: round trip x{out[f'{kind}_ratio']:.2f}, "
+            f"request path x{out[f'{kind}_server_ratio']:.2f}   ({what})"
+        )
+    print(
+        f"  every read API once ({out['every_read_n']} calls, status codes {out['every_read_codes']}), fast road: "
+        f"median {out['every_read_median_ms']:.2f} ms, p90 {out['every_read_p90_ms']:.2f} ms"
+    )
     print(f"bare ping round trip: median {out['ping_median_ms']:.2f} ms")
     print(f"seeding one offline world: {out['seed_world_s']:.1f} s")
     return 0

@@ -66,9 +66,15 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
 
     tm, fired_m = best_of(run_monitor, repeat)
     tj, fired_j = best_of(run_jsonschema, repeat)
-    return {"results": len(batch), "monitor_checks_per_s": len(batch) / tm, "jsonschema_checks_per_s": len(batch) / tj,
-            "speedup_vs_jsonschema": tj / tm, "monitor_rules": reg.n_rules, "monitor_classes": reg.counts_by_class(),
-            "violations_on_training_data": {"monitor": fired_m, "jsonschema": fired_j}}
+    return {
+        "results": len(batch),
+        "monitor_checks_per_s": len(batch) / tm,
+        "jsonschema_checks_per_s": len(batch) / tj,
+        "speedup_vs_jsonschema": tj / tm,
+        "monitor_rules": reg.n_rules,
+        "monitor_classes": reg.counts_by_class(),
+        "violations_on_training_data": {"monitor": fired_m, "jsonschema": fired_j},
+    }
 
 
 def _met(ok: bool) -> str:
@@ -88,52 +94,90 @@ def main(argv: list[str] | None = None) -> int:
     rows = list(toolmaze.clean_traces(env, mode="P0"))
     report: dict = {"clean_trace_rows": len(rows), "workflows": len({r["workflow_id"] for r in rows})}
     t_build, t_first, cf = timed(lambda: build_crossfit(rows, 5, args.seed), args.repeat)
-    report["build"] = {"seconds_five_folds": t_build, "seconds_first_build": t_first, "accepted_rules_total": cf.n_rules,
-                       "rules_per_fold": [r.n_rules for r in cf.registries], "classes_fold0": cf.registries[0].counts_by_class()}
+    report["build"] = {
+        "seconds_five_folds": t_build,
+        "seconds_first_build": t_first,
+        "accepted_rules_total": cf.n_rules,
+        "rules_per_fold": [r.n_rules for r in cf.registries],
+        "classes_fold0": cf.registries[0].counts_by_class(),
+    }
     report["speed"] = check_speed(rows, args.repeat)
     report["false_alarms_heldout"] = false_alarms(cf, rows)
     cf_schema = build_crossfit(rows, 5, args.seed, schema_only=True)
-    report["schema_only"] = {"accepted_rules_total": cf_schema.n_rules, "false_alarms_heldout": false_alarms(cf_schema, rows)["rate"]["all"]}
+    report["schema_only"] = {
+        "accepted_rules_total": cf_schema.n_rules,
+        "false_alarms_heldout": false_alarms(cf_schema, rows)["rate"]["all"],
+    }
     if not args.skip_audit:
         t0 = time.perf_counter()
         report["audit"] = detection_audit(cf, env, focus=C3C4)
         report["audit"]["seconds"] = time.perf_counter() - t0
         sch = detection_audit(cf_schema, env, focus=C3C4)
-        report["schema_only"]["audit"] = {k: sch[k] for k in ("fault_outcomes", "flagged", "focus", "clean_fire_rate",
-                                                               "receipt_events", "events_with_2plus_recovery")}
+        report["schema_only"]["audit"] = {
+            k: sch[k]
+            for k in (
+                "fault_outcomes",
+                "flagged",
+                "focus",
+                "clean_fire_rate",
+                "receipt_events",
+                "events_with_2plus_recovery",
+            )
+        }
     if args.json:
         print(json.dumps(report, indent=1, default=str))
         return 0
     b, s, f = report["build"], report["speed"], report["false_alarms_heldout"]
     print(f"ToolMaze clean traces: {report['clean_trace_rows']} rows from {report['workflows']} workflows")
-    print(f"build, five cross-fit registries, one process: {b['seconds_five_folds']:.2f} s (best of {args.repeat}; first "
-          f"{b['seconds_first_build']:.2f} s; goal < 1 s: {_met(b['seconds_five_folds'] < 1.0)}); "
-          f"accepted rules {b['accepted_rules_total']} = {b['rules_per_fold']}")
+    print(
+        f"build, five cross-fit registries, one process: {b['seconds_five_folds']:.2f} s (best of {args.repeat}; first "
+        f"{b['seconds_first_build']:.2f} s; goal < 1 s: {_met(b['seconds_five_folds'] < 1.0)}); "
+        f"accepted rules {b['accepted_rules_total']} = {b['rules_per_fold']}"
+    )
     print(f"  rule classes (fold 0): {b['classes_fold0']}")
-    print(f"check speed (one core, {s['results']} results, best of {args.repeat}): monitor {s['monitor_checks_per_s']:,.0f}/s "
-          f"({s['monitor_rules']} rules, 7 classes) vs genson+jsonschema {s['jsonschema_checks_per_s']:,.0f}/s "
-          f"-> monitor {s['speedup_vs_jsonschema']:.1f}x (goals >= 50,000/s: {_met(s['monitor_checks_per_s'] >= 50_000)}; "
-          f">= 2x: {_met(s['speedup_vs_jsonschema'] >= 2)})")
-    print("held-out false alarms on clean responses: " + ", ".join(
-        f"{k} {100 * v:.2f}% ({f['fired'].get(k, 0)}/{f['responses'][k]})" for k, v in f["rate"].items())
-        + f" (goal <= 1%: {_met(f['rate']['all'] <= 0.01)})")
+    print(
+        f"check speed (one core, {s['results']} results, best of {args.repeat}): monitor {s['monitor_checks_per_s']:,.0f}/s "
+        f"({s['monitor_rules']} rules, 7 classes) vs genson+jsonschema {s['jsonschema_checks_per_s']:,.0f}/s "
+        f"-> monitor {s['speedup_vs_jsonschema']:.1f}x (goals >= 50,000/s: {_met(s['monitor_checks_per_s'] >= 50_000)}; "
+        f">= 2x: {_met(s['speedup_vs_jsonschema'] >= 2)})"
+    )
+    print(
+        "held-out false alarms on clean responses: "
+        + ", ".join(
+            f"{k} {100 * v:.2f}% ({f['fired'].get(k, 0)}/{f['responses'][k]})" for k, v in f["rate"].items()
+        )
+        + f" (goal <= 1%: {_met(f['rate']['all'] <= 0.01)})"
+    )
     print(f"  by class: {f['fired_by_class']}")
     so = report["schema_only"]
-    print(f"schema-only detector: {so['accepted_rules_total']} rules, held-out false alarms {100 * so['false_alarms_heldout']:.2f}%")
+    print(
+        f"schema-only detector: {so['accepted_rules_total']} rules, held-out false alarms {100 * so['false_alarms_heldout']:.2f}%"
+    )
     if "audit" in report:
         a = report["audit"]
-        print(f"implicit-payload audit (oracle on P3/P4, task-disjoint registries): {a['fault_outcomes']} fault outcomes, "
-              f"flagged {100 * a['flagged']:.1f}%, contract available {100 * a['contract_available']:.1f}%")
+        print(
+            f"implicit-payload audit (oracle on P3/P4, task-disjoint registries): {a['fault_outcomes']} fault outcomes, "
+            f"flagged {100 * a['flagged']:.1f}%, contract available {100 * a['contract_available']:.1f}%"
+        )
         c = a["focus"]
-        print(f"  C3/C4: {c['fault_outcomes']} outcomes, flagged {100 * c['flagged']:.1f}%, contract available "
-              f"{100 * c['contract_available']:.1f}%; clean responses in the same runs fired {100 * a['clean_fire_rate']:.2f}% "
-              f"of {a['clean_responses']}")
+        print(
+            f"  C3/C4: {c['fault_outcomes']} outcomes, flagged {100 * c['flagged']:.1f}%, contract available "
+            f"{100 * c['contract_available']:.1f}%; clean responses in the same runs fired {100 * a['clean_fire_rate']:.2f}% "
+            f"of {a['clean_responses']}"
+        )
         for g in ("contract_class", "fault_kind", "stratum:complexity"):
-            print(f"  by {g}: " + "; ".join(f"{k} {100 * v['flagged']:.1f}% of {v['n']}" for k, v in a["by"][g].items()))
-        print(f"  receipts: {a['receipt_events']}, with >= 2 admissible recovery actions {100 * a['events_with_2plus_recovery']:.1f}%")
+            print(
+                f"  by {g}: "
+                + "; ".join(f"{k} {100 * v['flagged']:.1f}% of {v['n']}" for k, v in a["by"][g].items())
+            )
+        print(
+            f"  receipts: {a['receipt_events']}, with >= 2 admissible recovery actions {100 * a['events_with_2plus_recovery']:.1f}%"
+        )
         sa = so["audit"]
-        print(f"  schema-only: flagged {100 * sa['flagged']:.1f}% (C3/C4 {100 * sa['focus']['flagged']:.1f}%), receipts "
-              f"{sa['receipt_events']}, with >= 2 recovery actions {100 * sa['events_with_2plus_recovery']:.1f}%")
+        print(
+            f"  schema-only: flagged {100 * sa['flagged']:.1f}% (C3/C4 {100 * sa['focus']['flagged']:.1f}%), receipts "
+            f"{sa['receipt_events']}, with >= 2 recovery actions {100 * sa['events_with_2plus_recovery']:.1f}%"
+        )
     return 0
 
 

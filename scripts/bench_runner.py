@@ -33,13 +33,26 @@ from harness.llm.cache import Cache  # noqa: E402
 from harness.llm.models import ModelSpec, acomplete  # noqa: E402
 
 TOOLS = [
-    {"type": "function", "function": {"name": "get_price", "description": "price of an item",
-     "parameters": {"type": "object", "properties": {"item": {"type": "string"}}, "required": ["item"]}}},
+    {
+        "type": "function",
+        "function": {
+            "name": "get_price",
+            "description": "price of an item",
+            "parameters": {
+                "type": "object",
+                "properties": {"item": {"type": "string"}},
+                "required": ["item"],
+            },
+        },
+    },
 ]
 
 
 def messages(i: int) -> list[dict]:
-    return [{"role": "system", "content": "You are a tool agent."}, {"role": "user", "content": f"Task number {i}"}]
+    return [
+        {"role": "system", "content": "You are a tool agent."},
+        {"role": "user", "content": f"Task number {i}"},
+    ]
 
 
 async def run_calls(spec: ModelSpec, n: int, concurrency: int, cache: Cache | None = None) -> float:
@@ -59,7 +72,9 @@ async def run_calls(spec: ModelSpec, n: int, concurrency: int, cache: Cache | No
 # episode level
 
 
-def episode_plan(per_cell: int, concurrency: int, model: str = "scripted-trusting", replicates: int = 1) -> Any:
+def episode_plan(
+    per_cell: int, concurrency: int, model: str = "scripted-trusting", replicates: int = 1
+) -> Any:
     """A smoke-study plan (ToolMaze, baseline arm, one scripted model): ``4 * per_cell * replicates`` episodes."""
     from hydra import compose, initialize_config_dir
 
@@ -67,9 +82,16 @@ def episode_plan(per_cell: int, concurrency: int, model: str = "scripted-trustin
     from harness.runner import plan_run
 
     register()
-    overrides = ["study=smoke", "arms=[baseline]", f"models=[{model}]", "progress=false",
-                 f"study.selection.params.per_cell={per_cell}", f"concurrency={concurrency}", f"replicates={replicates}",
-                 f"+model_overrides.{model}.max_concurrency={concurrency}"]
+    overrides = [
+        "study=smoke",
+        "arms=[baseline]",
+        f"models=[{model}]",
+        "progress=false",
+        f"study.selection.params.per_cell={per_cell}",
+        f"concurrency={concurrency}",
+        f"replicates={replicates}",
+        f"+model_overrides.{model}.max_concurrency={concurrency}",
+    ]
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         return plan_run(to_config(compose("config", overrides=overrides)))
 
@@ -89,7 +111,9 @@ def direct_factory(spec: ModelSpec, replicate: int) -> Any:
     policy = get_policy(spec.model.split("/", 1)[1])
 
     async def complete(messages: list[dict], tools: list[dict]) -> _Reply:
-        reply = finalize_reply(policy.respond(messages, tools, policy_rng(spec.seed, messages, tools)), messages)
+        reply = finalize_reply(
+            policy.respond(messages, tools, policy_rng(spec.seed, messages, tools)), messages
+        )
         return _Reply(reply, usage_for(messages, tools, reply))
 
     return complete
@@ -144,13 +168,18 @@ def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
     run_episodes(episode_plan(1, 1))  # warm imports and litellm's lazy paths
     for conc in (1, concurrency):
         plan = episode_plan(per_cell, conc)
-        for label, factory in (("litellm + scripted provider", None), ("direct completer, no litellm", direct_factory)):
+        for label, factory in (
+            ("litellm + scripted provider", None),
+            ("direct completer, no litellm", direct_factory),
+        ):
             cpu0 = time.process_time()
             dt, n, calls = run_episodes(plan, factory)
             cpu = time.process_time() - cpu0
-            print(f"ToolMaze episodes, {label:<28}, concurrency {conc:>2}: {n / dt:6.1f} episodes/s "
-                  f"({1000 * dt / n:6.1f} ms/episode wall, {1000 * cpu / n:6.1f} ms/episode CPU, "
-                  f"{calls / n:.1f} model calls/episode, {1000 * cpu / calls:.2f} ms CPU/call)")
+            print(
+                f"ToolMaze episodes, {label:<28}, concurrency {conc:>2}: {n / dt:6.1f} episodes/s "
+                f"({1000 * dt / n:6.1f} ms/episode wall, {1000 * cpu / n:6.1f} ms/episode CPU, "
+                f"{calls / n:.1f} model calls/episode, {1000 * cpu / calls:.2f} ms CPU/call)"
+            )
     latency = latency_ms / 1000.0
     for conc in (4, 8, 16):
         # 12 x C episodes of ~5 calls: the tail (fewer than C episodes left) is a small part of the run
@@ -160,10 +189,12 @@ def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
         dt, n, calls = run_episodes(plan, factory)
         cpu = time.process_time() - cpu0
         bound = conc / latency
-        print(f"ToolMaze episodes at {latency_ms} ms/call, concurrency {conc:>2}: {n} episodes, {calls} calls, "
-              f"{calls / dt:5.1f} calls/s vs bound {bound:5.1f} = {100 * calls / dt / bound:5.1f}% whole run, "
-              f"{100 * factory.steady_share(conc):5.1f}% steady window "
-              f"({n / dt:.2f} episodes/s; process CPU {100 * cpu / dt:3.0f}% of wall)")
+        print(
+            f"ToolMaze episodes at {latency_ms} ms/call, concurrency {conc:>2}: {n} episodes, {calls} calls, "
+            f"{calls / dt:5.1f} calls/s vs bound {bound:5.1f} = {100 * calls / dt / bound:5.1f}% whole run, "
+            f"{100 * factory.steady_share(conc):5.1f}% steady window "
+            f"({n / dt:.2f} episodes/s; process CPU {100 * cpu / dt:3.0f}% of wall)"
+        )
 
 
 def main() -> None:
@@ -178,7 +209,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.only_episodes:
         episode_figures(args.per_cell, args.concurrency, args.latency_ms)
-        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+        print(
+            f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+        )
         return
 
     t0 = time.perf_counter()
@@ -191,8 +224,10 @@ def main() -> None:
         cpu0 = time.process_time()
         dt = asyncio.run(run_calls(scripted, args.calls, conc))
         cpu = (time.process_time() - cpu0) / args.calls
-        print(f"scripted, concurrency {conc:>2}: {args.calls / dt:8.1f} calls/s  ({1000 * dt / args.calls:.2f} ms/call wall, "
-              f"{1000 * cpu:.2f} ms/call CPU of this process)")
+        print(
+            f"scripted, concurrency {conc:>2}: {args.calls / dt:8.1f} calls/s  ({1000 * dt / args.calls:.2f} ms/call wall, "
+            f"{1000 * cpu:.2f} ms/call CPU of this process)"
+        )
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "cache.sqlite"
@@ -217,7 +252,9 @@ def main() -> None:
     )
     if args.episodes:
         episode_figures(args.per_cell, args.concurrency, args.latency_ms)
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(
+        f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

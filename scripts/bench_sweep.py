@@ -62,31 +62,55 @@ def main(argv: list[str] | None = None) -> int:
         episodes = timed([*py, "study=ablations", f"out={tmp}/single", "progress=false", "workers=1", *extra])
         analysis = timed([sys.executable, "-m", "analysis", "figures", "--run", f"{tmp}/single"])
         one = episodes + analysis
-        sweep = timed([*py, "-m", "study=ablations", "hydra/launcher=local", f"out={tmp}/sweep", "progress=false", *extra])
+        sweep = timed(
+            [
+                *py,
+                "-m",
+                "study=ablations",
+                "hydra/launcher=local",
+                f"out={tmp}/sweep",
+                "progress=false",
+                *extra,
+            ]
+        )
         jobs = job_seconds(Path(tmp) / "sweep")
         # what two processes side by side cost each other on this machine: one job alone, then two
         # copies of it at once (the same work, so any slowdown is the machine's, not the sweep's)
         job = [*py, "study=ablations", "model=scripted-skeptic", "workers=1", "limit=30", "progress=false"]
         alone = timed([*job, f"out={tmp}/alone"])
         t0 = time.perf_counter()
-        pair = [subprocess.Popen([*job, f"out={tmp}/pair{i}"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL) for i in range(2)]
+        pair = [
+            subprocess.Popen(
+                [*job, f"out={tmp}/pair{i}"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            for i in range(2)
+        ]
         assert all(p.wait() == 0 for p in pair)
         together = time.perf_counter() - t0
     machinery = sweep - two_worker_makespan(jobs)
     ratio = sweep / one
-    print(f"ablations{f' (limit {args.limit})' if args.limit else ''}: one process {one:.1f} s; "
-          f"joblib sweep, 2 jobs at a time {sweep:.1f} s; ratio {ratio:.2f} (goal <= 0.60: {'met' if ratio <= 0.6 else 'NOT met'})")
-    print(f"  jobs' own run times {[round(j, 1) for j in jobs]} s; best two-worker makespan {two_worker_makespan(jobs):.1f} s")
-    print(f"  the jobs' run times sum to {sum(jobs):.1f} s against {episodes:.1f} s for the same episodes in one process "
-          f"(imports included there): x{sum(jobs) / episodes:.2f}, what running two at once costs each here")
+    print(
+        f"ablations{f' (limit {args.limit})' if args.limit else ''}: one process {one:.1f} s; "
+        f"joblib sweep, 2 jobs at a time {sweep:.1f} s; ratio {ratio:.2f} (goal <= 0.60: {'met' if ratio <= 0.6 else 'NOT met'})"
+    )
+    print(
+        f"  jobs' own run times {[round(j, 1) for j in jobs]} s; best two-worker makespan {two_worker_makespan(jobs):.1f} s"
+    )
+    print(
+        f"  the jobs' run times sum to {sum(jobs):.1f} s against {episodes:.1f} s for the same episodes in one process "
+        f"(imports included there): x{sum(jobs) / episodes:.2f}, what running two at once costs each here"
+    )
     print(f"  one process: episodes {episodes:.1f} s + analysis (tables, figures) {analysis:.1f} s")
-    print(f"  sweep machinery beyond the jobs (launcher, process start, merge, callback with its analysis) "
-          f"{machinery:.1f} s (goal <= 10 s: {'met' if machinery <= 10 else 'NOT met'})")
+    print(
+        f"  sweep machinery beyond the jobs (launcher, process start, merge, callback with its analysis) "
+        f"{machinery:.1f} s (goal <= 10 s: {'met' if machinery <= 10 else 'NOT met'})"
+    )
     print(f"  the same less the analysis the one-process path runs too: {machinery - analysis:.1f} s")
-    print(f"  two processes side by side on this machine: one job alone {alone:.1f} s, two copies at once "
-          f"{together:.1f} s (each x{together / alone:.2f} slower; the ratio cannot beat {together / alone / 2:.2f} "
-          "even with no serial work)")
+    print(
+        f"  two processes side by side on this machine: one job alone {alone:.1f} s, two copies at once "
+        f"{together:.1f} s (each x{together / alone:.2f} slower; the ratio cannot beat {together / alone / 2:.2f} "
+        "even with no serial work)"
+    )
     return 0
 
 

@@ -89,15 +89,19 @@ def main() -> int:
         replay_all(env)
         warm.append(time.perf_counter() - t)
     if warm:
-        print(f"ground-truth replay, {n} tasks, warm: median {statistics.median(warm):.2f} s over {len(warm)} runs "
-              f"({1000 * statistics.median(warm) / n:.1f} ms per task)")
+        print(
+            f"ground-truth replay, {n} tasks, warm: median {statistics.median(warm):.2f} s over {len(warm)} runs "
+            f"({1000 * statistics.median(warm) / n:.1f} ms per task)"
+        )
     if args.naive_sample > 0:
         sample = [t.task_id for t in env.tasks("all")][:: max(1, n // args.naive_sample)][: args.naive_sample]
         t = time.perf_counter()
         agree = sum(naive_one(env, tid) for tid in sample)
         per = (time.perf_counter() - t) / len(sample)
-        print(f"naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
-              f"(agree {agree}/{len(sample)}), about {per * n:.0f} s for all {n}")
+        print(
+            f"naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
+            f"(agree {agree}/{len(sample)}), about {per * n:.0f} s for all {n}"
+        )
     return 0
 
 
@@ -108,6 +112,7 @@ def extras(args: argparse.Namespace) -> int:
 
     if args.contracts:
         from environments.registry import get_plugin
+
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from taubench_contracts import contracts
 
@@ -123,23 +128,45 @@ def extras(args: argparse.Namespace) -> int:
             t = time.perf_counter()
             reg = contracts(plugin, env, "train")
             all_s.append(time.perf_counter() - t)
-        print(f"contracts from the database and train's ground-truth replays: {db_reg.n_rules} rules in "
-              f"{statistics.median(db_s):.2f} s, median of {len(db_s)} (goal under 1 s)")
-        print(f"  with train's clean traces mined and merged too: {reg.n_rules} rules in "
-              f"{statistics.median(all_s):.2f} s")
+        print(
+            f"contracts from the database and train's ground-truth replays: {db_reg.n_rules} rules in "
+            f"{statistics.median(db_s):.2f} s, median of {len(db_s)} (goal under 1 s)"
+        )
+        print(
+            f"  with train's clean traces mined and merged too: {reg.n_rules} rules in "
+            f"{statistics.median(all_s):.2f} s"
+        )
     if args.study:
         root = Path(__file__).resolve().parents[1]
         envvars = dict(os.environ, **({"TAUBENCH_DATA": args.data_dir} if args.data_dir else {}))
         took: dict[str, float] = {}
-        for label, extra in (("default (workers: 0, one per CPU)", []), ("one process (workers=1)", ["workers=1"])):
+        for label, extra in (
+            ("default (workers: 0, one per CPU)", []),
+            ("one process (workers=1)", ["workers=1"]),
+        ):
             with tempfile.TemporaryDirectory() as out:
                 t = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", f"out={out}",
-                                "progress=false", *extra], cwd=root, env=envvars, check=True, capture_output=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "harness.run",
+                        "study=taubench-faults",
+                        f"out={out}",
+                        "progress=false",
+                        *extra,
+                    ],
+                    cwd=root,
+                    env=envvars,
+                    check=True,
+                    capture_output=True,
+                )
                 took[label] = time.perf_counter() - t
                 n = sum(1 for _ in open(Path(out) / "episodes.jsonl"))
-            print(f"study=taubench-faults (scripted agents, card user), {label}: {n} episodes in "
-                  f"{took[label]:.1f} s (goal under 60 s)")
+            print(
+                f"study=taubench-faults (scripted agents, card user), {label}: {n} episodes in "
+                f"{took[label]:.1f} s (goal under 60 s)"
+            )
         first, second = took.values()
         print(f"  default / one process: x{first / second:.2f} on {os.cpu_count()} CPUs")
     return 0

@@ -39,8 +39,10 @@ def main() -> int:
         gen.append(t1 - t0)
         hashing.append(t2 - t1)
     print(f"instances {len(ds.instances)}  sha256 {digest[:16]}...")
-    print(f"generate all instances (catalog + 400 base tasks x 5 modes, cold): "
-          f"median {statistics.median(gen):.2f} s  min {min(gen):.2f} s  over {args.repeats} runs")
+    print(
+        f"generate all instances (catalog + 400 base tasks x 5 modes, cold): "
+        f"median {statistics.median(gen):.2f} s  min {min(gen):.2f} s  over {args.repeats} runs"
+    )
     print(f"dataset sha256: median {statistics.median(hashing):.2f} s")
     env = ToolMazeEnv(args.seed)
     tasks = env.tasks()

@@ -30,18 +30,33 @@ def main() -> int:
     args = ap.parse_args()
     plugin = get_plugin("taubench")
     env = plugin.make(data_dir=args.data_dir)
-    rows = [r for s in args.check_splits.split(",") for r in plugin.clean_traces(env, split=s)
-            if r["status"] == "ok" and isinstance(r["result"], dict)]
+    rows = [
+        r
+        for s in args.check_splits.split(",")
+        for r in plugin.clean_traces(env, split=s)
+        if r["status"] == "ok" and isinstance(r["result"], dict)
+    ]
     for split in (args.learn_split, None):
         db = plugin.database(env, split=split)
         contracts = from_records(db.collections)
-        reg = Registry([r for tool, binds in db.bindings.items() for coll, ctx in binds
-                        for r in bind_records(contracts[coll], tool, ctx)])
-        fired = collections.Counter(f"{v.rule_class} {v.path}" for r in rows
-                                    for v in reg.check(r["tool"], r["arguments"], r["result"]))
+        reg = Registry(
+            [
+                r
+                for tool, binds in db.bindings.items()
+                for coll, ctx in binds
+                for r in bind_records(contracts[coll], tool, ctx)
+            ]
+        )
+        fired = collections.Counter(
+            f"{v.rule_class} {v.path}"
+            for r in rows
+            for v in reg.check(r["tool"], r["arguments"], r["result"])
+        )
         label = f"initial records + {split} post-states" if split else "initial records only"
-        print(f"database ({label}): {reg.n_rules} rules, {sum(fired.values())} violations on "
-              f"{len(rows)} clean JSON results of {args.check_splits} {dict(fired.most_common(5))}")
+        print(
+            f"database ({label}): {reg.n_rules} rules, {sum(fired.values())} violations on "
+            f"{len(rows)} clean JSON results of {args.check_splits} {dict(fired.most_common(5))}"
+        )
     sreg = registry_from_schemas(plugin.tool_schemas(env))
     n = sum(len(sreg.check(r["tool"], r["arguments"], r["result"])) for r in rows)
     print(f"result schemas: {sreg.n_rules} rules, {n} violations on the same results")

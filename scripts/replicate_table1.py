@@ -35,12 +35,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", default="true")
     args = ap.parse_args(argv)
     if args.limit and not (args.limit.isdigit() and int(args.limit) >= 1):
-        print(f"error: LIMIT must be a whole number of workflows (1 or more), got {args.limit!r}", file=sys.stderr)
+        print(
+            f"error: LIMIT must be a whole number of workflows (1 or more), got {args.limit!r}",
+            file=sys.stderr,
+        )
         return 2
 
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     default_run = not models and not args.limit
-    out = Path(args.out) if args.out else ROOT / "results" / "table1" / ("scripted" if not models else "models")
+    out = (
+        Path(args.out) if args.out else ROOT / "results" / "table1" / ("scripted" if not models else "models")
+    )
     overrides = ["study=table1", f"out={out}", f"progress={args.progress}"]
     if models:
         overrides.append(f"models={hydra_list(models)}")
@@ -52,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay:
         replay = Path(args.replay)
         if not replay.exists():
-            print(f"REPLAY={replay}: no such cache file. Point REPLAY at the llm_cache.sqlite of a recorded run.")
+            print(
+                f"REPLAY={replay}: no such cache file. Point REPLAY at the llm_cache.sqlite of a recorded run."
+            )
             return 2
         overrides += ["cache.mode=replay", f"cache.path={replay}"]
 

@@ -33,8 +33,12 @@ from harness.monitor.registry import Registry, learn  # noqa: E402
 def contracts(plugin, env, split: str, traces: bool = True) -> Registry:
     db = plugin.database(env, split=split)
     rules = from_records(db.collections)
-    bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
-             for r in bind_records(rules[coll], tool, ctx)]
+    bound = [
+        r
+        for tool, places in sorted(db.bindings.items())
+        for coll, ctx in places
+        for r in bind_records(rules[coll], tool, ctx)
+    ]
     shared = Registry(bound, {"source": "database"})
     return learn(list(plugin.clean_traces(env, split=split))).merged(shared) if traces else shared
 
@@ -55,8 +59,10 @@ def crossfit_fire_rate(plugin, env, split: str) -> None:
         vs = regs[cf.fold(r["group_id"])].check(r["tool"], r["arguments"], r["result"])
         n_fire += bool(vs)
         fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
-    print(f"cross-fitted clean fire rate on {split} (5 folds, traces + database): {n_fire}/{len(ok)} results = "
-          f"{100 * n_fire / max(1, len(ok)):.2f}%  top: {dict(fired.most_common(6))}")
+    print(
+        f"cross-fitted clean fire rate on {split} (5 folds, traces + database): {n_fire}/{len(ok)} results = "
+        f"{100 * n_fire / max(1, len(ok)):.2f}%  top: {dict(fired.most_common(6))}"
+    )
 
 
 def oddities(tool: str, result: dict, users_orders: dict) -> list[str]:
@@ -79,8 +85,11 @@ def main() -> int:
     ap.add_argument("--data-dir")
     ap.add_argument("--learn-split", default="train")
     ap.add_argument("--check-splits", default="test,dev")
-    ap.add_argument("--crossfit", action="store_true",
-                    help="also: fire rate of the learn split's own results under 5-fold cross-fitted trace contracts + database")
+    ap.add_argument(
+        "--crossfit",
+        action="store_true",
+        help="also: fire rate of the learn split's own results under 5-fold cross-fitted trace contracts + database",
+    )
     a = ap.parse_args()
     plugin = get_plugin("taubench")
     try:
@@ -91,14 +100,30 @@ def main() -> int:
     reg = contracts(plugin, env, a.learn_split)
     took = time.perf_counter() - t0
     by_class = collections.Counter(r.cls for rs in reg.rules.values() for r in rs)
-    print(f"contracts from {a.learn_split} traces + database: {reg.n_rules} rules in {took:.2f} s {dict(by_class)}")
+    print(
+        f"contracts from {a.learn_split} traces + database: {reg.n_rules} rules in {took:.2f} s {dict(by_class)}"
+    )
 
-    rows = [r for s in a.check_splits.split(",") for r in plugin.clean_traces(env, split=s)
-            if r["status"] == "ok" and isinstance(r["result"], dict)]
+    rows = [
+        r
+        for s in a.check_splits.split(",")
+        for r in plugin.clean_traces(env, split=s)
+        if r["status"] == "ok" and isinstance(r["result"], dict)
+    ]
     products = env.data.base.collections["products"]
-    unavailable = {oid: any(not products[i["product_id"]]["variants"].get(i["item_id"], {}).get("available", True)
-                            for i in o["items"]) for oid, o in env.data.base.collections["orders"].items()}
-    fired, odd_seen, odd_fired, n_fire = collections.Counter(), collections.Counter(), collections.Counter(), 0
+    unavailable = {
+        oid: any(
+            not products[i["product_id"]]["variants"].get(i["item_id"], {}).get("available", True)
+            for i in o["items"]
+        )
+        for oid, o in env.data.base.collections["orders"].items()
+    }
+    fired, odd_seen, odd_fired, n_fire = (
+        collections.Counter(),
+        collections.Counter(),
+        collections.Counter(),
+        0,
+    )
     for r in rows:
         vs = reg.check(r["tool"], r["arguments"], r["result"])
         n_fire += bool(vs)
@@ -106,8 +131,10 @@ def main() -> int:
         for odd in oddities(r["tool"], r["result"], unavailable):
             odd_seen[odd] += 1
             odd_fired[odd] += bool(vs)
-    print(f"clean fire rate on {a.check_splits}: {n_fire}/{len(rows)} results = {100 * n_fire / max(1, len(rows)):.2f}%"
-          f"  top: {dict(fired.most_common(6))}")
+    print(
+        f"clean fire rate on {a.check_splits}: {n_fire}/{len(rows)} results = {100 * n_fire / max(1, len(rows)):.2f}%"
+        f"  top: {dict(fired.most_common(6))}"
+    )
     for odd in sorted(odd_seen):
         print(f"  oddity {odd!r}: {odd_fired[odd]} of {odd_seen[odd]} results fire")
 
@@ -115,8 +142,10 @@ def main() -> int:
         crossfit_fire_rate(plugin, env, a.learn_split)
 
     orders = [r for r in rows if r["tool"] == "get_order_details"]
-    for name, cls, pattern in (("status out of domain", "out_of_domain_categorical", "^status$"),
-                               ("payment conservation broken", "broken_relation", "payment_history")):
+    for name, cls, pattern in (
+        ("status out of domain", "out_of_domain_categorical", "^status$"),
+        ("payment conservation broken", "broken_relation", "payment_history"),
+    ):
         fc = get_class(cls)
         touched = flagged = 0
         for i, r in enumerate(orders):
@@ -129,8 +158,10 @@ def main() -> int:
             clean = {v.rule_id for v in reg.check(r["tool"], r["arguments"], r["result"])}
             new = [v for v in reg.check(r["tool"], r["arguments"], applied.content) if v.rule_id not in clean]
             flagged += bool(new)
-        print(f"fault {name!r}: flagged {flagged}/{touched} touched get_order_details results "
-              f"= {100 * flagged / max(1, touched):.1f}%")
+        print(
+            f"fault {name!r}: flagged {flagged}/{touched} touched get_order_details results "
+            f"= {100 * flagged / max(1, touched):.1f}%"
+        )
     return 0
 
 

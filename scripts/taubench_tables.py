@@ -30,7 +30,9 @@ def faults_table(rows: list[dict]) -> None:
     for r in rows:
         cells[(r["model"], r["fault_class"])][r["arm"]][r["task_id"]] = r
     print("this run (scripted)")
-    print(f"{'model':26} {'fault':24} {'n':>3} {'base':>6} {'mon':>6} {'delta':>6} {'wins':>4} {'loss':>4} {'flagged':>8}")
+    print(
+        f"{'model':26} {'fault':24} {'n':>3} {'base':>6} {'mon':>6} {'delta':>6} {'wins':>4} {'loss':>4} {'flagged':>8}"
+    )
     overall: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for (model, fault), arms in sorted(cells.items()):
         b, m = arms.get("baseline", {}), arms.get("monitor", {})
@@ -46,10 +48,14 @@ def faults_table(rows: list[dict]) -> None:
         overall[model][0] += sb
         overall[model][1] += sm
         overall[model][2] += n
-        print(f"{model:26} {fault:24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f} "
-              f"{wins:4d} {loss:4d} {100 * flagged / n:7.1f}%")
+        print(
+            f"{model:26} {fault:24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f} "
+            f"{wins:4d} {loss:4d} {100 * flagged / n:7.1f}%"
+        )
     for model, (sb, sm, n) in sorted(overall.items()):
-        print(f"{model:26} {'both faults':24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f}")
+        print(
+            f"{model:26} {'both faults':24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f}"
+        )
 
 
 def clean_table(rows: list[dict]) -> None:
@@ -60,8 +66,10 @@ def clean_table(rows: list[dict]) -> None:
     for (model, arm), rs in sorted(by.items()):
         rec = sum(r["n_receipts"] for r in rs)
         eps = sum(r["n_receipts"] > 0 for r in rs)
-        print(f"{model:26} {arm:9} episodes {len(rs):3d}  success {100 * sum(r['success'] for r in rs) / len(rs):5.1f}%"
-              f"  receipts {rec} (in {eps} episodes)")
+        print(
+            f"{model:26} {arm:9} episodes {len(rs):3d}  success {100 * sum(r['success'] for r in rs) / len(rs):5.1f}%"
+            f"  receipts {rec} (in {eps} episodes)"
+        )
 
 
 def paper() -> None:
@@ -72,8 +80,10 @@ def paper() -> None:
     rep = json.loads(PAPER.read_text())["figure2_boundaries"]
     for row in rep["rows"]:
         if "tau-bench" in row["study"]:
-            print(f"  {row['study']} ({row['note']}): {row['baseline_pct']} -> {row['monitor_pct']} "
-                  f"({row['delta_points']:+} points), wins {row.get('wins')}, losses {row.get('losses')}")
+            print(
+                f"  {row['study']} ({row['note']}): {row['baseline_pct']} -> {row['monitor_pct']} "
+                f"({row['delta_points']:+} points), wins {row.get('wins')}, losses {row.get('losses')}"
+            )
     for row in rep["taubench_overall"]:
         print(f"  overall, {row['model']}: {row['delta_points']:+} points (p={row['p']})")
     print(f"  clean: {rep['clean_spurious_receipts']}")

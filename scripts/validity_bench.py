@@ -1,6 +1,6 @@
 """Speed figures for the fault library (printed, never asserted): injector calls/s and the ToolMaze study.
 
-    .venv/bin/python scripts/validity_bench.py [--skip-study]
+.venv/bin/python scripts/validity_bench.py [--skip-study]
 """
 
 from __future__ import annotations
@@ -15,11 +15,18 @@ from harness.faults.inject import FaultInjector
 from harness.stream import StreamContext
 
 RESULT = {
-    "product_id": "B08L5TNJHG", "record_id": "SHP-6C302582", "unit_price_usd": 722.68, "price_currency": "USD",
-    "quantity": 5, "subtotal_usd": 3613.4,
+    "product_id": "B08L5TNJHG",
+    "record_id": "SHP-6C302582",
+    "unit_price_usd": 722.68,
+    "price_currency": "USD",
+    "quantity": 5,
+    "subtotal_usd": 3613.4,
     "line_items": [{"label": "handling", "amount": 4.8}, {"label": "packaging", "amount": 13.96}],
-    "fees_usd": 18.76, "total_due_usd": 3632.16, "availability": "preorder",
-    "valid_from": "2026-01-18", "valid_to": "2026-02-13",
+    "fees_usd": 18.76,
+    "total_due_usd": 3632.16,
+    "availability": "preorder",
+    "valid_from": "2026-01-18",
+    "valid_to": "2026-02-13",
 }
 
 

@@ -20,8 +20,14 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 def lint(root: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_contracts_hold():
@@ -52,5 +58,5 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract
     target.write_text(target.read_text() + f"\n{line}  # noqa\n")
     res = lint(tmp_path)
     assert res.returncode != 0
-    broken = res.stdout[res.stdout.index("Broken contracts"):]
+    broken = res.stdout[res.stdout.index("Broken contracts") :]
     assert contract in broken, broken[:2000]

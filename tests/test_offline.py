@@ -25,7 +25,9 @@ PROBE = textwrap.dedent(
 
 
 def run_probe(*modules: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", PROBE, *modules], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *modules], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_importing_packages_sets_offline_and_stays_offline():
@@ -66,7 +68,9 @@ def test_toolmaze_cli_runs_without_network(tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     assert '"sha256"' in res.stdout
     out = tmp_path / "c1.jsonl"
-    res = run_cli_offline(tmp_path, "environments.toolmaze", "traces", "--mode", "P0", "--complexity", "C1", "--out", str(out))
+    res = run_cli_offline(
+        tmp_path, "environments.toolmaze", "traces", "--mode", "P0", "--complexity", "C1", "--out", str(out)
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     assert out.read_text().count("\n") > 100
 

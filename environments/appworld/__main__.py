@@ -15,9 +15,14 @@ from environments.appworld.bridge import BridgeError
 def describe() -> dict:
     from environments.appworld.env import fetch_sync
 
-    out: dict = {"setup": paths.is_set_up(), "venv": str(paths.VENV), "cache": str(paths.CACHE),
-                 "appworld_root": str(paths.root()), "task_data": paths.has_task_data(),
-                 "tasks_dir": str(paths.tasks_dir())}
+    out: dict = {
+        "setup": paths.is_set_up(),
+        "venv": str(paths.VENV),
+        "cache": str(paths.CACHE),
+        "appworld_root": str(paths.root()),
+        "task_data": paths.has_task_data(),
+        "tasks_dir": str(paths.tasks_dir()),
+    }
     if not out["setup"]:
         out["error"] = f"AppWorld is not set up: {paths.SETUP_HINT}"
         return out

@@ -73,9 +73,15 @@ class Bridge:
         self._log = open(log, "ab")  # noqa: SIM115 (closed in close())
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                str(paths.PYTHON), str(paths.SERVER),
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=self._log,
-                cwd=str(root), env=paths.bridge_env(), start_new_session=True, limit=64 * 2**20,
+                str(paths.PYTHON),
+                str(paths.SERVER),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=self._log,
+                cwd=str(root),
+                env=paths.bridge_env(),
+                start_new_session=True,
+                limit=64 * 2**20,
             )
         except OSError as exc:
             self._log.close()
@@ -98,8 +104,10 @@ class Bridge:
                 raw = await asyncio.wait_for(self.proc.stdout.readline(), timeout or self.timeout)
             except TimeoutError:
                 await self.kill()
-                raise BridgeError(f"AppWorld bridge timed out after {timeout or self.timeout:.0f} s on {op!r}; "
-                                  "it was killed") from None
+                raise BridgeError(
+                    f"AppWorld bridge timed out after {timeout or self.timeout:.0f} s on {op!r}; "
+                    "it was killed"
+                ) from None
             except (ConnectionError, BrokenPipeError) as exc:
                 await self.kill()
                 raise BridgeError(f"AppWorld bridge pipe broke on {op!r} ({exc})") from None
@@ -109,8 +117,10 @@ class Bridge:
                 raise
             if not raw:
                 code = await self.kill()
-                raise BridgeError(f"AppWorld bridge exited (code {code}) during {op!r}; "
-                                  f"see {paths.CACHE / 'outcome-monitors' / 'bridge.log'}")
+                raise BridgeError(
+                    f"AppWorld bridge exited (code {code}) during {op!r}; "
+                    f"see {paths.CACHE / 'outcome-monitors' / 'bridge.log'}"
+                )
             try:
                 reply = json.loads(raw)
             except ValueError:

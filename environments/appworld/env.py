@@ -48,9 +48,15 @@ def fetch_sync(op: str, timeout: float = DEFAULT_TIMEOUT, **fields: Any) -> Any:
         raise BridgeError(f"AppWorld is not set up: {paths.SETUP_HINT}")
     paths.root().mkdir(parents=True, exist_ok=True)
     lines = json.dumps({"id": 1, "op": op, **fields}) + "\n" + json.dumps({"id": 2, "op": "exit"}) + "\n"
-    proc = subprocess.Popen([str(paths.PYTHON), str(paths.SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=str(paths.root()), env=paths.bridge_env(),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [str(paths.PYTHON), str(paths.SERVER)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(paths.root()),
+        env=paths.bridge_env(),
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(lines.encode(), timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -60,7 +66,9 @@ def fetch_sync(op: str, timeout: float = DEFAULT_TIMEOUT, **fields: Any) -> Any:
 
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise BridgeError(f"AppWorld bridge timed out after {timeout:.0f} s on {op!r}; it was killed") from None
+        raise BridgeError(
+            f"AppWorld bridge timed out after {timeout:.0f} s on {op!r}; it was killed"
+        ) from None
     first = out.decode().splitlines()[0] if out else ""
     if not first:
         tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
@@ -83,7 +91,9 @@ class AppWorldEnv:
     name = NAME
     needs_user = False
 
-    def __init__(self, pool_size: int = 2, timeout: float = DEFAULT_TIMEOUT, experiment: str = "outcome-monitors"):
+    def __init__(
+        self, pool_size: int = 2, timeout: float = DEFAULT_TIMEOUT, experiment: str = "outcome-monitors"
+    ):
         self.pool_size = pool_size
         self.timeout = timeout
         self.experiment = experiment
@@ -104,8 +114,12 @@ class AppWorldEnv:
         if self._specs is None:
             self._specs = {
                 r["name"]: ToolSpec(
-                    name=r["name"], description=r["description"], parameters=r["parameters"],
-                    category=_category(r), domain=r["app"], kind=r["method"],
+                    name=r["name"],
+                    description=r["description"],
+                    parameters=r["parameters"],
+                    category=_category(r),
+                    domain=r["app"],
+                    kind=r["method"],
                     output_schema=r["responses"].get("200"),
                 )
                 for r in self.apis()
@@ -126,10 +140,18 @@ class AppWorldEnv:
             by_split = fetch_sync("task_ids", timeout=self.timeout, splits=list(SPLITS))
             for sp in SPLITS:
                 for tid in by_split.get(sp) or []:  # None: a split the download lacks
-                    self._tasks.setdefault(tid, Task(
-                        task_id=tid, group_id=tid.rsplit("_", 1)[0], query="", env=NAME, split=sp,
-                        terminal_tool=TERMINAL_TOOL, strata={"split": sp},
-                    ))
+                    self._tasks.setdefault(
+                        tid,
+                        Task(
+                            task_id=tid,
+                            group_id=tid.rsplit("_", 1)[0],
+                            query="",
+                            env=NAME,
+                            split=sp,
+                            terminal_tool=TERMINAL_TOOL,
+                            strata={"split": sp},
+                        ),
+                    )
         return [t for t in self._tasks.values() if split in ("all", t.split)]
 
     def task(self, task_id: str) -> Task:
@@ -183,8 +205,10 @@ class AppWorldEpisode:
         sup = self.info.get("supervisor") or {}
         who = " ".join(str(sup.get(k, "")) for k in ("first_name", "last_name")).strip()
         contact = ", ".join(str(sup[k]) for k in ("email", "phone_number") if sup.get(k))
-        return (f"I am {who} ({contact}). Today is {self.info.get('datetime')}. {self.info.get('instruction', '')}\n"
-                f"When done, call {TERMINAL_TOOL} (with the answer, if the task asks a question).")
+        return (
+            f"I am {who} ({contact}). Today is {self.info.get('datetime')}. {self.info.get('instruction', '')}\n"
+            f"When done, call {TERMINAL_TOOL} (with the answer, if the task asks a question)."
+        )
 
     async def call(self, call: ToolCall) -> ToolResult:
         specs = self.env.tool_specs()
@@ -199,8 +223,12 @@ class AppWorldEpisode:
         app, _, api = call.name.partition("__")
         reply = await self.bridge.request("call", app=app, api=api, args=dict(call.arguments))
         ok = reply["status_code"] == 200
-        return ToolResult(content=reply["content"], status="ok" if ok else "error",
-                          terminal=ok and call.name == TERMINAL_TOOL, meta={"status_code": reply["status_code"], "server_ms": reply.get("server_ms")})
+        return ToolResult(
+            content=reply["content"],
+            status="ok" if ok else "error",
+            terminal=ok and call.name == TERMINAL_TOOL,
+            meta={"status_code": reply["status_code"], "server_ms": reply.get("server_ms")},
+        )
 
     async def say(self, text: str) -> UserTurn:
         self.final_text = text
@@ -212,8 +240,11 @@ class AppWorldEpisode:
         report = await self.bridge.request("evaluate")
         passes, failures = len(report.get("passes") or []), len(report.get("failures") or [])
         total = passes + failures
-        return Outcome(success=bool(report.get("success")), score=passes / total if total else 0.0,
-                       details={"appworld": report, "final_text": self.final_text})
+        return Outcome(
+            success=bool(report.get("success")),
+            score=passes / total if total else 0.0,
+            details={"appworld": report, "final_text": self.final_text},
+        )
 
     async def close(self) -> None:
         bridge, self.bridge = self.bridge, None

@@ -54,21 +54,39 @@ def main() -> int:
         print(f"creating {paths.VENV}")
         _run([sys.executable, "-m", "venv", str(paths.VENV)], "creating the venv")
     print("installing appworld (pinned, about 40 s on a fresh venv)")
-    _run([str(paths.PYTHON), "-m", "pip", "install", "-q", "-r", str(LOCK)], "pip install -r requirements.lock")
+    _run(
+        [str(paths.PYTHON), "-m", "pip", "install", "-q", "-r", str(LOCK)], "pip install -r requirements.lock"
+    )
     print("unpacking the app code (appworld install)")
-    _run([str(paths.VENV / "bin" / "appworld"), "install"], "appworld install", cwd=str(paths.root()), env=paths.bridge_env())
+    _run(
+        [str(paths.VENV / "bin" / "appworld"), "install"],
+        "appworld install",
+        cwd=str(paths.root()),
+        env=paths.bridge_env(),
+    )
     print("building the openapi docs into the cache (about 30 s, once)")
     lines = json.dumps({"id": 1, "op": "apis"}) + "\n" + json.dumps({"id": 2, "op": "exit"}) + "\n"
-    done = subprocess.run([str(paths.PYTHON), str(paths.SERVER)], input=lines, capture_output=True, text=True,
-                          cwd=str(paths.root()), env=paths.bridge_env())
+    done = subprocess.run(
+        [str(paths.PYTHON), str(paths.SERVER)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=str(paths.root()),
+        env=paths.bridge_env(),
+    )
     reply = json.loads(done.stdout.splitlines()[0]) if done.stdout.strip() else {}
     if not reply.get("ok"):
-        print(f"error: appworld-setup: building the API docs failed: {reply.get('error') or done.stderr[-300:]}",
-              file=sys.stderr)
+        print(
+            f"error: appworld-setup: building the API docs failed: {reply.get('error') or done.stderr[-300:]}",
+            file=sys.stderr,
+        )
         return 2
     if not home_before and home_cache.exists():
-        print(f"error: appworld-setup: something wrote {home_cache}; APPWORLD_CACHE should keep it under "
-              f"{paths.CACHE}", file=sys.stderr)
+        print(
+            f"error: appworld-setup: something wrote {home_cache}; APPWORLD_CACHE should keep it under "
+            f"{paths.CACHE}",
+            file=sys.stderr,
+        )
         return 2
     paths.STAMP.write_text(key + "\n")
     print(f"AppWorld ready: {len(reply['result'])} APIs; venv {paths.VENV}, cache {paths.CACHE}")

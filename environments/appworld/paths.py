@@ -36,8 +36,10 @@ def has_task_data() -> bool:
 
 
 def data_hint() -> str:
-    return (f"AppWorld task data not found at {tasks_dir()}: run `APPWORLD_ROOT=<dir> {PYTHON.parent}/appworld "
-            "download data` (needs the internet), then set APPWORLD_ROOT=<dir>")
+    return (
+        f"AppWorld task data not found at {tasks_dir()}: run `APPWORLD_ROOT=<dir> {PYTHON.parent}/appworld "
+        "download data` (needs the internet), then set APPWORLD_ROOT=<dir>"
+    )
 
 
 def is_set_up() -> bool:

@@ -31,16 +31,29 @@ class AppWorldPlugin(Plugin):
         """``hash_sample``: ``n`` tasks of ``split`` ranked by stable_int(seed, salt, task_id)."""
         if rule != "hash_sample":
             return None
-        split, n, salt = str(params.get("split", "test_normal")), int(params.get("n", 32)), str(params.get("salt", "appworld"))
+        split, n, salt = (
+            str(params.get("split", "test_normal")),
+            int(params.get("n", 32)),
+            str(params.get("salt", "appworld")),
+        )
         ranked = sorted(env.tasks(split), key=lambda t: (stable_int(seed, salt, t.task_id), t.task_id))
         return ranked[:n]
 
     def data_digest(self, env: Environment) -> str | None:
         """A hash of the pinned AppWorld venv and, when present, of the task folder's file names and sizes."""
         lock = (paths.PACKAGE_DIR / "requirements.lock").read_text()
-        tasks = sorted((str(p.relative_to(paths.tasks_dir())), p.stat().st_size)
-                       for p in paths.tasks_dir().rglob("*") if p.is_file()) if paths.has_task_data() else None
-        return sha256_hex({"appworld": paths.APPWORLD_VERSION, "lock": sha256_hex(lock.encode()), "tasks": tasks})
+        tasks = (
+            sorted(
+                (str(p.relative_to(paths.tasks_dir())), p.stat().st_size)
+                for p in paths.tasks_dir().rglob("*")
+                if p.is_file()
+            )
+            if paths.has_task_data()
+            else None
+        )
+        return sha256_hex(
+            {"appworld": paths.APPWORLD_VERSION, "lock": sha256_hex(lock.encode()), "tasks": tasks}
+        )
 
 
 PLUGIN = AppWorldPlugin()

@@ -19,7 +19,9 @@ def _camel(name: str) -> str:
     return "".join(p.title() for p in name.split("_"))
 
 
-def _value(name: str, schema: Mapping[str, Any], app: str, world: Mapping[str, Any], rng: random.Random) -> Any:
+def _value(
+    name: str, schema: Mapping[str, Any], app: str, world: Mapping[str, Any], rng: random.Random
+) -> Any:
     user = (world.get("users") or {}).get(app) or {}
     ids = (world.get("ids") or {}).get(app) or {}
     if name.endswith("_id") and schema.get("type") == "integer":
@@ -52,8 +54,13 @@ def _value(name: str, schema: Mapping[str, Any], app: str, world: Mapping[str, A
     return rng.choice(["", "a", "the", user.get("first_name", "x")])
 
 
-def probe_calls(apis: list[Mapping[str, Any]], world: Mapping[str, Any], rng: random.Random,
-                variants: int = 3, methods: tuple[str, ...] = ("get",)) -> list[tuple[str, str, dict[str, Any]]]:
+def probe_calls(
+    apis: list[Mapping[str, Any]],
+    world: Mapping[str, Any],
+    rng: random.Random,
+    variants: int = 3,
+    methods: tuple[str, ...] = ("get",),
+) -> list[tuple[str, str, dict[str, Any]]]:
     """``variants`` argument sets per API of ``methods`` (reads by default: the world stays as seeded)."""
     out: list[tuple[str, str, dict[str, Any]]] = []
     tokens = world.get("tokens") or {}

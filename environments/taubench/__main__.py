@@ -37,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fetch", help="download and verify the pinned data files")
     f.add_argument("--dest", help="data folder (default: $TAUBENCH_DATA or data/taubench/retail)")
-    f.add_argument("--base-url", help="a mirror serving all seven files (default: upstream raw URLs for the database and policy)")
+    f.add_argument(
+        "--base-url",
+        help="a mirror serving all seven files (default: upstream raw URLs for the database and policy)",
+    )
     f.add_argument("--tasks-from", help="a folder holding tasks_{test,train,dev}.json to copy (hash checked)")
 
     d = sub.add_parser("describe", help="counts and the data folder's sha256")
@@ -66,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        return {"fetch": _fetch, "describe": _describe, "replay": _replay, "traces": _traces}[args.command](args)
+        return {"fetch": _fetch, "describe": _describe, "replay": _replay, "traces": _traces}[args.command](
+            args
+        )
     except (UsageError, DataError, FetchError) as exc:
         sys.stderr.write(f"taubench: error: {exc}\n")
         return 2
@@ -129,11 +134,27 @@ def _replay(args: argparse.Namespace) -> int:
         outcome = ep.outcome(require_done=False)
         if args.dump_db:
             ep.db.dump(args.dump_db)
-        d = {"task_id": ep.task.task_id, **{k: outcome.details[k] for k in (
-            "reward", "r_actions", "r_outputs", "outputs", "semantic_match", "changed_records", "db_digest")}}
-        print(json.dumps(d, indent=2) if args.json else
-              f"{d['task_id']}: reward {d['reward']:.0f} (db match {d['r_actions']}, outputs {d['outputs'] or 'none'}, "
-              f"changed {', '.join(d['changed_records']) or 'nothing'})")
+        d = {
+            "task_id": ep.task.task_id,
+            **{
+                k: outcome.details[k]
+                for k in (
+                    "reward",
+                    "r_actions",
+                    "r_outputs",
+                    "outputs",
+                    "semantic_match",
+                    "changed_records",
+                    "db_digest",
+                )
+            },
+        }
+        print(
+            json.dumps(d, indent=2)
+            if args.json
+            else f"{d['task_id']}: reward {d['reward']:.0f} (db match {d['r_actions']}, outputs {d['outputs'] or 'none'}, "
+            f"changed {', '.join(d['changed_records']) or 'nothing'})"
+        )
         return 0 if outcome.score == 1.0 else 1
     folder = Path(args.dump_db) if args.dump_db else None
     if folder is not None:
@@ -157,8 +178,10 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         for split, s in summary.items():
-            print(f"{split}: {s['tasks']} tasks, reward 1 on {s['reward_1']}, semantic 1 on {s['semantic_1']}"
-                  + (f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""))
+            print(
+                f"{split}: {s['tasks']} tasks, reward 1 on {s['reward_1']}, semantic 1 on {s['semantic_1']}"
+                + (f"; failed: {', '.join(s['failed'])}" if s["failed"] else "")
+            )
     return 0 if all(not s["failed"] for s in summary.values()) else 1
 
 

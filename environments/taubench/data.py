@@ -88,7 +88,9 @@ def verify(folder: Path) -> dict[str, bytes]:
         raw = path.read_bytes()
         got = hashlib.sha256(raw).hexdigest()
         if got != want:
-            raise DataError(f"tau-bench data file {path} has sha256 {got}, expected {want} (altered or wrong version): {FIX}")
+            raise DataError(
+                f"tau-bench data file {path} has sha256 {got}, expected {want} (altered or wrong version): {FIX}"
+            )
         out[name] = raw
     return out
 
@@ -104,8 +106,9 @@ def load(data_dir: str | os.PathLike[str] | None = None) -> RetailData:
         raw = verify(folder)
         base = BaseDB({name[:-5]: json.loads(raw[name]) for name in DB_FILES})
         tasks = {split: _tasks(split, json.loads(raw[TASK_FILES[split]])) for split in SPLITS}
-        _CACHE[key] = RetailData(folder, base, raw["wiki.md"].decode("utf-8"), tasks,
-                                 {name: SHA256[name] for name in SHA256})
+        _CACHE[key] = RetailData(
+            folder, base, raw["wiki.md"].decode("utf-8"), tasks, {name: SHA256[name] for name in SHA256}
+        )
     return _CACHE[key]
 
 

@@ -175,8 +175,11 @@ class RetailDB:
         for c, k in sorted(self.owned):
             base = self.base.collections[c]
             # unequal values differ for sure; equal ones may still differ in type (1 vs 1.0): then the digests decide
-            if (k not in base or getattr(self, c)[k] != base[k]
-                    or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k)):
+            if (
+                k not in base
+                or getattr(self, c)[k] != base[k]
+                or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k)
+            ):
                 out.append((c, k))
         return out
 
@@ -188,4 +191,3 @@ class RetailDB:
         """Write the database as JSON; numbers exactly as the tools wrote them (float repr, ints stay ints)."""
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(self.to_dict(), fh, ensure_ascii=False)
-

@@ -35,8 +35,9 @@ class TauBenchRetailEnv:
         self.max_steps = int(max_steps)
         self._records: dict[str, TaskRecord] = {r.task_id: r for s in SPLITS for r in self.data.tasks[s]}
         # the policy is the agent's standing instructions (public, as upstream's system prompt)
-        self._tasks: dict[str, Task] = {tid: replace(_public(r), instructions=self.data.wiki)
-                                        for tid, r in self._records.items()}
+        self._tasks: dict[str, Task] = {
+            tid: replace(_public(r), instructions=self.data.wiki) for tid, r in self._records.items()
+        }
         self._specs = specs()
         self._refs: dict[str, reward.Reference] = {}
 
@@ -72,8 +73,9 @@ class TauBenchRetailEnv:
         return self._refs[task_id]
 
     def episode(self, task_id: str, seed: int = 0, user: UserModel | None = None) -> TauBenchEpisode:
-        return TauBenchEpisode(self, self.task(task_id), self.record(task_id), seed=seed, user=user,
-                               max_steps=self.max_steps)
+        return TauBenchEpisode(
+            self, self.task(task_id), self.record(task_id), seed=seed, user=user, max_steps=self.max_steps
+        )
 
     def tool_specs(self) -> dict[str, ToolSpec]:
         return dict(self._specs)
@@ -105,7 +107,9 @@ def describe(env: TauBenchRetailEnv) -> dict[str, Any]:
         "tasks": {s: len(env.data.tasks[s]) for s in SPLITS},
         "customers": {s: len({r.user_id for r in env.data.tasks[s]}) for s in SPLITS},
         "tools": len(env.tool_specs()),
-        "tool_categories": {c: sum(1 for t in env.tool_specs().values() if t.category == c)
-                            for c in ("read", "write", "terminal")},
+        "tool_categories": {
+            c: sum(1 for t in env.tool_specs().values() if t.category == c)
+            for c in ("read", "write", "terminal")
+        },
         "sha256": env.data.folder_sha256(),
     }

@@ -28,15 +28,24 @@ RESPOND = "respond"
 
 
 class TauBenchEpisode:
-    def __init__(self, env: TauBenchRetailEnv, task: Task, record: TaskRecord, seed: int = 0,
-                 user: UserModel | None = None, max_steps: int = 30):
+    def __init__(
+        self,
+        env: TauBenchRetailEnv,
+        task: Task,
+        record: TaskRecord,
+        seed: int = 0,
+        user: UserModel | None = None,
+        max_steps: int = 30,
+    ):
         self.env = env
         self.task = task
         self.record = record
         self.seed = seed
         self.max_steps = max_steps
         self.db = env.data.base.fresh()
-        self.user: SimulatedUser | None = SimulatedUser(user, record.instruction) if user is not None else None
+        self.user: SimulatedUser | None = (
+            SimulatedUser(user, record.instruction) if user is not None else None
+        )
         self.actions: list[dict[str, Any]] = []  # every agent action: {"name", "kwargs"}; texts as "respond"
         self.agent_messages: list[str] = []
         self.steps = 0
@@ -54,7 +63,9 @@ class TauBenchEpisode:
 
     async def open(self) -> str:
         if self.user is None:
-            raise ValueError("a taubench episode needs a user model: pass user=<async messages -> text> to episode()")
+            raise ValueError(
+                "a taubench episode needs a user model: pass user=<async messages -> text> to episode()"
+            )
         return await self.user.first()
 
     async def call(self, call: ToolCall) -> ToolResult:
@@ -101,10 +112,16 @@ class TauBenchEpisode:
 
     def outcome(self, require_done: bool = True) -> Outcome:
         """Upstream's reward; with ``require_done`` an unfinished episode scores 0 (reason in details)."""
-        details = reward.compute(self.db, self.record, self.env.reference(self.task.task_id), self.agent_messages)
-        details.update(done=self.done, done_reason=self.done_reason, steps=self.steps,
-                       n_tool_calls=sum(1 for a in self.actions if a["name"] != RESPOND),
-                       reward_if_done=details["reward"])
+        details = reward.compute(
+            self.db, self.record, self.env.reference(self.task.task_id), self.agent_messages
+        )
+        details.update(
+            done=self.done,
+            done_reason=self.done_reason,
+            steps=self.steps,
+            n_tool_calls=sum(1 for a in self.actions if a["name"] != RESPOND),
+            reward_if_done=details["reward"],
+        )
         if require_done and not self.done:
             details["reward"] = 0.0
             details["reason"] = "not finished: no ###STOP### from the user and no transfer"
@@ -129,10 +146,18 @@ RECORD_OF: dict[str, tuple[str, str]] = {
     "get_user_details": ("users", "user_id"),
     "modify_user_address": ("users", "user_id"),
     "get_product_details": ("products", "product_id"),
-    **{t: ("orders", "order_id") for t in (
-        "get_order_details", "cancel_pending_order", "modify_pending_order_address",
-        "modify_pending_order_payment", "modify_pending_order_items", "return_delivered_order_items",
-        "exchange_delivered_order_items")},
+    **{
+        t: ("orders", "order_id")
+        for t in (
+            "get_order_details",
+            "cancel_pending_order",
+            "modify_pending_order_address",
+            "modify_pending_order_payment",
+            "modify_pending_order_items",
+            "return_delivered_order_items",
+            "exchange_delivered_order_items",
+        )
+    },
 }
 
 _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
@@ -180,7 +205,8 @@ class RetailState:
         node: Any = coll[key]
         for step in steps:
             ok = (isinstance(node, dict) and isinstance(step, str) and step in node) or (
-                isinstance(node, list) and isinstance(step, int) and step < len(node))
+                isinstance(node, list) and isinstance(step, int) and step < len(node)
+            )
             if not ok:
                 return None
             node = node[step]

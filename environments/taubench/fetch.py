@@ -25,8 +25,11 @@ class FetchError(RuntimeError):
     """A download failed or a file did not match its pinned sha256."""
 
 
-def fetch(dest: str | os.PathLike[str] | None = None, base_url: str | None = None,
-          tasks_from: str | os.PathLike[str] | None = None) -> dict[str, str]:
+def fetch(
+    dest: str | os.PathLike[str] | None = None,
+    base_url: str | None = None,
+    tasks_from: str | os.PathLike[str] | None = None,
+) -> dict[str, str]:
     """Bring every pinned file into ``dest``; returns ``{file: what happened}``.
 
     What happened is ``present`` (already there, hash checked), ``downloaded <url>``, ``copied <path>``
@@ -57,8 +60,10 @@ def fetch(dest: str | os.PathLike[str] | None = None, base_url: str | None = Non
         try:
             pooch.retrieve(url, known_hash=f"sha256:{sha}", fname=name, path=folder, progressbar=False)
         except ValueError as exc:  # pooch's hash mismatch
-            raise FetchError(f"{name} from {url} does not match its pinned sha256 {sha}; the file was not kept "
-                             f"(tampered, truncated or another version): {_first_line(exc)}") from None
+            raise FetchError(
+                f"{name} from {url} does not match its pinned sha256 {sha}; the file was not kept "
+                f"(tampered, truncated or another version): {_first_line(exc)}"
+            ) from None
         except Exception as exc:  # network and HTTP errors from requests
             raise FetchError(f"{name}: download from {url} failed: {_first_line(exc)}") from None
         done[name] = f"downloaded {url}"
@@ -85,5 +90,7 @@ def _first_line(exc: BaseException) -> str:
 
 def missing_help(folder: Path) -> str:
     tasks = ", ".join(TASK_FILES.values())
-    return (f"the task lists ({tasks}) are not published upstream as JSON: rerun with --tasks-from DIR "
-            f"(a folder holding them) or --base-url URL (a mirror serving all files), or copy them into {folder}")
+    return (
+        f"the task lists ({tasks}) are not published upstream as JSON: rerun with --tasks-from DIR "
+        f"(a folder holding them) or --base-url URL (a mirror serving all files), or copy them into {folder}"
+    )

@@ -18,11 +18,15 @@ from environments.taubench.episode import RECORD_OF
 
 class TauBenchPlugin(Plugin):
     name = "taubench"
-    description = "tau-bench retail (offline re-implementation): 500 users, 1,000 orders, 50 products, 16 tools"
+    description = (
+        "tau-bench retail (offline re-implementation): 500 users, 1,000 orders, 50 products, 16 tools"
+    )
     conventions = ("taubench-retail",)
     contract_sources = ("traces", "database")
 
-    def make(self, data_dir: str | None = None, max_steps: int = MAX_STEPS, **options: Any) -> TauBenchRetailEnv:
+    def make(
+        self, data_dir: str | None = None, max_steps: int = MAX_STEPS, **options: Any
+    ) -> TauBenchRetailEnv:
         if options:
             raise TypeError(f"taubench takes only 'data_dir' and 'max_steps', got {sorted(options)}")
         return TauBenchRetailEnv(data_dir=data_dir, max_steps=max_steps)
@@ -47,8 +51,9 @@ class TauBenchPlugin(Plugin):
             raise ValueError(f"carded_hash: asked for {n} tasks, split {split!r} has {len(ranked)} eligible")
         return ranked[:n]
 
-    def clean_traces(self, env: Any, split: str = "train", seed: int = 0, random_calls: int = 4,
-                     **options: Any) -> Iterable[Mapping[str, Any]]:
+    def clean_traces(
+        self, env: Any, split: str = "train", seed: int = 0, random_calls: int = 4, **options: Any
+    ) -> Iterable[Mapping[str, Any]]:
         if options:
             raise TypeError(f"taubench clean_traces takes split, seed, random_calls; got {sorted(options)}")
         from environments.taubench.traces import traces
@@ -79,8 +84,10 @@ class TauBenchPlugin(Plugin):
         return env.data.folder_sha256()
 
     def oracle(self, env: Any, task_id: str) -> list[ToolCall]:
-        return [ToolCall(a["name"], dict(a["kwargs"]), call_id=f"gt-{i}")
-                for i, a in enumerate(env.record(task_id).actions)]
+        return [
+            ToolCall(a["name"], dict(a["kwargs"]), call_id=f"gt-{i}")
+            for i, a in enumerate(env.record(task_id).actions)
+        ]
 
     def scripted_policies(self) -> Mapping[str, PolicyFactory]:
         from environments.taubench.players.retail_agent import POLICIES

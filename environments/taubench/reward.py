@@ -34,7 +34,9 @@ class Reference:
         return self._semantic
 
 
-def replay(base: BaseDB, record: TaskRecord, include_terminal: bool = False) -> tuple[RetailDB, list[tuple[dict, str]]]:
+def replay(
+    base: BaseDB, record: TaskRecord, include_terminal: bool = False
+) -> tuple[RetailDB, list[tuple[dict, str]]]:
     """A fresh database after the task's ground-truth actions, and each (action, result string)."""
     db = base.fresh()
     steps = []

@@ -20,7 +20,9 @@ from environments.taubench.env import TauBenchRetailEnv
 from environments.taubench.tools import execute, to_result
 
 
-def traces(env: TauBenchRetailEnv, split: str = "train", seed: int = 0, random_calls: int = 4) -> Iterator[dict[str, Any]]:
+def traces(
+    env: TauBenchRetailEnv, split: str = "train", seed: int = 0, random_calls: int = 4
+) -> Iterator[dict[str, Any]]:
     for task in env.tasks(split):
         record = env.record(task.task_id)
         db = env.data.base.fresh()
@@ -32,10 +34,19 @@ def traces(env: TauBenchRetailEnv, split: str = "train", seed: int = 0, random_c
             yield _row(db, name, arguments, task.task_id, task.group_id, "random")
 
 
-def _row(db: RetailDB, name: str, arguments: dict[str, Any], task_id: str, group_id: str, source: str) -> dict[str, Any]:
+def _row(
+    db: RetailDB, name: str, arguments: dict[str, Any], task_id: str, group_id: str, source: str
+) -> dict[str, Any]:
     result = to_result(name, execute(db, name, arguments))
-    return {"tool": name, "arguments": arguments, "result": result.content, "status": result.status,
-            "task_id": task_id, "group_id": group_id, "source": source}
+    return {
+        "tool": name,
+        "arguments": arguments,
+        "result": result.content,
+        "status": result.status,
+        "task_id": task_id,
+        "group_id": group_id,
+        "source": source,
+    }
 
 
 def _own_orders(db: RetailDB, user_id: str) -> list[str]:
@@ -60,14 +71,19 @@ def valid_read(db: RetailDB, user_id: str, r: random.Random) -> tuple[str, dict[
         return "find_user_id_by_email", {"email": _recase(user["email"], r)}
     if kind == "name_zip":
         name = user["name"]
-        return "find_user_id_by_name_zip", {"first_name": _recase(name["first_name"], r),
-                                            "last_name": _recase(name["last_name"], r), "zip": user["address"]["zip"]}
+        return "find_user_id_by_name_zip", {
+            "first_name": _recase(name["first_name"], r),
+            "last_name": _recase(name["last_name"], r),
+            "zip": user["address"]["zip"],
+        }
     if kind == "list":
         return "list_all_product_types", {}
     if kind == "calculate":
         prices = [i["price"] for o in orders for i in db.orders[o]["items"]] or [r.randint(1, 999) / 4]
         a, b = r.choice(prices), r.choice(prices)
-        return "calculate", {"expression": r.choice([f"{a} + {b}", f"{a} - {b}", f"{a} * 0.9", f"({a} + {b}) / 2"])}
+        return "calculate", {
+            "expression": r.choice([f"{a} + {b}", f"{a} - {b}", f"{a} * 0.9", f"({a} + {b}) / 2"])
+        }
     return "get_user_details", {"user_id": user_id}
 
 
@@ -80,16 +96,27 @@ def invalid_call(db: RetailDB, user_id: str, r: random.Random) -> tuple[str, dic
         return "cancel_pending_order", {"order_id": r.choice(not_pending), "reason": "no longer needed"}
     if kind == "return" and not_delivered:
         order = db.orders[r.choice(not_delivered)]
-        return "return_delivered_order_items", {"order_id": order["order_id"], "item_ids": [order["items"][0]["item_id"]],
-                                                "payment_method_id": order["payment_history"][0]["payment_method_id"]}
+        return "return_delivered_order_items", {
+            "order_id": order["order_id"],
+            "item_ids": [order["items"][0]["item_id"]],
+            "payment_method_id": order["payment_history"][0]["payment_method_id"],
+        }
     if kind == "payment" and orders:
-        return "modify_pending_order_payment", {"order_id": r.choice(orders), "payment_method_id": _absent(
-            lambda: f"{r.choice(['gift_card', 'credit_card', 'paypal'])}_{r.randint(0, 9_999_999):07d}",
-            db.users[user_id]["payment_methods"])}
+        return "modify_pending_order_payment", {
+            "order_id": r.choice(orders),
+            "payment_method_id": _absent(
+                lambda: f"{r.choice(['gift_card', 'credit_card', 'paypal'])}_{r.randint(0, 9_999_999):07d}",
+                db.users[user_id]["payment_methods"],
+            ),
+        }
     if kind == "user":
-        return "get_user_details", {"user_id": _absent(lambda: f"{user_id.rsplit('_', 1)[0]}_{r.randint(0, 9999):04d}", db.users)}
+        return "get_user_details", {
+            "user_id": _absent(lambda: f"{user_id.rsplit('_', 1)[0]}_{r.randint(0, 9999):04d}", db.users)
+        }
     if kind == "product":
-        return "get_product_details", {"product_id": _absent(lambda: f"{r.randint(0, 9_999_999_999):010d}", db.products)}
+        return "get_product_details", {
+            "product_id": _absent(lambda: f"{r.randint(0, 9_999_999_999):010d}", db.products)
+        }
     if kind == "email":
         return "find_user_id_by_email", {"email": f"nobody{r.randint(0, 9999):04d}@example.org"}
     if kind == "calculate":

@@ -28,10 +28,8 @@ RULES = (
 
 
 def system_prompt(instruction: str) -> str:
-    return (
-        "You are a user interacting with an agent.\n\n"
-        f"Instruction: {instruction}\n\n"
-        "Rules:\n" + "\n".join(RULES)
+    return f"You are a user interacting with an agent.\n\nInstruction: {instruction}\n\nRules:\n" + "\n".join(
+        RULES
     )
 
 

@@ -28,7 +28,12 @@ def describe(env: ToolMazeEnv) -> dict[str, Any]:
     specs = catalog_specs()
     cells = collections.Counter((i.base.complexity, i.mode) for i in insts)
     alt_types = collections.Counter(
-        f"{i.base.complexity}:{s.alt_type}" for i in insts if i.mode == "P0" for s in i.base.slots if s.substitutable)
+        f"{i.base.complexity}:{s.alt_type}"
+        for i in insts
+        if i.mode == "P0"
+        for s in i.base.slots
+        if s.substitutable
+    )
     faults = collections.Counter(f.kind for i in insts for f in i.faults.values())
     return {
         "env": "toolmaze",
@@ -41,8 +46,12 @@ def describe(env: ToolMazeEnv) -> dict[str, Any]:
         "categories": dict(collections.Counter(s.kind for s in specs.values())),
         "domains": dict(collections.Counter(s.domain for s in specs.values() if s.kind != "Terminal")),
         "substitutable_slots": dict(sorted(alt_types.items())),
-        "valid_paths_per_task": {c: round(sum(len(i.base.paths) for i in insts if i.base.complexity == c
-                                              and i.mode == "P0") / 100, 2) for c in COMPLEXITIES},
+        "valid_paths_per_task": {
+            c: round(
+                sum(len(i.base.paths) for i in insts if i.base.complexity == c and i.mode == "P0") / 100, 2
+            )
+            for c in COMPLEXITIES
+        },
         "fault_payloads": dict(sorted(faults.items())),
         "sha256": env.dataset.sha256(),
     }
@@ -64,7 +73,11 @@ def _print_describe(d: dict[str, Any]) -> None:
 
 def outcome_rate(outcomes: list) -> float:
     """Share of runs whose outcome was correct (``details["outcome_correct"]``)."""
-    return sum(bool(o.details.get("outcome_correct")) for o in outcomes) / len(outcomes) if outcomes else float("nan")
+    return (
+        sum(bool(o.details.get("outcome_correct")) for o in outcomes) / len(outcomes)
+        if outcomes
+        else float("nan")
+    )
 
 
 def policy_table(env: ToolMazeEnv) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
@@ -95,13 +108,20 @@ def _print_table(table: dict) -> None:
                 p = "  -  " if x["prr"] != x["prr"] else f"{100 * x['prr']:5.1f}"
                 cells.append(f"{100 * x['tsr']:5.1f} ({p}, {x['rc']:.2f}) | {100 * x['outcome']:5.1f}")
             print(f"  {c}   " + "".join(f"{v:>30}" for v in cells))
-    implicit = [(p, x) for p, rows in table.items() for row in rows.values() for m, x in row.items()
-                if m in ("P3", "P4")]
+    implicit = [
+        (p, x)
+        for p, rows in table.items()
+        for row in rows.values()
+        for m, x in row.items()
+        if m in ("P3", "P4")
+    ]
     for policy in table:
         cells = [x for p, x in implicit if p == policy]
         oc = sum(x["outcome"] for x in cells) / len(cells)
         tsr_ = sum(x["tsr"] for x in cells) / len(cells)
-        print(f"{policy}: over all P3/P4 instances, process {100 * tsr_:.1f}%, outcome-correct {100 * oc:.1f}%")
+        print(
+            f"{policy}: over all P3/P4 instances, process {100 * tsr_:.1f}%, outcome-correct {100 * oc:.1f}%"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--complexity", choices=COMPLEXITIES)
     t.add_argument("--out")
     t.add_argument("--seed", type=int, default=0)
-    pt = sub.add_parser("policies", help="process TSR/PRR/RC and outcome-correct rate of the test policies per complexity x mode")
+    pt = sub.add_parser(
+        "policies",
+        help="process TSR/PRR/RC and outcome-correct rate of the test policies per complexity x mode",
+    )
     pt.add_argument("--json", action="store_true")
     pt.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)

@@ -72,19 +72,22 @@ class Instance:
     task: Task
     base: BaseTask
     mode: str
-    faults: dict[str, Fault]  # victim tool -> payload (C1: one; C2-C4: one per route of each substitutable slot)
+    faults: dict[
+        str, Fault
+    ]  # victim tool -> payload (C1: one; C2-C4: one per route of each substitutable slot)
     c1_victim: str | None
     solvable: bool
 
 
 # --------------------------------------------------------------------------------------------
 
+
 def build_arguments(tool: Tool, query: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any] | None:
     """Arguments from the source tags: query values and earlier output fields (None if one is missing)."""
     args: dict[str, Any] = {}
     for p in tool.params:
         if p.source.startswith("query."):
-            pool, key = query, p.source[len("query."):]
+            pool, key = query, p.source[len("query.") :]
         else:
             pool, key = fields, p.source
         if key not in pool:
@@ -114,16 +117,24 @@ def run_path(seed: int, tools: tuple[str, ...], inputs: dict[str, Any]) -> tuple
 def _source_routes(domain: Domain, subject_cap: str) -> list[Route]:
     subject = next(s for s in domain.subjects if s.cap == subject_cap)
     routes = [Route(f"direct_{p}", (f"get_{subject.cap}_{p}",)) for p in domain.providers]
-    routes.append(Route(f"via_{subject.noun}_ref", (f"resolve_{subject.noun}_ref", f"get_{subject.noun}_by_ref")))
-    routes.append(Route(f"via_{subject.noun}_uid", (f"lookup_{subject.noun}_uid", f"fetch_{subject.noun}_by_uid")))
+    routes.append(
+        Route(f"via_{subject.noun}_ref", (f"resolve_{subject.noun}_ref", f"get_{subject.noun}_by_ref"))
+    )
+    routes.append(
+        Route(f"via_{subject.noun}_uid", (f"lookup_{subject.noun}_uid", f"fetch_{subject.noun}_by_uid"))
+    )
     return routes
 
 
 def _processor_routes(domain: Domain, kind_idx: int) -> list[Route]:
     kind = PROCESSORS[kind_idx]
     routes = [Route(f"direct_{p}", (f"{domain.prefix}_{kind.verb}_{p}",)) for p in domain.providers]
-    routes.append(Route(f"via_{kind.factor}", (f"{domain.prefix}_get_{kind.factor_verb}",
-                                               f"{domain.prefix}_apply_{kind.factor_verb}")))
+    routes.append(
+        Route(
+            f"via_{kind.factor}",
+            (f"{domain.prefix}_get_{kind.factor_verb}", f"{domain.prefix}_apply_{kind.factor_verb}"),
+        )
+    )
     return routes
 
 
@@ -165,8 +176,12 @@ def build_base_task(seed: int, complexity: str, index: int) -> BaseTask:
     else:
         act_domain = domain
     act_name, act_label, contact = act_domain.actions[kind_idx]
-    inputs = {subject.key: r.choice(subject.values), "quantity": r.randint(1, 9),
-              kind.selector: r.choice(kind.values), contact: _contact_value(r, contact)}
+    inputs = {
+        subject.key: r.choice(subject.values),
+        "quantity": r.randint(1, 9),
+        kind.selector: r.choice(kind.values),
+        contact: _contact_value(r, contact),
+    }
 
     s_routes, p_routes = _source_routes(domain, subject.cap), _processor_routes(domain, kind_idx)
     if complexity == "C1":
@@ -193,8 +208,11 @@ def build_base_task(seed: int, complexity: str, index: int) -> BaseTask:
     last = paths[0].trace[-1]
     expected = {"tool": last["tool"], "arguments": last["arguments"]}
     exposed = tuple(dict.fromkeys(t for p in paths for t in p.tools)) + (FINISH,)
-    details = [f"{subject.key} {inputs[subject.key]}, quantity {inputs['quantity']}",
-               f"{kind.selector} {inputs[kind.selector]}", f"{contact} {inputs[contact]}"]
+    details = [
+        f"{subject.key} {inputs[subject.key]}, quantity {inputs['quantity']}",
+        f"{kind.selector} {inputs[kind.selector]}",
+        f"{contact} {inputs[contact]}",
+    ]
     query = _query([subject.label, kind.label, act_label], details, inputs)
     domains = tuple(dict.fromkeys([domain.name, act_domain.name]))
     return BaseTask(workflow_id, complexity, domains, inputs, query, slots, tuple(paths), expected, exposed)
@@ -205,10 +223,20 @@ def build_instance(seed: int, base: BaseTask, mode: str) -> Instance:
     flags = mode_flags(mode)
     solvable = not (base.complexity == "C1" and flags["permanent"])
     task = Task(
-        task_id=f"{base.workflow_id}_{mode}", group_id=base.workflow_id, query=base.query, env="toolmaze",
-        split="test", terminal_tool=FINISH, strata={"complexity": base.complexity, "mode": mode},
-        meta={"complexity": base.complexity, "mode": mode, "domains": list(base.domains), **flags,
-              "solvable": solvable},
+        task_id=f"{base.workflow_id}_{mode}",
+        group_id=base.workflow_id,
+        query=base.query,
+        env="toolmaze",
+        split="test",
+        terminal_tool=FINISH,
+        strata={"complexity": base.complexity, "mode": mode},
+        meta={
+            "complexity": base.complexity,
+            "mode": mode,
+            "domains": list(base.domains),
+            **flags,
+            "solvable": solvable,
+        },
     )
     clean_by_tool = {step["tool"]: step["result"] for p in base.paths for step in p.trace}
     victims: list[str] = []
@@ -245,22 +273,52 @@ _HASHES: dict[int, tuple[Dataset, str]] = {}
 def _instance_record(inst: Instance) -> dict[str, Any]:
     b = inst.base
     return {
-        "task_id": inst.task.task_id, "workflow_id": b.workflow_id, "query": b.query, "meta": dict(inst.task.meta),
-        "inputs": b.inputs, "exposed": list(b.exposed),
-        "slots": [{"slot_id": s.slot_id, "cap": s.cap, "alt_type": s.alt_type,
-                   "routes": [[r.route_id, list(r.tools)] for r in s.routes]} for s in b.slots],
-        "paths": [{"path_id": p.path_id, "tools": list(p.tools), "group_choices": list(p.group_choices),
-                   "trace": list(p.trace)} for p in b.paths],
-        "expected_action": b.expected_action, "c1_victim": inst.c1_victim,
+        "task_id": inst.task.task_id,
+        "workflow_id": b.workflow_id,
+        "query": b.query,
+        "meta": dict(inst.task.meta),
+        "inputs": b.inputs,
+        "exposed": list(b.exposed),
+        "slots": [
+            {
+                "slot_id": s.slot_id,
+                "cap": s.cap,
+                "alt_type": s.alt_type,
+                "routes": [[r.route_id, list(r.tools)] for r in s.routes],
+            }
+            for s in b.slots
+        ],
+        "paths": [
+            {
+                "path_id": p.path_id,
+                "tools": list(p.tools),
+                "group_choices": list(p.group_choices),
+                "trace": list(p.trace),
+            }
+            for p in b.paths
+        ],
+        "expected_action": b.expected_action,
+        "c1_victim": inst.c1_victim,
         "faults": {k: [f.kind, f.contract_class, f.status, f.content] for k, f in inst.faults.items()},
     }
 
 
 def dataset_sha256(ds: Dataset) -> str:
-    specs = {n: [s.openai_schema(), s.kind, s.domain, s.capability, list(s.substitutes),
-                 list(s.output_fields), s.output_schema] for n, s in catalog_specs().items()}
-    return sha256_hex({"seed": ds.seed, "catalog": specs,
-                       "instances": [_instance_record(i) for i in ds.instances.values()]})
+    specs = {
+        n: [
+            s.openai_schema(),
+            s.kind,
+            s.domain,
+            s.capability,
+            list(s.substitutes),
+            list(s.output_fields),
+            s.output_schema,
+        ]
+        for n, s in catalog_specs().items()
+    }
+    return sha256_hex(
+        {"seed": ds.seed, "catalog": specs, "instances": [_instance_record(i) for i in ds.instances.values()]}
+    )
 
 
 @lru_cache(maxsize=4)

@@ -41,8 +41,11 @@ class ToolMazeEnv:
                 comp = part
             elif part != "all":
                 raise KeyError(f"unknown toolmaze split '{split}'")
-        return [i.task for i in self.dataset.instances.values()
-                if (comp is None or i.base.complexity == comp) and (mode is None or i.mode == mode)]
+        return [
+            i.task
+            for i in self.dataset.instances.values()
+            if (comp is None or i.base.complexity == comp) and (mode is None or i.mode == mode)
+        ]
 
     def task(self, task_id: str) -> Task:
         return self.instance(task_id).task

@@ -46,7 +46,9 @@ class ToolMazeEpisode:
                     for i, t in enumerate(route.tools):
                         self._route_of[t] = (slot.slot_id, route.route_id, i == 0)
         self._slot_alt = {s.slot_id: s.alt_type for s in instance.base.slots}
-        self._victim_of = {(s.slot_id, r.route_id): r.tools[-1] for s in instance.base.slots for r in s.routes}
+        self._victim_of = {
+            (s.slot_id, r.route_id): r.tools[-1] for s in instance.base.slots for r in s.routes
+        }
 
     # ----------------------------------------------------------------------------------------
     def tools(self) -> list[ToolSpec]:
@@ -66,11 +68,19 @@ class ToolMazeEpisode:
 
     def _call(self, call: ToolCall) -> ToolResult:
         if self.finished:
-            return ToolResult({"error": "The episode has finished; no further tool calls are accepted."}, "error",
-                              terminal=True, meta={"after_end": True})
+            return ToolResult(
+                {"error": "The episode has finished; no further tool calls are accepted."},
+                "error",
+                terminal=True,
+                meta={"after_end": True},
+            )
         if len(self.history) >= ROUND_CAP:
-            return ToolResult({"error": f"Round cap of {ROUND_CAP} tool calls reached."}, "error", terminal=True,
-                              meta={"after_end": True, "round_cap": True})
+            return ToolResult(
+                {"error": f"Round cap of {ROUND_CAP} tool calls reached."},
+                "error",
+                terminal=True,
+                meta={"after_end": True, "round_cap": True},
+            )
         exposed = self.instance.base.exposed
         if call.name not in exposed:
             return unknown_tool_error(call.name, list(exposed))
@@ -80,8 +90,11 @@ class ToolMazeEpisode:
             return validation_error(call.name, errors)
         args = dict(call.arguments)
         if tool.kind == "finish":
-            self.finish_args = {"status": args["status"], "answer": args.get("answer", ""),
-                                "reason": args.get("reason", "")}
+            self.finish_args = {
+                "status": args["status"],
+                "answer": args.get("answer", ""),
+                "reason": args.get("reason", ""),
+            }
             return ToolResult({"accepted": "yes"}, "ok", terminal=True)
         self._activate(call.name)
         fault = self._fault_for(call.name)
@@ -89,9 +102,11 @@ class ToolMazeEpisode:
         if fault is not None:
             self.hits += 1
             content = {k: (list(v) if isinstance(v, list) else v) for k, v in fault.content.items()}
-            return ToolResult(content, "error" if fault.status == "error" else "ok",
-                              meta={"perturbed": True, "fault_kind": fault.kind,
-                                    "contract_class": fault.contract_class})
+            return ToolResult(
+                content,
+                "error" if fault.status == "error" else "ok",
+                meta={"perturbed": True, "fault_kind": fault.kind, "contract_class": fault.contract_class},
+            )
         status, content = execute(self._world_seed, tool, args, self.state)
         return ToolResult(content, "ok" if status == "ok" else "error")
 

@@ -30,14 +30,20 @@ IMPLICIT_CLASS = {
     "stale_value": "relation",
 }
 _EXPLICIT_BODY = {
-    "http_503": (503, "503 Service Unavailable: the upstream provider is temporarily overloaded", {"retry_after_s": 1}),
+    "http_503": (
+        503,
+        "503 Service Unavailable: the upstream provider is temporarily overloaded",
+        {"retry_after_s": 1},
+    ),
     "http_429": (429, "429 Too Many Requests: rate limit exceeded", {"retry_after_s": 2}),
     "timeout": (504, "504 Gateway Timeout: the upstream provider did not answer within 30s", {}),
     "http_410": (410, "410 Gone: this endpoint is deprecated and no longer served", {}),
     "http_404": (404, "404 Not Found: this tool has been removed", {}),
 }
-HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
-             "<p>The server returned an invalid response. (cached by edge-proxy)</p></body></html>")
+HTML_PAGE = (
+    "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+    "<p>The server returned an invalid response. (cached by edge-proxy)</p></body></html>"
+)
 _ODD_TOKENS = ("status_pending_void", "ERR_UNMAPPED", "unknown_state", "n/a")
 MODES = ("P0", "P1", "P2", "P3", "P4")
 
@@ -54,8 +60,12 @@ class Fault:
 
 
 def mode_flags(mode: str) -> dict[str, bool]:
-    return {"explicit": mode in ("P1", "P2"), "implicit": mode in ("P3", "P4"),
-            "permanent": mode in ("P2", "P4"), "transient": mode in ("P1", "P3")}
+    return {
+        "explicit": mode in ("P1", "P2"),
+        "implicit": mode in ("P3", "P4"),
+        "permanent": mode in ("P2", "P4"),
+        "transient": mode in ("P1", "P3"),
+    }
 
 
 def explicit_fault(tool: Tool, kind: str) -> Fault:
@@ -65,14 +75,28 @@ def explicit_fault(tool: Tool, kind: str) -> Fault:
 
 def supported_kinds(tool: Tool) -> tuple[str, ...]:
     if tool.kind == "source":
-        kinds = ["negative_value", "out_of_domain_enum", "date_order", "echo_mismatch", "empty_list",
-                 "broken_relation", "stale_value"]
+        kinds = [
+            "negative_value",
+            "out_of_domain_enum",
+            "date_order",
+            "echo_mismatch",
+            "empty_list",
+            "broken_relation",
+            "stale_value",
+        ]
         if tool.role == "direct":
             kinds.append("html_error_page")
         return tuple(kinds)
     if tool.kind == "processor" and tool.role in ("direct", "step2"):
-        return ("negative_value", "out_of_domain_enum", "html_error_page", "date_order", "echo_mismatch",
-                "broken_relation", "stale_value")
+        return (
+            "negative_value",
+            "out_of_domain_enum",
+            "html_error_page",
+            "date_order",
+            "echo_mismatch",
+            "broken_relation",
+            "stale_value",
+        )
     return ()
 
 
@@ -95,8 +119,9 @@ def consumed_fields(tool: Tool) -> tuple[str, ...]:
     return ()
 
 
-def _source_payload(tool: Tool, out: dict[str, Any], clean: dict[str, Any], kind: str, r: random.Random,
-                    seed: int) -> None:
+def _source_payload(
+    tool: Tool, out: dict[str, Any], clean: dict[str, Any], kind: str, r: random.Random, seed: int
+) -> None:
     domain, item = tool.ref
     subject = subject_of(domain, item)
     unit, key, q = subject.unit, subject.key, clean["quantity"]
@@ -130,7 +155,9 @@ def _source_payload(tool: Tool, out: dict[str, Any], clean: dict[str, Any], kind
         out["total_due_usd"] = out["subtotal_usd"]
     elif kind == "broken_relation":
         out["total_due_usd"] = money(out["total_due_usd"] * 1.37 + 1.0)
-    elif kind == "stale_value":  # a cached subtotal and total from an older price next to the fresh unit price
+    elif (
+        kind == "stale_value"
+    ):  # a cached subtotal and total from an older price next to the fresh unit price
         totals(out[unit] * q * r.uniform(0.6, 0.9))
     else:
         raise ValueError(kind)

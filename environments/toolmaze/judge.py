@@ -57,8 +57,10 @@ def _tainted(inst: Instance, tool: str, args: dict[str, Any], calls, k: int) -> 
             for f, v in res.content.items():
                 if clean.get(name, {}).get(f) != v:
                     planted.setdefault(f, []).append(v)
-    return any(not p.source.startswith("query.") and p.name in args and args[p.name] in planted.get(p.source, ())
-               for p in build_catalog()[tool].params)
+    return any(
+        not p.source.startswith("query.") and p.name in args and args[p.name] in planted.get(p.source, ())
+        for p in build_catalog()[tool].params
+    )
 
 
 def oracle_suffix_cost(inst: Instance, hit_tool: str) -> int:
@@ -67,13 +69,15 @@ def oracle_suffix_cost(inst: Instance, hit_tool: str) -> int:
     permanent = bool(inst.task.meta["permanent"])
     if base.complexity == "C1" and permanent:
         return 0  # abort at once
-    idx, slot, route = next((i, s, r) for i, s in enumerate(base.slots) for r in s.routes if hit_tool in r.tools)
+    idx, slot, route = next(
+        (i, s, r) for i, s in enumerate(base.slots) for r in s.routes if hit_tool in r.tools
+    )
     if permanent:
         others = [len(r.tools) for r in slot.routes if r is not route]
         cost = min(others) if others else 0
     else:
         cost = 1 + len(route.tools) - 1 - route.tools.index(hit_tool)
-    for s in base.slots[idx + 1:]:
+    for s in base.slots[idx + 1 :]:
         shortest = min(len(r.tools) for r in s.routes)
         # a later substitutable slot costs one extra call: its first touch is either a hit or a decoy entry
         cost += shortest + (1 if s.substitutable else 0)
@@ -88,7 +92,12 @@ def trace_check(ep) -> dict[str, Any]:
     if inst.c1_victim is not None:
         victims = [inst.c1_victim]
     else:
-        victims = [r.tools[-1] for s in inst.base.slots for r in s.routes if ep.activated.get(s.slot_id) == r.route_id]
+        victims = [
+            r.tools[-1]
+            for s in inst.base.slots
+            for r in s.routes
+            if ep.activated.get(s.slot_id) == r.route_id
+        ]
     expected = inst.base.expected_action
     actions = [(i, n, a, res) for i, n, a, res in calls if catalog[n].kind == "action" and res.status == "ok"]
     good = [x for x in actions if x[1] == expected["tool"] and x[2] == expected["arguments"]]
@@ -107,7 +116,7 @@ def trace_check(ep) -> dict[str, Any]:
     c_act = 0
     c_oracle = 0
     if first_hit is not None:
-        c_act = sum(1 for call, _ in ep.history[first_hit + 1:] if call.name != FINISH)
+        c_act = sum(1 for call, _ in ep.history[first_hit + 1 :] if call.name != FINISH)
         c_oracle = oracle_suffix_cost(inst, ep.history[first_hit][0].name)
     fin = ep.finish_args or {}
     return {
@@ -140,8 +149,10 @@ def judge(ep, final_answer: str | None = None) -> Outcome:
             (fin.get("status") == "done", "finish(status=done) was not called"),
             (tc["correct_actions"] > 0, "the expected action did not run with the clean-derived arguments"),
             (tc["wrong_actions"] == 0, "an action ran with arguments that are not the clean-derived ones"),
-            (tc["correct_actions"] == 0 or tc["matched_path"] is not None,
-             "the action ran while a corrupted or failed result was the latest on every valid path"),
+            (
+                tc["correct_actions"] == 0 or tc["matched_path"] is not None,
+                "the action ran while a corrupted or failed result was the latest on every valid path",
+            ),
         ]
     else:
         checks = [

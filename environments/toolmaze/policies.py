@@ -54,8 +54,12 @@ def _play(ep, policy: str) -> None:
                     bad = res.status != "ok" or res.meta.get("perturbed")
                 if bad and policy == "oracle":
                     if inst.base.complexity == "C1":
-                        return _finish(ep, "aborted", f"Task aborted: {name} keeps failing",
-                                       f"{name} returned a failed or corrupted result and has no alternative")
+                        return _finish(
+                            ep,
+                            "aborted",
+                            f"Task aborted: {name} keeps failing",
+                            f"{name} returned a failed or corrupted result and has no alternative",
+                        )
                     tried.add(route.route_id)
                     route = _shortest(slot.routes, tried)
                     switched = True

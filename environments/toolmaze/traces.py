@@ -19,18 +19,38 @@ def traces(env: ToolMazeEnv, mode: str, complexity: str | None = None) -> Iterat
     split = mode if complexity is None else f"{complexity}/{mode}"
     for task in env.tasks(split):
         inst = env.instance(task.task_id)
-        head = {"task_id": task.task_id, "group_id": task.group_id, "workflow_id": task.group_id, "complexity": inst.base.complexity,
-                "mode": mode}
+        head = {
+            "task_id": task.task_id,
+            "group_id": task.group_id,
+            "workflow_id": task.group_id,
+            "complexity": inst.base.complexity,
+            "mode": mode,
+        }
         if mode == "P0":
             for path in inst.base.paths:
                 for step in path.trace:
-                    yield {**head, "tool": step["tool"], "arguments": step["arguments"], "result": step["result"],
-                           "status": step["status"], "path_id": path.path_id, "step": step["step"],
-                           "perturbed": False}
+                    yield {
+                        **head,
+                        "tool": step["tool"],
+                        "arguments": step["arguments"],
+                        "result": step["result"],
+                        "status": step["status"],
+                        "path_id": path.path_id,
+                        "step": step["step"],
+                        "perturbed": False,
+                    }
         else:
             _, history = run_policy(env, task.task_id, "oracle")
             for step, (call, res) in enumerate(history):
                 if call.name == "finish":
                     continue
-                yield {**head, "tool": call.name, "arguments": dict(call.arguments), "result": res.content,
-                       "status": res.status, "path_id": None, "step": step, "perturbed": res.meta["perturbed"]}
+                yield {
+                    **head,
+                    "tool": call.name,
+                    "arguments": dict(call.arguments),
+                    "result": res.content,
+                    "status": res.status,
+                    "path_id": None,
+                    "step": step,
+                    "perturbed": res.meta["perturbed"],
+                }

@@ -38,8 +38,10 @@ def source_record(seed: int, domain: str, cap: str, key: str, quantity: int) -> 
     dom = domain_of(domain)
     r = rng(seed, "world.source", domain, cap, key)
     unit = money(r.uniform(4.0, 900.0))
-    items = [{"label": label, "amount": money(r.uniform(0.5, 45.0))}
-             for label in r.sample(list(dom.fee_labels), r.choice([2, 3]))]
+    items = [
+        {"label": label, "amount": money(r.uniform(0.5, 45.0))}
+        for label in r.sample(list(dom.fee_labels), r.choice([2, 3]))
+    ]
     start = r.randint(0, 300)
     subtotal = money(unit * quantity)
     fees = money(sum(i["amount"] for i in items))
@@ -66,9 +68,13 @@ def intermediate_id(seed: int, domain: str, cap: str, via: str, key: str) -> str
 def resolve(seed: int, domain: str, cap: str, via: str, key: str) -> dict[str, Any]:
     subject = subject_of(domain, cap)
     r = rng(seed, "world.resolve", domain, cap, via, key)
-    return {subject.key: key, via: intermediate_id(seed, domain, cap, via, key),
-            "match_score": round(r.uniform(0.8, 1.0), 3), "match_status": r.choice(list(MATCH_STATUS)),
-            "resolved_on": iso(r.randint(0, 300))}
+    return {
+        subject.key: key,
+        via: intermediate_id(seed, domain, cap, via, key),
+        "match_score": round(r.uniform(0.8, 1.0), 3),
+        "match_status": r.choice(list(MATCH_STATUS)),
+        "resolved_on": iso(r.randint(0, 300)),
+    }
 
 
 def unresolve(seed: int, domain: str, cap: str, via: str, value: str) -> str | None:
@@ -84,21 +90,32 @@ def factor_quote(seed: int, domain: str, cap: str, selector: str) -> dict[str, A
     r = rng(seed, "world.factor", domain, cap, selector)
     lo, hi = kind.factor_range
     start = r.randint(0, 300)
-    return {kind.selector: selector, kind.factor: round(r.uniform(lo, hi), 4),
-            "quote_source": r.choice(list(QUOTE_SOURCES)), "quoted_on": iso(start),
-            "expires_on": iso(start + r.randint(1, 30))}
+    return {
+        kind.selector: selector,
+        kind.factor: round(r.uniform(lo, hi), 4),
+        "quote_source": r.choice(list(QUOTE_SOURCES)),
+        "quoted_on": iso(start),
+        "expires_on": iso(start + r.randint(1, 30)),
+    }
 
 
-def process(seed: int, domain: str, cap: str, amount: float, selector: str,
-            factor: float | None = None) -> dict[str, Any]:
+def process(
+    seed: int, domain: str, cap: str, amount: float, selector: str, factor: float | None = None
+) -> dict[str, Any]:
     kind = kind_of(cap)
     quote = factor_quote(seed, domain, cap, selector)
     f = quote[kind.factor] if factor is None else factor
     r = rng(seed, "world.process", domain, cap, selector)
     start = r.randint(0, 300)
-    return {"input_amount": amount, kind.selector: selector, kind.factor: f, kind.result: money(amount * f),
-            "rate_status": r.choice(list(RATE_STATUS)), "computed_on": iso(start),
-            "valid_until": iso(start + r.randint(1, 30))}
+    return {
+        "input_amount": amount,
+        kind.selector: selector,
+        kind.factor: f,
+        kind.result: money(amount * f),
+        "rate_status": r.choice(list(RATE_STATUS)),
+        "computed_on": iso(start),
+        "valid_until": iso(start + r.randint(1, 30)),
+    }
 
 
 def act(seed: int, tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
@@ -106,9 +123,15 @@ def act(seed: int, tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
     digest = sha256_hex([seed, "action", tool.name, args])
     r = rng(seed, "world.action", tool.name, args)
     start = r.randint(0, 300)
-    return {"confirmation_code": f"CF-{digest[:8].upper()}", "order_status": r.choice(list(ORDER_STATUS)),
-            "record_id": args["record_id"], "charged_amount": args["amount"], contact: args[contact],
-            "created_on": iso(start), "effective_on": iso(start + r.randint(0, 14))}
+    return {
+        "confirmation_code": f"CF-{digest[:8].upper()}",
+        "order_status": r.choice(list(ORDER_STATUS)),
+        "record_id": args["record_id"],
+        "charged_amount": args["amount"],
+        contact: args[contact],
+        "created_on": iso(start),
+        "effective_on": iso(start + r.randint(0, 14)),
+    }
 
 
 def canonical_args(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +139,9 @@ def canonical_args(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     return {p.canonical: arguments[p.name] for p in tool.params if p.name in arguments}
 
 
-def execute(seed: int, tool: Tool, arguments: dict[str, Any], state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def execute(
+    seed: int, tool: Tool, arguments: dict[str, Any], state: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """Run a validated call in the clean world: (status, content)."""
     a = canonical_args(tool, arguments)
     domain, item = tool.ref
@@ -144,9 +169,8 @@ def execute(seed: int, tool: Tool, arguments: dict[str, Any], state: dict[str, A
     if tool.kind == "action":
         plain = {p.name: arguments[p.name] for p in tool.params}
         content = act(seed, tool, plain)
-        state.setdefault("actions", []).append({"tool": tool.name, "arguments": plain,
-                                                "confirmation_code": content["confirmation_code"]})
+        state.setdefault("actions", []).append(
+            {"tool": tool.name, "arguments": plain, "confirmation_code": content["confirmation_code"]}
+        )
         return "ok", content
     raise ValueError(f"tool {tool.name} is not executable by the world")
-
-

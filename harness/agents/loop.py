@@ -75,7 +75,9 @@ class LoopResult:
     labels: dict = field(default_factory=dict)
 
 
-def next_action_class(tool: str, recovery_tools: Sequence[str], next_tool: str | None, terminal_tool: str | None) -> str:
+def next_action_class(
+    tool: str, recovery_tools: Sequence[str], next_tool: str | None, terminal_tool: str | None
+) -> str:
     """Class of the agent's next move after a receipt on ``tool`` listing ``recovery_tools``."""
     if next_tool is None or (terminal_tool is not None and next_tool == terminal_tool):
         return "stopped"
@@ -183,7 +185,9 @@ async def run_loop(
             out.stop_reason = "infra_error"
             out.error = str(exc)[:500]
             out.error_kind = getattr(exc, "kind", type(exc).__name__)
-            out.turns.append({"round": out.rounds, "error": out.error, "attempts": getattr(exc, "attempts", [])})
+            out.turns.append(
+                {"round": out.rounds, "error": out.error, "attempts": getattr(exc, "attempts", [])}
+            )
             break
         usage = completion.usage or {}
         out.prompt_tokens += int(usage.get("prompt_tokens") or 0)
@@ -208,7 +212,8 @@ async def run_loop(
             out.turns[-1]["reasoning_content"] = message["reasoning_content"]
         # every call needs an id its tool message can answer (some providers and policies omit it)
         calls = [
-            {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"} for i, tc in enumerate(message.get("tool_calls") or [])
+            {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"}
+            for i, tc in enumerate(message.get("tool_calls") or [])
         ]
         assistant: dict = {"role": "assistant", "content": message.get("content")}
         if calls:
@@ -249,8 +254,13 @@ async def run_loop(
 
         if args is None:
             out.tool_calls.append(
-                {"tool": name, "arguments": fn.get("arguments"), "status": "malformed", "perturbed": False,
-                 "receipt": False}
+                {
+                    "tool": name,
+                    "arguments": fn.get("arguments"),
+                    "status": "malformed",
+                    "perturbed": False,
+                    "receipt": False,
+                }
             )
             content = prompts.MALFORMED_ARGUMENTS.format(detail=why)
         else:
@@ -261,12 +271,23 @@ async def run_loop(
                 out.reviewer_prompt_tokens += review.prompt_tokens
                 out.reviewer_completion_tokens += review.completion_tokens
                 out.reviewer_cost_usd += review.cost_usd
-                out.reviews.append({"round": out.rounds, "tool": name, "approved": review.approved,
-                                    "feedback": review.feedback})
+                out.reviews.append(
+                    {
+                        "round": out.rounds,
+                        "tool": name,
+                        "approved": review.approved,
+                        "feedback": review.feedback,
+                    }
+                )
             if review is not None and not review.approved:
                 out.tool_calls.append(
-                    {"tool": name, "arguments": args, "status": "rejected_by_reviewer", "perturbed": False,
-                     "receipt": False}
+                    {
+                        "tool": name,
+                        "arguments": args,
+                        "status": "rejected_by_reviewer",
+                        "perturbed": False,
+                        "receipt": False,
+                    }
                 )
                 content = f"reviewer feedback (the call was not executed): {review.feedback}"
             else:
@@ -276,13 +297,17 @@ async def run_loop(
                 except Exception as exc:  # noqa: BLE001
                     world_failed(exc)
                     break
-                result, receipt = _execute(episode, task, call, raw, interposers, seed, out, calls_per_tool, exposed)
+                result, receipt = _execute(
+                    episode, task, call, raw, interposers, seed, out, calls_per_tool, exposed
+                )
                 content = result.text()
                 if receipt is not None:
                     pending = receipt
                     if delivery == "deferred":  # the interposer left the content raw
                         fresh_deferred = receipt_text(result.meta["receipt"])
-                if result.terminal or (terminal_tool is not None and name == terminal_tool and result.status == "ok"):
+                if result.terminal or (
+                    terminal_tool is not None and name == terminal_tool and result.status == "ok"
+                ):
                     ended = True
                     out.final_answer = _answer_from(args)
                     out.finish_status = args.get("status") if isinstance(args.get("status"), str) else None
@@ -294,8 +319,14 @@ async def run_loop(
         tool_messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
         for other in extra:
             other_fn = other.get("function") or {}
-            tool_messages.append({"role": "tool", "tool_call_id": str(other["id"]),
-                                  "name": str(other_fn.get("name") or ""), "content": prompts.IGNORED_CALL})
+            tool_messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": str(other["id"]),
+                    "name": str(other_fn.get("name") or ""),
+                    "content": prompts.IGNORED_CALL,
+                }
+            )
         messages.extend(tool_messages)
         if ended:
             break
@@ -319,8 +350,13 @@ def _execute(
     """Pass the world's result through the interposers; returns the result and the receipt entry if one fired."""
     name, args = call.name, dict(call.arguments)
     ctx = StreamContext(
-        episode=episode, task=task, seed=seed, call_index=len(out.results_meta),
-        calls_per_tool=dict(calls_per_tool), exposed_tools=list(exposed), labels=out.labels,
+        episode=episode,
+        task=task,
+        seed=seed,
+        call_index=len(out.results_meta),
+        calls_per_tool=dict(calls_per_tool),
+        exposed_tools=list(exposed),
+        labels=out.labels,
     )
     result = apply_chain(interposers, call, raw, ctx)
     calls_per_tool[name] = calls_per_tool.get(name, 0) + 1

@@ -39,5 +39,7 @@ def system_prompt(name: str, terminal_tool: str | None = None) -> str:
         raise KeyError(f"unknown prompt '{name}'; known: {', '.join(sorted(PROMPTS))}")
     text = PROMPTS[name]
     if terminal_tool:
-        text += f"\nWhen you are done (or must abort), call the `{terminal_tool}` tool with your final answer."
+        text += (
+            f"\nWhen you are done (or must abort), call the `{terminal_tool}` tool with your final answer."
+        )
     return text

@@ -109,8 +109,14 @@ def judge_call(evidence: str, call: dict) -> tuple[bool, str]:
             problems.append(f"the value {value} is negative")
         elif isinstance(value, str) and _IMPLAUSIBLE.search(value):
             problems.append(f"the value {value[:60]!r} looks like an error payload")
-        elif isinstance(value, (int, float, str)) and str(value) not in evidence and _num_text(value) not in evidence:
-            problems.append(f"the value {str(value)[:60]!r} does not appear in the request or earlier results")
+        elif (
+            isinstance(value, (int, float, str))
+            and str(value) not in evidence
+            and _num_text(value) not in evidence
+        ):
+            problems.append(
+                f"the value {str(value)[:60]!r} does not appear in the request or earlier results"
+            )
     if problems:
         return False, f"check the arguments of {call.get('name')}: " + "; ".join(problems)
     return True, ""

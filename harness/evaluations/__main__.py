@@ -1,7 +1,7 @@
 """Command line of the evaluations that combine the fault library and the monitor.
 
-    python -m harness.evaluations validity --env toolmaze [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
-    python -m harness.evaluations stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
+python -m harness.evaluations validity --env toolmaze [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
+python -m harness.evaluations stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ def _paper_validity() -> dict[str, Any] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.evaluations", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m harness.evaluations",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     val = sub.add_parser("validity", help="incident detection, clean fire rate and propagation")
     val.add_argument("--env", default="toolmaze")
@@ -45,8 +48,14 @@ def main(argv: list[str] | None = None) -> int:
         from harness.evaluations.validity import StudyOptions, format_report, run_validity
 
         folds = tuple(int(x) for x in args.folds.split(",")) if args.folds else None
-        opts = StudyOptions(env=args.env, env_seed=args.env_seed, seed=args.seed, folds=folds,
-                            per_fault=args.per_fault, propagation_tasks=args.propagation_tasks)
+        opts = StudyOptions(
+            env=args.env,
+            env_seed=args.env_seed,
+            seed=args.seed,
+            folds=folds,
+            per_fault=args.per_fault,
+            propagation_tasks=args.propagation_tasks,
+        )
         try:
             rep = run_validity(opts)
         except (NotImplementedError, KeyError, ValueError) as exc:
@@ -67,10 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rep, indent=1))
     else:
-        print(f"StableToolBench organic replay: {rep['checked']} checked of {rep['organic']} organic responses "
-              f"({rep['apis']} APIs, {rep['tools']} tools); fired {rep['fired']} "
-              f"({rep['fire_rate_pct'] if rep['fire_rate_pct'] is None else round(rep['fire_rate_pct'], 2)}%), "
-              f"in {rep['tools_with_fires']} tools")
+        print(
+            f"StableToolBench organic replay: {rep['checked']} checked of {rep['organic']} organic responses "
+            f"({rep['apis']} APIs, {rep['tools']} tools); fired {rep['fired']} "
+            f"({rep['fire_rate_pct'] if rep['fire_rate_pct'] is None else round(rep['fire_rate_pct'], 2)}%), "
+            f"in {rep['tools_with_fires']} tools"
+        )
         for name, row in rep["by_tool"].items():
             if row["fired"]:
                 print(f"  {name:<50} {row['fired']:>5} / {row['checked']:<6} {row['fire_rate_pct']:.2f}%")

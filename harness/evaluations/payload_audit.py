@@ -21,7 +21,9 @@ from harness.monitor.receipt import Monitor
 IMPLICIT_KINDS = ("implicit_transient", "implicit_permanent")
 
 
-def false_alarms(crossfit: CrossFit, rows: Iterable[Mapping[str, Any]], by: str = "complexity") -> dict[str, Any]:
+def false_alarms(
+    crossfit: CrossFit, rows: Iterable[Mapping[str, Any]], by: str = "complexity"
+) -> dict[str, Any]:
     """Fire rate on clean responses, each checked by the registry that never saw its group.
 
     ``by`` names a row key (or a key of the row's ``strata``) to break the rate down by.
@@ -40,8 +42,12 @@ def false_alarms(crossfit: CrossFit, rows: Iterable[Mapping[str, Any]], by: str 
             fired["all"] += 1 if key != "all" else 0
             classes.update({x.rule_class for x in v})
     rates = {k: fired[k] / n[k] for k in sorted(n)}
-    return {"responses": dict(sorted(n.items())), "fired": dict(sorted(fired.items())), "rate": rates,
-            "fired_by_class": dict(sorted(classes.items()))}
+    return {
+        "responses": dict(sorted(n.items())),
+        "fired": dict(sorted(fired.items())),
+        "rate": rates,
+        "fired_by_class": dict(sorted(classes.items())),
+    }
 
 
 def _replay(env: Environment, task_id: str, calls: list[ToolCall]) -> list[tuple[ToolCall, ToolResult]]:
@@ -56,9 +62,13 @@ def _replay(env: Environment, task_id: str, calls: list[ToolCall]) -> list[tuple
     return asyncio.run(play())
 
 
-def detection_audit(crossfit: CrossFit, env: Environment, where: Mapping[str, Collection[str]] | None = None,
-                    kinds: Collection[str] = IMPLICIT_KINDS,
-                    focus: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
+def detection_audit(
+    crossfit: CrossFit,
+    env: Environment,
+    where: Mapping[str, Collection[str]] | None = None,
+    kinds: Collection[str] = IMPLICIT_KINDS,
+    focus: Mapping[str, Collection[str]] | None = None,
+) -> dict[str, Any]:
     """Replay the world's oracle on the tasks that plant a fault of ``kinds`` (and match ``where``);
     score each distinct perturbed outcome and each clean response seen on the way, with the fold
     registry that never saw the group. ``focus`` (strata values) adds a summary of that subset."""
@@ -79,7 +89,9 @@ def detection_audit(crossfit: CrossFit, env: Environment, where: Mapping[str, Co
         reg = monitor.registry
         exposed = [s.name for s in env.episode(task.task_id).tools()]
         for call, res in _replay(env, task.task_id, plugin.oracle(env, task.task_id)):
-            if res.status == "error" or (catalog.get(call.name) and catalog[call.name].category == "terminal"):
+            if res.status == "error" or (
+                catalog.get(call.name) and catalog[call.name].category == "terminal"
+            ):
                 continue
             ann = monitor.annotate(call.name, call.arguments, res.content, exposed)
             if ann.fired:
@@ -90,34 +102,67 @@ def detection_audit(crossfit: CrossFit, env: Environment, where: Mapping[str, Co
                 continue
             key = (task.group_id, call.name, json.dumps(res.content, sort_keys=True, default=str))
             cls = str(res.meta.get("contract_class", "?"))
-            outcomes[key] = {**{f"stratum:{k}": str(v) for k, v in task.strata.items()}, "strata": dict(task.strata),
-                             "contract_class": cls, "fault_kind": str(res.meta.get("fault_kind", "?")),
-                             "flagged": ann.fired, "contract_available": any(r.cls == cls for r in reg.rules_for(call.name)),
-                             "caught_by_class": cls in {v.rule_class for v in ann.violations}}
+            outcomes[key] = {
+                **{f"stratum:{k}": str(v) for k, v in task.strata.items()},
+                "strata": dict(task.strata),
+                "contract_class": cls,
+                "fault_kind": str(res.meta.get("fault_kind", "?")),
+                "flagged": ann.fired,
+                "contract_available": any(r.cls == cls for r in reg.rules_for(call.name)),
+                "caught_by_class": cls in {v.rule_class for v in ann.violations},
+            }
     return summarize(list(outcomes.values()), clean_n, clean_fired, admissible, focus)
 
 
-def summarize(outcomes: list[dict[str, Any]], clean_n: int, clean_fired: int, admissible: list[int],
-              focus: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
+def summarize(
+    outcomes: list[dict[str, Any]],
+    clean_n: int,
+    clean_fired: int,
+    admissible: list[int],
+    focus: Mapping[str, Collection[str]] | None = None,
+) -> dict[str, Any]:
     def rate(rows: list[dict[str, Any]], key: str) -> float:
         return sum(bool(r[key]) for r in rows) / len(rows) if rows else float("nan")
 
-    keys = ["contract_class", "fault_kind", *sorted({k for o in outcomes for k in o if k.startswith("stratum:")})]
+    keys = [
+        "contract_class",
+        "fault_kind",
+        *sorted({k for o in outcomes for k in o if k.startswith("stratum:")}),
+    ]
     groups: dict[str, dict[str, list[dict[str, Any]]]] = {g: defaultdict(list) for g in keys}
     for o in outcomes:
         for g in groups:
             groups[g][o.get(g, "-")].append(o)
-    sub = [o for o in outcomes if focus and all(str(o["strata"].get(k)) in set(map(str, v)) for k, v in focus.items())]
+    sub = [
+        o
+        for o in outcomes
+        if focus and all(str(o["strata"].get(k)) in set(map(str, v)) for k, v in focus.items())
+    ]
     return {
         "fault_outcomes": len(outcomes),
         "flagged": rate(outcomes, "flagged"),
         "contract_available": rate(outcomes, "contract_available"),
-        "focus": {"where": {k: list(v) for k, v in (focus or {}).items()}, "fault_outcomes": len(sub),
-                  "flagged": rate(sub, "flagged"), "contract_available": rate(sub, "contract_available")},
-        "by": {g: {k: {"n": len(v), "flagged": rate(v, "flagged"), "contract_available": rate(v, "contract_available")}
-                   for k, v in sorted(d.items())} for g, d in groups.items()},
+        "focus": {
+            "where": {k: list(v) for k, v in (focus or {}).items()},
+            "fault_outcomes": len(sub),
+            "flagged": rate(sub, "flagged"),
+            "contract_available": rate(sub, "contract_available"),
+        },
+        "by": {
+            g: {
+                k: {
+                    "n": len(v),
+                    "flagged": rate(v, "flagged"),
+                    "contract_available": rate(v, "contract_available"),
+                }
+                for k, v in sorted(d.items())
+            }
+            for g, d in groups.items()
+        },
         "clean_responses": clean_n,
         "clean_fire_rate": clean_fired / clean_n if clean_n else float("nan"),
         "receipt_events": len(admissible),
-        "events_with_2plus_recovery": sum(a >= 2 for a in admissible) / len(admissible) if admissible else float("nan"),
+        "events_with_2plus_recovery": sum(a >= 2 for a in admissible) / len(admissible)
+        if admissible
+        else float("nan"),
     }

@@ -92,7 +92,13 @@ def iter_cache(root: str | Path) -> Iterator[CachedResponse]:
             if not isinstance(entry, dict):
                 entry = {"error": "", "response": entry}
             yield CachedResponse(
-                category, tool, api, key, parse_arguments(key), parse_response(entry.get("response")), entry.get("error")
+                category,
+                tool,
+                api,
+                key,
+                parse_arguments(key),
+                parse_response(entry.get("response")),
+                entry.get("error"),
             )
 
 
@@ -105,8 +111,14 @@ def split(responses: list[CachedResponse], train_fraction: float, seed: int) -> 
 
 
 def _trace(r: CachedResponse) -> dict[str, Any]:
-    return {"task_id": r.name, "workflow_id": r.name, "tool": r.name, "arguments": r.arguments,
-            "result": r.response, "status": "ok"}
+    return {
+        "task_id": r.name,
+        "workflow_id": r.name,
+        "tool": r.name,
+        "arguments": r.arguments,
+        "result": r.response,
+        "status": "ok",
+    }
 
 
 def default_learner() -> Callable[[list[dict[str, Any]]], Any]:
@@ -139,8 +151,12 @@ def organic_fire_rate(
             row["fired"] += 1
             fired_total += 1
     tools = {
-        name: {"checked": v["checked"], "fired": v["fired"], "apis": len(v["apis"]),
-               "fire_rate_pct": 100.0 * v["fired"] / v["checked"]}
+        name: {
+            "checked": v["checked"],
+            "fired": v["fired"],
+            "apis": len(v["apis"]),
+            "fire_rate_pct": 100.0 * v["fired"] / v["checked"],
+        }
         for name, v in sorted(by_tool.items())
     }
     return {

@@ -87,9 +87,13 @@ class _SpecEpisode:
         return self._specs
 
 
-def corrupt_row(fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str, ToolSpec], seed: int) -> ToolResult:
+def corrupt_row(
+    fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str, ToolSpec], seed: int
+) -> ToolResult:
     inj = FaultInjector(fault.config(), seed=seed)
-    task = SimpleNamespace(task_id=row["task_id"], terminal_tool=None)  # terminal tools are excluded by category
+    task = SimpleNamespace(
+        task_id=row["task_id"], terminal_tool=None
+    )  # terminal tools are excluded by category
     ctx = StreamContext(episode=_SpecEpisode(specs, row["tool"]), task=task, seed=seed, call_index=0)  # type: ignore[arg-type]
     return inj(ToolCall(row["tool"], row["arguments"]), ToolResult(content=row["result"]), ctx)
 
@@ -99,10 +103,16 @@ def corrupt_row(fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str
 
 
 def incident_detection(
-    suite: Suite, rows: Sequence[Mapping[str, Any]], specs: Mapping[str, ToolSpec], assignment, registries, opts: StudyOptions
+    suite: Suite,
+    rows: Sequence[Mapping[str, Any]],
+    specs: Mapping[str, ToolSpec],
+    assignment,
+    registries,
+    opts: StudyOptions,
 ) -> dict[str, Any]:
     candidates = [
-        r for r in rows
+        r
+        for r in rows
         if assignment[r["workflow_id"]] in registries
         and (specs.get(r["tool"]) is None or specs[r["tool"]].category not in NON_TARGET_CATEGORIES)
     ]
@@ -126,22 +136,31 @@ def incident_detection(
             has_contract = bool(reg.rules_for(row["tool"]))
             covered += has_contract
             before = {v.rule_id for v in reg.check(row["tool"], row["arguments"], row["result"])}
-            new = [v for v in reg.check(row["tool"], row["arguments"], res.content) if v.rule_id not in before]
+            new = [
+                v for v in reg.check(row["tool"], row["arguments"], res.content) if v.rule_id not in before
+            ]
             if new:
                 flagged += 1
                 covered_flagged += has_contract
                 for v in new:
                     classes[v.rule_class] = classes.get(v.rule_class, 0) + 1
-        per_fault.append({
-            "id": fault.id, "type": fault.type, "kind": fault.kind, "fault_class": fault.fault_class,
-            "applied": applied, "flagged": flagged,
-            "flag_rate": flagged / applied if applied else None,
-            "detected": bool(applied) and flagged / applied >= 0.5,
-            # the same, restricted to targets whose tool has at least one learned contract in its fold
-            "applied_covered": covered, "flagged_covered": covered_flagged,
-            "detected_covered": bool(covered) and covered_flagged / covered >= 0.5,
-            "violated_rule_classes": dict(sorted(classes.items())),
-        })
+        per_fault.append(
+            {
+                "id": fault.id,
+                "type": fault.type,
+                "kind": fault.kind,
+                "fault_class": fault.fault_class,
+                "applied": applied,
+                "flagged": flagged,
+                "flag_rate": flagged / applied if applied else None,
+                "detected": bool(applied) and flagged / applied >= 0.5,
+                # the same, restricted to targets whose tool has at least one learned contract in its fold
+                "applied_covered": covered,
+                "flagged_covered": covered_flagged,
+                "detected_covered": bool(covered) and covered_flagged / covered >= 0.5,
+                "violated_rule_classes": dict(sorted(classes.items())),
+            }
+        )
     return {"faults": per_fault, "summary": _detection_summary(per_fault)}
 
 
@@ -151,8 +170,12 @@ def _share(rows: list[dict[str, Any]], suffix: str = "") -> dict[str, Any]:
     fl = sum(r["flagged" + suffix] for r in rows)
     det = sum(1 for r in rows if r["detected" + suffix])
     return {
-        "faults": len(rows), "detected": det, "detected_pct": 100.0 * det / len(rows) if rows else None,
-        "applications": apps, "flagged": fl, "flagged_pct": 100.0 * fl / apps if apps else None,
+        "faults": len(rows),
+        "detected": det,
+        "detected_pct": 100.0 * det / len(rows) if rows else None,
+        "applications": apps,
+        "flagged": fl,
+        "flagged_pct": 100.0 * fl / apps if apps else None,
     }
 
 
@@ -190,8 +213,12 @@ def clean_fire_rate(rows: Sequence[Mapping[str, Any]], assignment, registries) -
         if registries[k].check(r["tool"], r["arguments"], r["result"]):
             fired += 1
             by_tool[r["tool"]] = by_tool.get(r["tool"], 0) + 1
-    return {"responses": n, "fired": fired, "fire_rate_pct": 100.0 * fired / n if n else None,
-            "tools_with_fires": len(by_tool)}
+    return {
+        "responses": n,
+        "fired": fired,
+        "fire_rate_pct": 100.0 * fired / n if n else None,
+        "tools_with_fires": len(by_tool),
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -230,22 +257,36 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
             continue
         cfg = fault.config()
         cfg["target"] = {**cfg["target"], "exclude_categories": list(NON_TARGET_CATEGORIES)}
-        picks = rng(opts.seed, "validity-propagation", fault.id).sample(pool, k=min(opts.propagation_tasks, len(pool)))
+        picks = rng(opts.seed, "validity-propagation", fault.id).sample(
+            pool, k=min(opts.propagation_tasks, len(pool))
+        )
         for wid in picks:
             recorder = _Recorder()
             chain = [FaultInjector(cfg, seed=opts.seed), recorder]
             try:
-                _, outcome = run_policy_episode(PROPAGATION_POLICY, env, clean[wid], seed=opts.seed, interposers=chain)
+                _, outcome = run_policy_episode(
+                    PROPAGATION_POLICY, env, clean[wid], seed=opts.seed, interposers=chain
+                )
                 success, crashed = bool(outcome.success), False
             except Exception:  # the policy may choke on a corrupted shape; that episode fails
                 success, crashed = False, True
             row = track_episode(recorder.history, terminal_tool=env.task(clean[wid]).terminal_tool)
             if row["n_injected"] == 0:
                 continue  # the fault found no fitting result in this episode: not a hit
-            rows.append({"fault": fault.id, "kind": fault.kind, "workflow_id": wid, "success": success,
-                         "crashed": crashed, **{k: row[k] for k in ("trackable", "propagated", "to_arguments", "to_answer")}})
-    return {"summary": {**summarise(rows), "hit_episodes": len(rows), "crashed": sum(r["crashed"] for r in rows)},
-            "episodes": rows}
+            rows.append(
+                {
+                    "fault": fault.id,
+                    "kind": fault.kind,
+                    "workflow_id": wid,
+                    "success": success,
+                    "crashed": crashed,
+                    **{k: row[k] for k in ("trackable", "propagated", "to_arguments", "to_answer")},
+                }
+            )
+    return {
+        "summary": {**summarise(rows), "hit_episodes": len(rows), "crashed": sum(r["crashed"] for r in rows)},
+        "episodes": rows,
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -279,34 +320,52 @@ def _pct(x: float | None) -> str:
 
 def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -> str:
     s = rep["incident_detection"]["summary"]
-    lines = [f"Validity study on {rep['env']} (seed {rep['seed']}, folds {rep['folds']} of {rep['n_folds']})", "",
-             "Incident detection (monitor unchanged)     faults  detected        applications  flagged"]
+    lines = [
+        f"Validity study on {rep['env']} (seed {rep['seed']}, folds {rep['folds']} of {rep['n_folds']})",
+        "",
+        "Incident detection (monitor unchanged)     faults  detected        applications  flagged",
+    ]
     for name in ("overall", "structured", "string"):
         r = s[name]
-        lines.append(f"  {name:<38}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
-                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+        lines.append(
+            f"  {name:<38}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+            f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}"
+        )
     lines.append("  by type:")
     for t, r in s["by_type"].items():
-        lines.append(f"    {t:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
-                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+        lines.append(
+            f"    {t:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+            f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}"
+        )
     lines.append("  only targets whose tool has a learned contract in its fold:")
     for name in ("overall", "structured", "string"):
         r = s["covered"][name]
-        lines.append(f"    {name:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
-                     f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}")
+        lines.append(
+            f"    {name:<36}  {r['faults']:>6}  {r['detected']:>4} {_pct(r['detected_pct'])}"
+            f"  {r['applications']:>12}  {r['flagged']:>5} {_pct(r['flagged_pct'])}"
+        )
     if s["not_applicable"]:
         lines.append(f"  not applicable on this environment: {', '.join(s['not_applicable'])}")
     c = rep["clean"]
-    lines += ["", f"Clean fire rate: {c['fired']} of {c['responses']} clean responses ({_pct(c['fire_rate_pct']).strip()}),"
-              f" {c['tools_with_fires']} tools"]
+    lines += [
+        "",
+        f"Clean fire rate: {c['fired']} of {c['responses']} clean responses ({_pct(c['fire_rate_pct']).strip()}),"
+        f" {c['tools_with_fires']} tools",
+    ]
     p = rep["propagation"]["summary"]
-    lines += ["", f"Propagation (trusting policy): {p['hit_episodes']} hit episodes, {p['trackable']} trackable,"
-              f" {p['propagated']} propagated ({_pct(p['propagated_pct']).strip()}),"
-              f" {p['propagated_and_passed']} of those passed ({_pct(p['propagated_passed_pct']).strip()}),"
-              f" {p['crashed']} policy crashes"]
+    lines += [
+        "",
+        f"Propagation (trusting policy): {p['hit_episodes']} hit episodes, {p['trackable']} trackable,"
+        f" {p['propagated']} propagated ({_pct(p['propagated_pct']).strip()}),"
+        f" {p['propagated_and_passed']} of those passed ({_pct(p['propagated_passed_pct']).strip()}),"
+        f" {p['crashed']} policy crashes",
+    ]
     if paper:
         st, sg = paper.get("structured_value_violations", {}), paper.get("plausible_string_corruption", {})
-        lines += ["", f"Paper (arXiv:2608.19303): flagged {paper.get('flagged_pct_flash_pro')}%, structured "
-                  f"{st.get('detected')}/{st.get('total')}, strings {sg.get('detected')}/{sg.get('total')}; "
-                  f"propagation: {paper.get('propagation')}"]
+        lines += [
+            "",
+            f"Paper (arXiv:2608.19303): flagged {paper.get('flagged_pct_flash_pro')}%, structured "
+            f"{st.get('detected')}/{st.get('total')}, strings {sg.get('detected')}/{sg.get('total')}; "
+            f"propagation: {paper.get('propagation')}",
+        ]
     return "\n".join(lines)

@@ -13,8 +13,10 @@ from typing import Any
 
 
 def _print_incidents(summary: dict[str, Any]) -> None:
-    print(f"Incident suite: {summary['n_faults']} faults, {summary['n_types']} types, "
-          f"{summary['n_incidents']} sources; kinds {summary['kinds']}; taxonomy classes {summary['taxonomy_classes']}")
+    print(
+        f"Incident suite: {summary['n_faults']} faults, {summary['n_types']} types, "
+        f"{summary['n_incidents']} sources; kinds {summary['kinds']}; taxonomy classes {summary['taxonomy_classes']}"
+    )
     for t, row in summary["types"].items():
         print(f"  {t:<22} {row['n_faults']:>3}  {row['description']}")
     print()
@@ -23,8 +25,11 @@ def _print_incidents(summary: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.faults", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m harness.faults",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     inc = sub.add_parser("incidents", help="summarise the incident-derived suite")
     inc.add_argument("--json", action="store_true")
@@ -40,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             _print_incidents(summary)
         return 0
     return 0
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

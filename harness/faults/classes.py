@@ -87,7 +87,9 @@ def schema_at(spec: ToolSpec | None, path: str) -> Mapping[str, Any]:
     for step in paths.parse(paths.generic(path).replace("[*]", "[0]")):
         if not isinstance(node, Mapping):
             return {}
-        node = node.get("items", {}) if isinstance(step, int) else (node.get("properties") or {}).get(step, {})
+        node = (
+            node.get("items", {}) if isinstance(step, int) else (node.get("properties") or {}).get(step, {})
+        )
     return node if isinstance(node, Mapping) else {}
 
 
@@ -98,7 +100,12 @@ def is_categorical(v: Any, path: str, spec: ToolSpec | None) -> bool:
     if "enum" in schema_at(spec, path):
         return True
     name = paths.field_name(path)
-    return bool(_TOKEN.match(v)) and parse_date(v) is None and not is_id_name(name) and not any(c.isdigit() for c in v)
+    return (
+        bool(_TOKEN.match(v))
+        and parse_date(v) is None
+        and not is_id_name(name)
+        and not any(c.isdigit() for c in v)
+    )
 
 
 def _leaves(content: Any) -> list[tuple[str, Any]]:
@@ -134,14 +141,29 @@ def _mutate_token(s: str, rng: random.Random) -> str:
         return s + "2"
     for i in rng.sample(spots, k=min(len(spots), max(1, len(spots) // 3))):
         c = chars[i]
-        pool = "0123456789" if c.isdigit() else ("ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c.isupper() else "abcdefghijklmnopqrstuvwxyz")
+        pool = (
+            "0123456789"
+            if c.isdigit()
+            else ("ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c.isupper() else "abcdefghijklmnopqrstuvwxyz")
+        )
         chars[i] = rng.choice([x for x in pool if x != c])
     return "".join(chars)
 
 
 # Small pools of real-looking values by field-name stem, for "another valid name" corruptions.
 PLAUSIBLE_POOLS: dict[str, tuple[str, ...]] = {
-    "city": ("Paris", "London", "Tokyo", "Berlin", "Madrid", "Toronto", "Sydney", "Chicago", "Seoul", "Lisbon"),
+    "city": (
+        "Paris",
+        "London",
+        "Tokyo",
+        "Berlin",
+        "Madrid",
+        "Toronto",
+        "Sydney",
+        "Chicago",
+        "Seoul",
+        "Lisbon",
+    ),
     "country": ("France", "Japan", "Canada", "Brazil", "Germany", "Spain", "India", "Kenya"),
     "product": ("Wireless Mouse", "Desk Lamp", "Water Bottle", "Running Shoes", "Backpack", "Headphones"),
     "airline": ("Delta", "Lufthansa", "Air France", "Qantas", "Emirates", "United"),
@@ -173,7 +195,12 @@ class FaultClass:
         raise NotImplementedError
 
     def apply(
-        self, content: Any, path: str, arguments: Mapping[str, Any], rng: random.Random, params: Mapping[str, Any]
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
     ) -> Applied:
         raise NotImplementedError
 
@@ -285,8 +312,16 @@ class EchoedArgumentMismatch(FaultClass):
     description = "the result is another entity's record: the echoed id/key differs from the argument"
 
     def eligible(self, content, arguments, spec):
-        wanted = {str(v).lower() for v in arguments.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
-        return [p for p, v in _leaves(content) if not isinstance(v, bool) and v is not None and str(v).lower() in wanted]
+        wanted = {
+            str(v).lower()
+            for v in arguments.values()
+            if isinstance(v, (str, int, float)) and not isinstance(v, bool)
+        }
+        return [
+            p
+            for p, v in _leaves(content)
+            if not isinstance(v, bool) and v is not None and str(v).lower() in wanted
+        ]
 
     def apply(self, content, path, arguments, rng, params):
         old = paths.get(content, path)
@@ -348,7 +383,11 @@ def _relations(content: Any) -> list[str]:
                         cols = set.intersection(*(set(e) for e in lv))
                         for col in sorted(cols):
                             vals = [e[col] for e in lv]
-                            if all(is_number(v) for v in vals) and c != 0 and abs(sum(vals) - c) <= 1e-6 * max(1.0, abs(c)):
+                            if (
+                                all(is_number(v) for v in vals)
+                                and c != 0
+                                and abs(sum(vals) - c) <= 1e-6 * max(1.0, abs(c))
+                            ):
                                 out.append(f"{p}.{k}")
                                 break
                         else:
@@ -375,7 +414,9 @@ def _conserved(content: Any) -> list[str]:
         if not sums:
             continue
         for full, leaf in paths.walk(node, p):
-            if not (is_number(leaf) and leaf != 0 and "[" in full[len(p):]) or is_id_name(paths.field_name(full)):
+            if not (is_number(leaf) and leaf != 0 and "[" in full[len(p) :]) or is_id_name(
+                paths.field_name(full)
+            ):
                 continue
             for listpath, total in sums:
                 if not full.startswith(listpath + "[") and abs(total - leaf) <= 1e-6 * max(1.0, abs(leaf)):
@@ -493,7 +534,9 @@ class EncodingCorruption(FaultClass):
 
     def apply(self, content, path, arguments, rng, params):
         old = paths.get(content, path)
-        variant = params.get("variant") or ("mojibake" if not old.isascii() else rng.choice(["homoglyph", "replacement"]))
+        variant = params.get("variant") or (
+            "mojibake" if not old.isascii() else rng.choice(["homoglyph", "replacement"])
+        )
         if variant == "mojibake" and not old.isascii():
             new = _mojibake(old)
         elif variant == "homoglyph" and any(c in _HOMOGLYPHS for c in old):

@@ -133,7 +133,11 @@ class FaultInjector:
         except (TypeError, KeyError, ValueError, AttributeError):
             return []
         found = field_filter(found, self.spec.field)
-        return [p for p in found if shape_of(paths.get(content, p)) == self.spec.shape] if self.spec.shape else found
+        return (
+            [p for p in found if shape_of(paths.get(content, p)) == self.spec.shape]
+            if self.spec.shape
+            else found
+        )
 
     def _ids(self, ctx: Any) -> list[Any]:
         return [self.seed, self.spec.name, ctx.task.task_id, ctx.seed]
@@ -165,7 +169,11 @@ class FaultInjector:
             st.path = rng(*self._ids(ctx), "fault-path", call.name).choice(eligible)
         st.target_tool = call.name
         applied = self.fault.apply(
-            content, st.path, call.arguments or {}, rng(*self._ids(ctx), "fault-apply", ctx.call_index), self.spec.params
+            content,
+            st.path,
+            call.arguments or {},
+            rng(*self._ids(ctx), "fault-apply", ctx.call_index),
+            self.spec.params,
         )
         st.fired += 1
         level = "observation"
@@ -188,7 +196,11 @@ class FaultInjector:
         meta = copy.deepcopy(result.meta)
         meta["injected_fault"] = label
         ctx.labels.setdefault("injected_faults", []).append(
-            {"call_index": ctx.call_index, "tool": call.name, **{k: label[k] for k in ("name", "fault_class", "kind", "path")}}
+            {
+                "call_index": ctx.call_index,
+                "tool": call.name,
+                **{k: label[k] for k in ("name", "fault_class", "kind", "path")},
+            }
         )
         return ToolResult(content=applied.content, status=result.status, terminal=result.terminal, meta=meta)
 

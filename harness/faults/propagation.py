@@ -17,7 +17,9 @@ from environments.base import ToolCall, ToolResult
 from harness.faults import paths
 from harness.faults.classes import MISSING, is_number
 
-UNTRACKABLE_CLASSES = frozenset({"missing_field", "renamed_field", "empty_or_truncated_list", "duplicated_record"})
+UNTRACKABLE_CLASSES = frozenset(
+    {"missing_field", "renamed_field", "empty_or_truncated_list", "duplicated_record"}
+)
 
 
 def trackable(fault: dict[str, Any]) -> bool:
@@ -56,7 +58,9 @@ def value_occurs(value: Any, haystack: Any) -> bool:
 
 
 def track_episode(
-    history: Sequence[tuple[ToolCall, ToolResult]], final_answer: str | None = None, terminal_tool: str | None = "finish"
+    history: Sequence[tuple[ToolCall, ToolResult]],
+    final_answer: str | None = None,
+    terminal_tool: str | None = "finish",
 ) -> dict[str, Any]:
     """Per-episode propagation facts for every injected fault in ``history``.
 
@@ -69,11 +73,19 @@ def track_episode(
         fault = result.meta.get("injected_fault") if isinstance(result.meta, dict) else None
         if not fault:
             continue
-        ev = {"call_index": i, "path": fault.get("path"), "trackable": trackable(fault), "to_arguments": False, "to_answer": False}
+        ev = {
+            "call_index": i,
+            "path": fault.get("path"),
+            "trackable": trackable(fault),
+            "to_arguments": False,
+            "to_answer": False,
+        }
         if ev["trackable"]:
             value = fault["corrupted"]
             later = [c for c, _ in history[i + 1 :]]
-            ev["to_arguments"] = any(value_occurs(value, dict(c.arguments)) for c in later if c.name != terminal_tool)
+            ev["to_arguments"] = any(
+                value_occurs(value, dict(c.arguments)) for c in later if c.name != terminal_tool
+            )
             answers: list[Any] = [dict(c.arguments) for c in later if c.name == terminal_tool]
             if final_answer:
                 answers.append(final_answer)

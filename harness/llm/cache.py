@@ -29,7 +29,9 @@ class CacheError(RuntimeError):
     """The cache file or a row in it is unusable."""
 
 
-def key_for(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = "") -> str:
+def key_for(
+    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = ""
+) -> str:
     return request_key(spec, messages, tools, replicate, arm)
 
 
@@ -61,14 +63,20 @@ class Cache:
                 )
             except sqlite3.DatabaseError as exc:
                 db.close()
-                raise CacheError(f"{self.path} is not a usable SQLite cache ({exc}); move it away and re-record") from None
+                raise CacheError(
+                    f"{self.path} is not a usable SQLite cache ({exc}); move it away and re-record"
+                ) from None
             self._db = db
         return self._db
 
     def get(self, key: str) -> dict | None:
         """The stored reply for ``key`` or None; a corrupted row raises CacheError naming it."""
         with self._lock:
-            row = self._connect().execute("SELECT model, schema, value FROM replies WHERE key = ?", (key,)).fetchone()
+            row = (
+                self._connect()
+                .execute("SELECT model, schema, value FROM replies WHERE key = ?", (key,))
+                .fetchone()
+            )
         if row is None:
             return None
         model, schema, text = row
@@ -78,7 +86,11 @@ class Cache:
             value = json.loads(text)
         except (json.JSONDecodeError, TypeError) as exc:
             raise CacheError(self._corrupt(key, model, f"value is not valid JSON ({exc})")) from None
-        missing = [k for k in ("message", "usage", "cost_usd", "latency_s") if not isinstance(value, dict) or k not in value]
+        missing = [
+            k
+            for k in ("message", "usage", "cost_usd", "latency_s")
+            if not isinstance(value, dict) or k not in value
+        ]
         if missing:
             raise CacheError(self._corrupt(key, model, f"value lacks {missing}"))
         return value

@@ -54,8 +54,19 @@ CUSTOM_PROVIDERS = ("scripted", "chaos")
 KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studio", "llamafile", "vllm"})
 
 INFRA_KINDS = frozenset(
-    {"rate_limit", "server", "timeout", "connection", "auth", "missing_key", "unknown_model",
-     "cache_miss", "budget", "bad_request", "context_window"}
+    {
+        "rate_limit",
+        "server",
+        "timeout",
+        "connection",
+        "auth",
+        "missing_key",
+        "unknown_model",
+        "cache_miss",
+        "budget",
+        "bad_request",
+        "context_window",
+    }
 )
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "timeout", "connection"})
 # A local server's /models must answer within this before a run starts.
@@ -217,7 +228,9 @@ def request_seed(spec: ModelSpec, replicate: int) -> int | None:
     return None if spec.seed is None else int(spec.seed) + int(replicate)
 
 
-def request_key(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = "") -> str:
+def request_key(
+    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = ""
+) -> str:
     """sha256 of the canonical request: everything that can change the reply, plus the replicate and the arm.
 
     The arm is in the key so two arms never share a recorded reply, whatever order they ran in: with
@@ -246,7 +259,9 @@ def _api_key(spec: ModelSpec) -> str | None:
         return None
     key = os.environ.get(spec.api_key_env)
     if not key:
-        raise InfraError("missing_key", f"environment variable {spec.api_key_env} is not set (model {spec.name})")
+        raise InfraError(
+            "missing_key", f"environment variable {spec.api_key_env} is not set (model {spec.name})"
+        )
     return key
 
 
@@ -289,7 +304,8 @@ def _local_compatible(messages: list[dict]) -> list[dict]:
     request key is computed from the messages as given.
     """
     return [
-        {**m, "content": ""} if m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+        {**m, "content": ""}
+        if m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
         else m
         for m in messages
     ]
@@ -334,8 +350,11 @@ def _supported_params(model: str) -> list[str]:
 
 def request_params(spec: ModelSpec, replicate: int) -> dict[str, Any]:
     """What a call sends besides messages and tools (for transcripts): sampling and reasoning."""
-    params: dict[str, Any] = {"temperature": spec.temperature, "max_tokens": spec.max_tokens,
-                              "seed": request_seed(spec, replicate)}
+    params: dict[str, Any] = {
+        "temperature": spec.temperature,
+        "max_tokens": spec.max_tokens,
+        "seed": request_seed(spec, replicate),
+    }
     if spec.reasoning_effort is not None:
         params["reasoning_effort"] = spec.reasoning_effort
     if spec.reasoning_budget is not None:
@@ -438,8 +457,13 @@ def compute_cost(spec: ModelSpec, usage: Mapping[str, int]) -> tuple[float, str]
     except Exception as exc:  # not in the offline map: report it rather than guess
         if spec.name not in _UNPRICED_WARNED:
             _UNPRICED_WARNED.add(spec.name)
-            log.warning("model %s (%s) has no price in its config nor in litellm's map (%s): its calls are "
-                        "recorded at 0 USD with cost_source 'none'", spec.name, spec.model, str(exc)[:200])
+            log.warning(
+                "model %s (%s) has no price in its config nor in litellm's map (%s): its calls are "
+                "recorded at 0 USD with cost_source 'none'",
+                spec.name,
+                spec.model,
+                str(exc)[:200],
+            )
         return 0.0, "none"
 
 
@@ -603,7 +627,9 @@ def _size_default_executor() -> None:
         return
     _SIZED_LOOPS.add(loop)
     if getattr(loop, "_default_executor", None) is None:
-        loop.set_default_executor(ThreadPoolExecutor(max_workers=CALL_THREADS, thread_name_prefix="litellm-call"))
+        loop.set_default_executor(
+            ThreadPoolExecutor(max_workers=CALL_THREADS, thread_name_prefix="litellm-call")
+        )
 
 
 async def _call_with_retries(
@@ -623,7 +649,9 @@ async def _call_with_retries(
         t0 = time.monotonic()
         try:
             # our own deadline as well: custom providers are not bound by litellm's timeout
-            resp = await asyncio.wait_for(lt.acompletion(**kwargs), timeout=spec.timeout_s + min(1.0, 0.1 * spec.timeout_s + 0.05))
+            resp = await asyncio.wait_for(
+                lt.acompletion(**kwargs), timeout=spec.timeout_s + min(1.0, 0.1 * spec.timeout_s + 0.05)
+            )
         except Exception as exc:  # noqa: BLE001  (every failure is classified below)
             bug = _policy_bug(exc)
             if bug is not None:
@@ -649,18 +677,34 @@ async def _call_with_retries(
             )
             if not retryable:
                 last = attempts[-1]["error"]
-                why = ("the next wait would pass max_total_s" if out_of_time else
-                       "not retryable" if kind not in RETRYABLE_KINDS else "out of attempts")
-                log.error("model %s: infrastructure error %s after %d attempt(s) (%s): %s",
-                          spec.name, kind, len(attempts), why, last)
+                why = (
+                    "the next wait would pass max_total_s"
+                    if out_of_time
+                    else "not retryable"
+                    if kind not in RETRYABLE_KINDS
+                    else "out of attempts"
+                )
+                log.error(
+                    "model %s: infrastructure error %s after %d attempt(s) (%s): %s",
+                    spec.name,
+                    kind,
+                    len(attempts),
+                    why,
+                    last,
+                )
                 raise InfraError(
                     kind if kind in INFRA_KINDS else "server",
                     f"model {spec.name!r} failed after {len(attempts)} attempt(s): {last}",
                     attempts,
                 ) from None
             retry_log.warning(
-                "model %s: attempt %d/%d failed (%s: %s); retrying in %.2f s%s", spec.name, attempt + 1,
-                spec.max_attempts, kind, attempts[-1]["error"][:200], wait,
+                "model %s: attempt %d/%d failed (%s: %s); retrying in %.2f s%s",
+                spec.name,
+                attempt + 1,
+                spec.max_attempts,
+                kind,
+                attempts[-1]["error"][:200],
+                wait,
                 f" (the server asked for {ra:g} s)" if ra is not None else "",
             )
             await asyncio.sleep(wait)
@@ -715,7 +759,9 @@ def check_model_available(spec: ModelSpec) -> None:
         )
     provider, rest = spec.model.split("/", 1)
     if spec.max_attempts < 1 or spec.timeout_s <= 0 or spec.max_concurrency < 1:
-        raise ModelConfigError(f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive")
+        raise ModelConfigError(
+            f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive"
+        )
     _check_fields(spec)
     if provider == "scripted":
         from harness.llm.providers.registry import get_policy
@@ -756,7 +802,9 @@ def check_model_available(spec: ModelSpec) -> None:
     if spec.local:
         _probe_local_server(spec)
     elif spec.api_base:
-        preflight_log.info("model %s: api_base %s is not on this machine; not probed", spec.name, spec.api_base)
+        preflight_log.info(
+            "model %s: api_base %s is not on this machine; not probed", spec.name, spec.api_base
+        )
     _warn_if_deprecated(spec, lt)
     source = "the committed table" if spec.priced_by_table else "litellm's map (no table in its config)"
     preflight_log.info("model %s (%s): ready; calls priced from %s", spec.name, spec.model, source)
@@ -778,7 +826,9 @@ def _check_fields(spec: ModelSpec) -> None:
                 f"model {spec.name!r}: deprecated must be an ISO date (YYYY-MM-DD), got {spec.deprecated!r}"
             ) from None
     if spec.tool_choice is not None and spec.tool_choice not in TOOL_CHOICES:
-        raise ModelConfigError(f"model {spec.name!r}: tool_choice must be one of {TOOL_CHOICES}, got {spec.tool_choice!r}")
+        raise ModelConfigError(
+            f"model {spec.name!r}: tool_choice must be one of {TOOL_CHOICES}, got {spec.tool_choice!r}"
+        )
     prices = (spec.input_cost_per_mtok, spec.cached_input_cost_per_mtok, spec.output_cost_per_mtok)
     if any(p is not None and p < 0 for p in prices):
         raise ModelConfigError(f"model {spec.name!r}: prices must not be negative")
@@ -808,8 +858,12 @@ def _probe_local_server(spec: ModelSpec) -> None:
         served = [str(m.get("id")) for m in json.loads(body).get("data", [])]
     except (ValueError, AttributeError, TypeError):
         served = []
-    preflight_log.info("model %s: local server %s answers (serving %s)", spec.name, spec.api_base,
-                       ", ".join(served) or "an unnamed model")
+    preflight_log.info(
+        "model %s: local server %s answers (serving %s)",
+        spec.name,
+        spec.api_base,
+        ", ".join(served) or "an unnamed model",
+    )
 
 
 def deprecation_date(spec: ModelSpec, lt: Any = None) -> str | None:
@@ -837,5 +891,8 @@ def _warn_if_deprecated(spec: ModelSpec, lt: Any) -> None:
     preflight_log.warning(
         "model %s (%s) is deprecated by its provider from %s%s; its endpoint may stop answering or change "
         "model: check the provider's notice and move the config to the successor before a paid run",
-        spec.name, spec.model, date, " (already past)" if passed else "",
+        spec.name,
+        spec.model,
+        date,
+        " (already past)" if passed else "",
     )

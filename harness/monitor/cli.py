@@ -69,8 +69,12 @@ def _shared_rules(args: argparse.Namespace) -> Registry | None:
 
             db = plugin.database(env)
             rules = from_records(db.collections)
-            bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
-                     for r in bind_records(rules[coll], tool, ctx)]
+            bound = [
+                r
+                for tool, places in sorted(db.bindings.items())
+                for coll, ctx in places
+                for r in bind_records(rules[coll], tool, ctx)
+            ]
             out = out.merged(Registry(bound, {"source": "database"}))
         else:
             raise SystemExit(f"unknown contract source {source!r} (traces, schemas, database)")
@@ -85,7 +89,10 @@ def cmd_learn(args: argparse.Namespace) -> int:
     if not use_traces:
         assert shared is not None
         shared.save(args.out)
-        print(f"{shared.n_rules} rules over {len(shared.tools())} tools from {args.sources} -> {args.out}", file=sys.stderr)
+        print(
+            f"{shared.n_rules} rules over {len(shared.tools())} tools from {args.sources} -> {args.out}",
+            file=sys.stderr,
+        )
         return 0
     if args.all_folds:
         cf = build_crossfit(rows, args.folds, args.seed, schema_only=args.schema_only)
@@ -93,8 +100,11 @@ def cmd_learn(args: argparse.Namespace) -> int:
             cf.registries = [r.merged(shared) for r in cf.registries]
         cf.save(args.out)
         took = time.perf_counter() - t0
-        print(f"{len(rows)} trace rows, {len(cf.assignment)} workflows -> {args.folds} registries, "
-              f"{cf.n_rules} rules ({[r.n_rules for r in cf.registries]}) in {took:.2f}s -> {args.out}", file=sys.stderr)
+        print(
+            f"{len(rows)} trace rows, {len(cf.assignment)} workflows -> {args.folds} registries, "
+            f"{cf.n_rules} rules ({[r.n_rules for r in cf.registries]}) in {took:.2f}s -> {args.out}",
+            file=sys.stderr,
+        )
         return 0
     if args.fold is not None:
         if args.schema_only:
@@ -106,7 +116,10 @@ def cmd_learn(args: argparse.Namespace) -> int:
         reg = reg.merged(shared)
     reg.save(args.out)
     took = time.perf_counter() - t0
-    print(f"{len(rows)} trace rows -> {reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}", file=sys.stderr)
+    print(
+        f"{len(rows)} trace rows -> {reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -148,12 +161,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.monitor", description="outcome monitor: learn, check, explain")
+    ap = argparse.ArgumentParser(
+        prog="python -m harness.monitor", description="outcome monitor: learn, check, explain"
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("learn", help="mine contracts from clean traces")
     src = lp.add_mutually_exclusive_group(required=True)
     src.add_argument("--env", help="a registered world (toolmaze, taubench, appworld): its contract sources")
-    src.add_argument("--input", help="trace JSONL ({tool, arguments, result[, status, workflow_id]} per line)")
+    src.add_argument(
+        "--input", help="trace JSONL ({tool, arguments, result[, status, workflow_id]} per line)"
+    )
     which = lp.add_mutually_exclusive_group()
     which.add_argument("--fold", type=int, help="registry for fold K (trained on the other folds)")
     which.add_argument("--all-folds", action="store_true", help="all cross-fit registries in one file")

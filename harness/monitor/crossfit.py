@@ -97,15 +97,22 @@ class CrossFit:
         return cls.from_json(json.loads(Path(path).read_text()))
 
 
-def split_by_fold(traces: Sequence[Mapping[str, Any]], assignment: Mapping[str, int]) -> dict[int, list[Mapping[str, Any]]]:
+def split_by_fold(
+    traces: Sequence[Mapping[str, Any]], assignment: Mapping[str, int]
+) -> dict[int, list[Mapping[str, Any]]]:
     out: dict[int, list[Mapping[str, Any]]] = {}
     for row in traces:
         out.setdefault(assignment[workflow_of(row)], []).append(row)
     return out
 
 
-def build_crossfit(traces: Iterable[Mapping[str, Any]], n_folds: int = 5, seed: int = 0,
-                   thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> CrossFit:
+def build_crossfit(
+    traces: Iterable[Mapping[str, Any]],
+    n_folds: int = 5,
+    seed: int = 0,
+    thresholds: Thresholds = DEFAULT,
+    schema_only: bool = False,
+) -> CrossFit:
     """Learn fold k's registry from the traces of every other fold.
 
     Traces are indexed and flattened once; an execution trains fold k when it occurred in some
@@ -116,7 +123,9 @@ def build_crossfit(traces: Iterable[Mapping[str, Any]], n_folds: int = 5, seed: 
         return _build_crossfit(list(traces), n_folds, seed, thresholds, schema_only)
 
 
-def _build_crossfit(rows: list[Mapping[str, Any]], n_folds: int, seed: int, thresholds: Thresholds, schema_only: bool) -> CrossFit:
+def _build_crossfit(
+    rows: list[Mapping[str, Any]], n_folds: int, seed: int, thresholds: Thresholds, schema_only: bool
+) -> CrossFit:
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
     index = index_executions(rows, lambda r: assignment[workflow_of(r)])
     per_fold: list[list[Collected]] = [[] for _ in range(n_folds)]
@@ -131,16 +140,27 @@ def _build_crossfit(rows: list[Mapping[str, Any]], n_folds: int, seed: int, thre
             per_fold[k].append(memo[chosen])
     registries = []
     for k in range(n_folds):
-        meta = {"source": "traces", "fold": k, "n_folds": n_folds, "seed": seed, "thresholds": thresholds.to_json(),
-                "train_workflows": sum(1 for f in assignment.values() if f != k)}
+        meta = {
+            "source": "traces",
+            "fold": k,
+            "n_folds": n_folds,
+            "seed": seed,
+            "thresholds": thresholds.to_json(),
+            "train_workflows": sum(1 for f in assignment.values() if f != k),
+        }
         if schema_only:
             meta["variant"] = "schema-only"
         registries.append(Registry(admit(per_fold[k], thresholds), meta))
     return CrossFit(registries, assignment, n_folds, seed, {"n_workflows": len(assignment)})
 
 
-def build_fold(traces: Iterable[Mapping[str, Any]], fold: int, n_folds: int = 5, seed: int = 0,
-               thresholds: Thresholds = DEFAULT) -> Registry:
+def build_fold(
+    traces: Iterable[Mapping[str, Any]],
+    fold: int,
+    n_folds: int = 5,
+    seed: int = 0,
+    thresholds: Thresholds = DEFAULT,
+) -> Registry:
     """Just fold ``fold``'s registry (same assignment as ``build_crossfit``)."""
     rows = list(traces)
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)

@@ -48,7 +48,9 @@ def _contexts(recs: list[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]
     return out
 
 
-def cross_record_rules(tool: str, name: str, recs: list[Mapping[str, Any]], by_key: Records, th: Thresholds) -> list[Rule]:
+def cross_record_rules(
+    tool: str, name: str, recs: list[Mapping[str, Any]], by_key: Records, th: Thresholds
+) -> list[Rule]:
     """Lookup and member rules of collection ``name`` (records ``recs``) against the others."""
     out: list[Rule] = []
     contexts = _contexts(recs)
@@ -67,8 +69,16 @@ def cross_record_rules(tool: str, name: str, recs: list[Mapping[str, Any]], by_k
     return out
 
 
-def _lookups(tool: str, ctx: str, els: list[Mapping[str, Any]], fields: list[str], k1: str, other: str,
-             table: Mapping[str, Mapping[str, Any]], th: Thresholds) -> list[Rule]:
+def _lookups(
+    tool: str,
+    ctx: str,
+    els: list[Mapping[str, Any]],
+    fields: list[str],
+    k1: str,
+    other: str,
+    table: Mapping[str, Mapping[str, Any]],
+    th: Thresholds,
+) -> list[Rule]:
     out = []
     targets = [table[str(e[k1])] for e in els]
     # one mapping deeper: a sub-mapping of the target (variants) keyed by another id of the element
@@ -78,8 +88,13 @@ def _lookups(tool: str, ctx: str, els: list[Mapping[str, Any]], fields: list[str
             if k2 == k1:
                 continue
             subs = [t.get(sub) for t in targets]
-            if all(isinstance(s, dict) and _scalar_id(e.get(k2)) and str(e[k2]) in s and isinstance(s[str(e[k2])], dict)
-                   for e, s in zip(els, subs, strict=True)):
+            if all(
+                isinstance(s, dict)
+                and _scalar_id(e.get(k2))
+                and str(e[k2]) in s
+                and isinstance(s[str(e[k2])], dict)
+                for e, s in zip(els, subs, strict=True)
+            ):
                 deeper.append((sub, k2, [s[str(e[k2])] for e, s in zip(els, subs, strict=True)]))
     for f in fields:
         if f == k1:
@@ -91,8 +106,11 @@ def _lookups(tool: str, ctx: str, els: list[Mapping[str, Any]], fields: list[str
                 break
         if found is not None:
             sub, k2, _ = found
-            tab = {str(key): {str(k): v[f] for k, v in rec[sub].items() if isinstance(v, dict) and f in v}
-                   for key, rec in table.items() if isinstance(rec.get(sub), dict)}
+            tab = {
+                str(key): {str(k): v[f] for k, v in rec[sub].items() if isinstance(v, dict) and f in v}
+                for key, rec in table.items()
+                if isinstance(rec.get(sub), dict)
+            }
             params = {"form": "lookup", "reference": other, "sub": sub, "target": f, "table": tab}
             out.append(Rule(tool, "relation", ctx, (f, k1, k2), params, {"n": len(els)}, "records"))
         elif _holds(els, targets, f, th):
@@ -111,10 +129,18 @@ def _holds(els: list[Mapping[str, Any]], targets: list[Mapping[str, Any]], f: st
     return all(same_value(a, b) for a, b in pairs)
 
 
-def _members(tool: str, recs: list[Mapping[str, Any]], contexts: Mapping[str, list[Mapping[str, Any]]], k1: str,
-             other: str, table: Mapping[str, Mapping[str, Any]], th: Thresholds) -> list[Rule]:
+def _members(
+    tool: str,
+    recs: list[Mapping[str, Any]],
+    contexts: Mapping[str, list[Mapping[str, Any]]],
+    k1: str,
+    other: str,
+    table: Mapping[str, Mapping[str, Any]],
+    th: Thresholds,
+) -> list[Rule]:
     """Ids of a record (a root field, or a key of each element of a list) that belong to a
     collection held by the record ``k1`` points at (a mapping's keys, or a list of ids)."""
+
     def holdings(rec: Mapping[str, Any], sub: str) -> set[str] | None:
         v = rec.get(sub)
         if isinstance(v, dict):
@@ -131,10 +157,14 @@ def _members(tool: str, recs: list[Mapping[str, Any]], contexts: Mapping[str, li
     for lst, els in sorted(contexts.items()):
         if lst == ROOT:
             continue
-        name = lst[len(ROOT) + 1:-3]
+        name = lst[len(ROOT) + 1 : -3]
         for key in sorted({k for e in els for k in e}):
-            candidates.append((f"each({name}[*].{key})",
-                               lambda r, name=name, key=key: [e.get(key) for e in r.get(name) or []]))
+            candidates.append(
+                (
+                    f"each({name}[*].{key})",
+                    lambda r, name=name, key=key: [e.get(key) for e in r.get(name) or []],
+                )
+            )
     out = []
     for sub in subs:
         held = {k: holdings(rec, sub) for k, rec in table.items()}

@@ -39,7 +39,9 @@ def from_json_schema(tool: str, schema: Mapping[str, Any]) -> list[Rule]:
 
 
 def registry_from_schemas(schemas: Mapping[str, Mapping[str, Any]]) -> Registry:
-    return Registry([r for tool, s in sorted(schemas.items()) for r in from_json_schema(tool, s)], {"source": "schema"})
+    return Registry(
+        [r for tool, s in sorted(schemas.items()) for r in from_json_schema(tool, s)], {"source": "schema"}
+    )
 
 
 def _resolve(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -50,7 +52,11 @@ def _resolve(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, A
             return {}
         target: Any = root
         for part in ref[2:].split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, Mapping) else {}
+            target = (
+                target.get(part.replace("~1", "/").replace("~0", "~"), {})
+                if isinstance(target, Mapping)
+                else {}
+            )
         node, seen = target, seen + 1
     return node if isinstance(node, Mapping) else {}
 
@@ -66,7 +72,9 @@ def _types(node: Mapping[str, Any]) -> list[str]:
     return sorted(set(types))
 
 
-def _walk(tool: str, node: Any, root: Mapping[str, Any], context: str, field: str, required: bool, out: list[Rule]) -> None:
+def _walk(
+    tool: str, node: Any, root: Mapping[str, Any], context: str, field: str, required: bool, out: list[Rule]
+) -> None:
     node = _resolve(node, root)
     types = _types(node)
     if types:
@@ -77,10 +85,25 @@ def _walk(tool: str, node: Any, root: Mapping[str, Any], context: str, field: st
         out.append(Rule(tool, "type", context, (field,), params, {}, "schema"))
     if "enum" in node and field:
         values = [v for v in node["enum"] if v is not None]
-        out.append(Rule(tool, "domain", context, (field,), {"values": values, "nullable": not required or None in node["enum"]}, {}, "schema"))
+        out.append(
+            Rule(
+                tool,
+                "domain",
+                context,
+                (field,),
+                {"values": values, "nullable": not required or None in node["enum"]},
+                {},
+                "schema",
+            )
+        )
     lo, xlo = node.get("minimum"), node.get("exclusiveMinimum")
-    if field and (xlo is not None and xlo is not True and xlo >= 0 or (xlo is True and lo is not None and lo >= 0)
-                  or (lo is not None and lo > 0)):
+    if field and (
+        xlo is not None
+        and xlo is not True
+        and xlo >= 0
+        or (xlo is True and lo is not None and lo >= 0)
+        or (lo is not None and lo > 0)
+    ):
         out.append(Rule(tool, "positive", context, (field,), {"strict": True}, {}, "schema"))
     elif field and lo is not None and lo == 0:
         out.append(Rule(tool, "positive", context, (field,), {"strict": False}, {}, "schema"))
@@ -163,7 +186,9 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
         formats = _formats(tool, recs, th)
         # a format rule replaces the plain type rule of its field
         shaped = {r.fields[0] for r in formats}
-        rules = [r for r in rules if not (r.cls == "type" and r.context == ROOT and r.fields[0] in shaped)] + formats
+        rules = [
+            r for r in rules if not (r.cls == "type" and r.context == ROOT and r.fields[0] in shaped)
+        ] + formats
         rules.extend(_references(tool, name, recs, key_values, th))
         rules.extend(cross_record_rules(tool, name, recs, by_key, th))
         out[name] = rules
@@ -171,7 +196,9 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
     return out
 
 
-def _walk_values(obj: Any, trail: list[str], out: dict[tuple[str, ...], set[Any]], tails: set[tuple[str, str]]) -> None:
+def _walk_values(
+    obj: Any, trail: list[str], out: dict[tuple[str, ...], set[Any]], tails: set[tuple[str, str]]
+) -> None:
     """The scalars of a record whose last two keys are one of ``tails``, under their key trail
     (list indices are not part of a trail). Leaves are handled inline and a trail becomes a tuple
     only on a match: a catalog has ~100k nodes and few of them are wanted."""
@@ -201,8 +228,12 @@ def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[M
     another collection holds under the same trailing keys (a catalog's ``variants.<id>.options.gender``):
     an order item can be any variant of the catalog, not only the variants earlier orders happened
     to hold. One-key fields (``status``) are never widened: a bare name says too little."""
-    wanted = {tuple(r.fields[0].split(".")) for rules in out.values() for r in rules
-              if r.cls == "domain" and not r.params.get("reference") and r.fields[0].count(".") >= 1}
+    wanted = {
+        tuple(r.fields[0].split("."))
+        for rules in out.values()
+        for r in rules
+        if r.cls == "domain" and not r.params.get("reference") and r.fields[0].count(".") >= 1
+    }
     if not wanted:
         return
     wanted_tails = {(k[-2], k[-1]) for k in wanted}
@@ -225,12 +256,19 @@ def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[M
             for other, by_tail in tails.items():
                 if other != name:
                     for trail, values in by_tail.get(key[-2:], ()):
-                        if trail[-len(key):] == key:
+                        if trail[-len(key) :] == key:
                             extra |= values
             if extra - set(r.params["values"]):
                 values = sorted({*r.params["values"], *extra}, key=lambda v: (str(type(v)), v))
-                rules[i] = Rule(r.tool, r.cls, r.context, r.fields, {**r.params, "values": values},
-                                {**r.support, "widened_from": len(r.params["values"])}, r.source)
+                rules[i] = Rule(
+                    r.tool,
+                    r.cls,
+                    r.context,
+                    r.fields,
+                    {**r.params, "values": values},
+                    {**r.support, "widened_from": len(r.params["values"])},
+                    r.source,
+                )
 
 
 def bind_records(rules: list[Rule], tool: str, context: str = ROOT) -> list[Rule]:
@@ -248,7 +286,9 @@ def _key_field(recs: list[Mapping[str, Any]]) -> str | None:
     for k in recs[0]:
         if k == "id" or k.endswith("_id"):
             vals = [r.get(k) for r in recs]
-            if all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in vals) and len(set(vals)) == len(vals):
+            if all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in vals) and len(
+                set(vals)
+            ) == len(vals):
                 return k
     return None
 
@@ -257,7 +297,11 @@ def _formats(tool: str, recs: list[Mapping[str, Any]], th: Thresholds) -> list[R
     out = []
     for f in sorted({k for r in recs for k in r}):
         vals = [r[f] for r in recs if f in r]
-        if not vals or not all(isinstance(v, str) and v for v in vals) or len(set(vals)) < th.min_distinct_sign:
+        if (
+            not vals
+            or not all(isinstance(v, str) and v for v in vals)
+            or len(set(vals)) < th.min_distinct_sign
+        ):
             continue
         shaped = shape_pattern(sorted(set(vals)))
         if shaped:
@@ -266,7 +310,9 @@ def _formats(tool: str, recs: list[Mapping[str, Any]], th: Thresholds) -> list[R
     return out
 
 
-def _references(tool: str, name: str, recs: list[Mapping[str, Any]], key_values: Mapping[str, list[Any]], th: Thresholds) -> list[Rule]:
+def _references(
+    tool: str, name: str, recs: list[Mapping[str, Any]], key_values: Mapping[str, list[Any]], th: Thresholds
+) -> list[Rule]:
     out = []
     for f in sorted({k for r in recs for k in r}):
         vals = {r[f] for r in recs if isinstance(r.get(f), (str, int)) and not isinstance(r.get(f), bool)}

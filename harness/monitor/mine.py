@@ -30,7 +30,15 @@ from harness.monitor.values import MISSING, cached_date_key, is_number, merge_ty
 
 ARGS_KEY = "#args"
 DOMAIN_CANDIDATE = "domain?"  # per-tool evidence for a categorical domain, pooled by pool_domains
-_JSON_TYPE = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", dict: "object", list: "array"}
+_JSON_TYPE = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    dict: "object",
+    list: "array",
+}
 _NUMERIC = {int, float}
 _STR = {str}
 _STR_BOOL = {str, bool}
@@ -64,8 +72,9 @@ class Execution:
         return self._rows
 
 
-def index_executions(traces: Iterable[Mapping[str, Any]], group_of: Callable[[Mapping[str, Any]], Any] | None = None
-                     ) -> dict[str, list[Execution]]:
+def index_executions(
+    traces: Iterable[Mapping[str, Any]], group_of: Callable[[Mapping[str, Any]], Any] | None = None
+) -> dict[str, list[Execution]]:
     """Clean executions by tool (rows with status "error" skipped); identical (arguments, result)
     pairs are one execution, so repeated calls add no evidence."""
     index: dict[str, dict[str, Execution]] = {}
@@ -90,7 +99,9 @@ def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tupl
     return {tool: [(e.args, e.result) for e in exs] for tool, exs in index_executions(traces).items()}
 
 
-def mine_tool(tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
+def mine_tool(
+    tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False
+) -> list[Rule]:
     """Rules of one tool from its own executions only (no pooling with other tools)."""
     return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th))], th)
 
@@ -102,7 +113,9 @@ def _floor(th: Thresholds) -> int:
     return min(th.min_presence, th.min_pair_samples, th.min_distinct_sign, th.min_distinct_dates)
 
 
-def mine_executions(tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False) -> list[Rule]:
+def mine_executions(
+    tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False
+) -> list[Rule]:
     return admit([collect(tool, executions, schema_only)], th)
 
 
@@ -166,9 +179,24 @@ class Candidate:
 
     __slots__ = ("tool", "cls", "context", "fields", "params", "ev", "key")
 
-    def __init__(self, tool: str, cls: str, context: str, fields: tuple[str, ...], params: dict[str, Any],
-                 ev: dict[str, Any], key: tuple | None = None) -> None:
-        self.tool, self.cls, self.context, self.fields, self.params, self.ev = tool, cls, context, fields, params, ev
+    def __init__(
+        self,
+        tool: str,
+        cls: str,
+        context: str,
+        fields: tuple[str, ...],
+        params: dict[str, Any],
+        ev: dict[str, Any],
+        key: tuple | None = None,
+    ) -> None:
+        self.tool, self.cls, self.context, self.fields, self.params, self.ev = (
+            tool,
+            cls,
+            context,
+            fields,
+            params,
+            ev,
+        )
         self.key = _template(cls, context, fields, params) if key is None else key
 
 
@@ -183,7 +211,9 @@ class Collected:
     dense: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
-def collect(tool: str, executions: Iterable[Execution], schema_only: bool = False, min_present: int = 0) -> Collected:
+def collect(
+    tool: str, executions: Iterable[Execution], schema_only: bool = False, min_present: int = 0
+) -> Collected:
     """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
     rows are skipped (``mine_tool``: a database keyed by ids has thousands present once)."""
     contexts: dict[str, list[dict[str, Any]]] = {}
@@ -207,7 +237,9 @@ def _type_names(kinds: frozenset[type]) -> tuple[str, ...]:
     return names
 
 
-def _columns(rows: list[dict[str, Any]]) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, list[int]]]:
+def _columns(
+    rows: list[dict[str, Any]],
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, list[int]]]:
     """Columns (MISSING where a row lacks the field), the present values of each, and their rows.
 
     Built row by row: database records keyed by ids (``payment_methods.<id>.brand``) give thousands
@@ -235,17 +267,25 @@ def _is_derived(f: str) -> bool:
     return f.startswith("len(") or f.startswith("sum(")
 
 
-def _collect_context(tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected, min_present: int = 0) -> None:
+def _collect_context(
+    tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected, min_present: int = 0
+) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
     if min_present > 1:
         # categorical fields stay: their domains pool by leaf name (variants.<id>.available)
-        for f in [f for f, p in present_of.items() if len(p) < min_present and not all(type(v) in _STR_BOOL for v in p)]:
+        for f in [
+            f
+            for f, p in present_of.items()
+            if len(p) < min_present and not all(type(v) in _STR_BOOL for v in p)
+        ]:
             del cols[f], present_of[f], where[f]
 
     falsified_keys, candidates = out.falsified, out.candidates
 
-    def add(cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any) -> None:
+    def add(
+        cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any
+    ) -> None:
         # a falsified template needs only its key
         params = params or {}
         key = _template(cls, context, fields, params)
@@ -268,7 +308,9 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
         return
 
     numeric: dict[str, list[Any]] = {}
-    stats: dict[str, tuple[float, int, bool]] = {}  # numeric field -> (rounding step, distinct values, in every row)
+    stats: dict[
+        str, tuple[float, int, bool]
+    ] = {}  # numeric field -> (rounding step, distinct values, in every row)
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
         pytypes = kinds[f] - {type(None)}
@@ -288,13 +330,24 @@ def _collect_context(tool: str, context: str, rows: list[dict], schema_only: boo
                 continue
             add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
             add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
-        elif pytypes == _STR and cached_date_key(present[0]) is not None and all(cached_date_key(v) is not None for v in present):
+        elif (
+            pytypes == _STR
+            and cached_date_key(present[0]) is not None
+            and all(cached_date_key(v) is not None for v in present)
+        ):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
             counts = _domain_counts(rows, present_of[f], where[f])
             if counts is not None:
-                add(DOMAIN_CANDIDATE, (f,), {"counts": counts, "nullable": type(None) in kinds[f]}, n=len(present))
-    _collect_ledgers(tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks})
+                add(
+                    DOMAIN_CANDIDATE,
+                    (f,),
+                    {"counts": counts, "nullable": type(None) in kinds[f]},
+                    n=len(present),
+                )
+    _collect_ledgers(
+        tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks}
+    )
     # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
@@ -335,7 +388,11 @@ def leaf(field: str) -> str:
 
 
 def _pairs(ca: list[Any], cb: list[Any]) -> list[tuple[Any, Any]]:
-    return [(a, b) for a, b in zip(ca, cb, strict=True) if a is not MISSING and b is not MISSING and a is not None and b is not None]
+    return [
+        (a, b)
+        for a, b in zip(ca, cb, strict=True)
+        if a is not MISSING and b is not MISSING and a is not None and b is not None
+    ]
 
 
 def _count_if_equal(ca: list[Any], cb: list[Any]) -> int:
@@ -359,12 +416,21 @@ def _equal(x: Any, y: Any) -> bool:
     return type(x) is type(y) and x == y
 
 
-def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], numeric: dict[str, list[Any]],
-                        stats: dict[str, tuple[float, int, bool]], nested: set[str], out: Collected) -> None:
+def _collect_equalities(
+    tool: str,
+    context: str,
+    cols: dict[str, list[Any]],
+    numeric: dict[str, list[Any]],
+    stats: dict[str, tuple[float, int, bool]],
+    nested: set[str],
+    out: Collected,
+) -> None:
     args = [f for f in cols if f.startswith(ARG)]
     scalars = [f for f in cols if not f.startswith(ARG) and f and f not in nested]
     names = sorted(numeric)
-    mat = np.array([[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]).T
+    mat = np.array(
+        [[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]
+    ).T
     # a column is dense (no NaN in mat) when every row holds a number: finite values convert to
     # finite floats, and only absent or null cells become NaN
     dense = {f for f in names if stats[f][2]}
@@ -396,7 +462,11 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
                 falsified.add(_template("echo", context, (a, x), {}))
                 continue
             if d < 0:
-                d = distinct[a] if a in distinct else len({v for v in cols[a] if v is not MISSING and v is not None})
+                d = (
+                    distinct[a]
+                    if a in distinct
+                    else len({v for v in cols[a] if v is not MISSING and v is not None})
+                )
             candidates.append(Candidate(tool, "echo", context, (a, x), {}, {"n": m, "distinct": d}))
     res_num = sorted(f for f in numeric if not f.startswith(ARG))
     # a == b between result numbers (list lengths included: count == len(items))
@@ -408,7 +478,9 @@ def _collect_equalities(tool: str, context: str, cols: dict[str, list[Any]], num
             falsified.add(_template("relation", context, (a, b), {"form": "eq"}))
             continue
         params = {"form": "eq", "quanta": [quanta[a], quanta[b]]}
-        candidates.append(Candidate(tool, "relation", context, (a, b), params, {"n": res[1], "distinct": distinct[a]}))
+        candidates.append(
+            Candidate(tool, "relation", context, (a, b), params, {"n": res[1], "distinct": distinct[a]})
+        )
     # affine and product: list lengths excluded (a small integer fits some line of any money field
     # within its rounding tolerance by coincidence)
     operands = sorted(f for f in numeric if not f.startswith("len("))
@@ -462,9 +534,16 @@ def _step(values: Iterable[Any]) -> float:
     return min(steps) if steps else 0.0
 
 
-def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, list[Any]],
-                     stats: dict[str, tuple[float, int, bool]], out: Collected, th: Thresholds = DEFAULT,
-                     listed: set[str] | None = None) -> None:
+def _collect_ledgers(
+    tool: str,
+    context: str,
+    rows: list[dict],
+    cols: dict[str, list[Any]],
+    stats: dict[str, tuple[float, int, bool]],
+    out: Collected,
+    th: Thresholds = DEFAULT,
+    listed: set[str] | None = None,
+) -> None:
     """Signed ledgers: a list column whose numbers are counted + or - by a two-valued sibling
     (payment / refund), equal to another number of the element (the items' total) or to 0. Such a
     relation often holds only in part of the data (an open order nets to its items, a cancelled one
@@ -487,7 +566,10 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
                 # the value that opens most ledgers counts +, the other - (a payment, then refunds)
                 plus, minus = sorted(pair, key=lambda v: (-firsts[v], v))
                 field = net_field(name, key, by, plus, minus)
-                nets = [net_value(v, key, by, plus, minus) if v is not MISSING and v is not None else MISSING for v in col]
+                nets = [
+                    net_value(v, key, by, plus, minus) if v is not MISSING and v is not None else MISSING
+                    for v in col
+                ]
                 gross = [sum(e[key] for e in v if e[by] == plus) if type(v) is list else MISSING for v in col]
                 step = _step(e[key] for v in lists for e in v)
                 ledgers.append((name, field, nets, gross, step))
@@ -531,7 +613,11 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
                     by_value: dict[str, list[int]] = {}
                     for i in present:
                         by_value.setdefault(gcol[i], []).append(i)
-                    held = sorted(v for v, idx in by_value.items() if len(idx) >= th.min_per_category and all(ok[i] for i in idx))
+                    held = sorted(
+                        v
+                        for v, idx in by_value.items()
+                        if len(idx) >= th.min_per_category and all(ok[i] for i in idx)
+                    )
                     covered = [i for v in held for i in by_value[v]]
                     if held and (best is None or len(covered) > len(best[1])):
                         best = ((g, held), covered)
@@ -539,12 +625,19 @@ def _collect_ledgers(tool: str, context: str, rows: list[dict], cols: dict[str, 
                     continue
             where, covered = best
             distinct = len({witness[i] for i in covered})
-            params: dict[str, Any] = ({"form": "const", "c": 0, "quanta": [step]} if target is None
-                                      else {"form": "eq", "quanta": [step, tq]})
+            params: dict[str, Any] = (
+                {"form": "const", "c": 0, "quanta": [step]}
+                if target is None
+                else {"form": "eq", "quanta": [step, tq]}
+            )
             if where is not None:
                 params["guard"] = {"field": where[0], "values": where[1]}
             fields = (field,) if target is None else (field, target)
-            out.candidates.append(Candidate(tool, "relation", context, fields, params, {"n": len(covered), "distinct": distinct}))
+            out.candidates.append(
+                Candidate(
+                    tool, "relation", context, fields, params, {"n": len(covered), "distinct": distinct}
+                )
+            )
 
 
 def _all_rows_close(mat: np.ndarray) -> np.ndarray:
@@ -552,10 +645,14 @@ def _all_rows_close(mat: np.ndarray) -> np.ndarray:
     row at once (fewer array calls); large ones are screened on the first row and only survivors
     compared on the rest. Element for element the same arithmetic, so the same answer."""
     if mat.size * mat.shape[1] <= _CUBE_MAX:
-        return (np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]).all(axis=0)
+        return (
+            np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]
+        ).all(axis=0)
     m = mat.shape[1]
     first = mat[0]
-    ii, jj = np.nonzero(np.abs(first[:, None] - first[None, :]) <= 1e-9 * np.maximum(1.0, np.abs(first[None, :])))
+    ii, jj = np.nonzero(
+        np.abs(first[:, None] - first[None, :]) <= 1e-9 * np.maximum(1.0, np.abs(first[None, :]))
+    )
     if mat.shape[0] > 1 and len(ii):
         rest_i, rest_j = mat[1:, ii], mat[1:, jj]
         keep = (np.abs(rest_i - rest_j) <= 1e-9 * np.maximum(1.0, np.abs(rest_j))).all(axis=0)
@@ -565,7 +662,9 @@ def _all_rows_close(mat: np.ndarray) -> np.ndarray:
     return eq
 
 
-def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]) -> Callable[[str, str], bool]:
+def _dense_affine(
+    mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]
+) -> Callable[[str, str], bool]:
     """A prefilter: whether a == k*b + c could hold (always True for sparse columns)."""
     cols = sorted(dense, key=idx.get)
     if len(cols) < 2 or mat.shape[0] < 3:
@@ -579,7 +678,10 @@ def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta:
         k = (xa_hi - xa_lo) / (xb_hi - xb_lo)[None, :]
         c = xa_lo - k * xb_lo[None, :]
         q = np.array([quanta[f] for f in cols])
-        tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(sub)).max(axis=0)[:, None]
+        tol = (
+            0.5 * (q[:, None] + np.abs(k) * q[None, :])
+            + 1e-6 * np.maximum(1.0, np.abs(sub)).max(axis=0)[:, None]
+        )
         bound = tol * 1.001 + 1e-9
         # every row at once when small (as in _all_rows_close); else screened on the first row and
         # survivors tested on the rest: the same per-element arithmetic either way
@@ -596,8 +698,18 @@ def _dense_affine(mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta:
     return lambda a, b: bool(ok[pos[a], pos[b]]) if a in pos and b in pos else True
 
 
-def _collect_products(tool: str, context: str, targets: list[str], operands: list[str], numeric: dict, mat: np.ndarray,
-                      idx: dict[str, int], dense: set[str], quanta: dict[str, float], out: Collected) -> None:
+def _collect_products(
+    tool: str,
+    context: str,
+    targets: list[str],
+    operands: list[str],
+    numeric: dict,
+    mat: np.ndarray,
+    idx: dict[str, int],
+    dense: set[str],
+    quanta: dict[str, float],
+    out: Collected,
+) -> None:
     pairs = list(combinations(operands, 2))
     dpairs = [(b, c) for b, c in pairs if b in dense and c in dense]
     if dpairs and mat.shape[0]:
@@ -616,8 +728,16 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
     hits_add: dict[str, list[int]] = {}
     dense_targets = [a for a in targets if a in dense]
     if dense_targets and dpairs and mat.shape[0]:
-        hits_mul, hits_add = _screen_dense(mat, [idx[a] for a in dense_targets], np.array([quanta[a] for a in dense_targets]),
-                                           dense_targets, prod, tol_bc, total, tol_add)
+        hits_mul, hits_add = _screen_dense(
+            mat,
+            [idx[a] for a in dense_targets],
+            np.array([quanta[a] for a in dense_targets]),
+            dense_targets,
+            prod,
+            tol_bc,
+            total,
+            tol_add,
+        )
     for a in targets:
         if a in dense and dpairs:
             for j in hits_mul.get(a, ()):
@@ -646,8 +766,16 @@ def _collect_products(tool: str, context: str, targets: list[str], operands: lis
                 out.falsified.add(cand.key)
 
 
-def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[str], prod: np.ndarray, tol_bc: np.ndarray,
-                  total: np.ndarray, tol_add: np.ndarray) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+def _screen_dense(
+    mat: np.ndarray,
+    ai: list[int],
+    qa: np.ndarray,
+    names: list[str],
+    prod: np.ndarray,
+    tol_bc: np.ndarray,
+    total: np.ndarray,
+    tol_add: np.ndarray,
+) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """For every dense target a, the dense pairs (b, c) with a == b*c (and a == b + c) on all rows
     within tolerance, in pair order. Small inputs test every row at once; large ones screen every
     target on the first row (most pairs fail there) and test only survivors on the other rows.
@@ -662,9 +790,16 @@ def _screen_dense(mat: np.ndarray, ai: list[int], qa: np.ndarray, names: list[st
     tol2[:, :n_pairs] = tol_bc
     tol2[:, n_pairs:] = tol_add
     if xa.size * rhs.shape[1] <= _CUBE_MAX:
-        ti, pj = np.nonzero((np.abs(xa[:, :, None] - rhs[:, None, :]) <= half[None, :, None] + tol2[:, None, :] + slack[:, :, None]).all(axis=0))
+        ti, pj = np.nonzero(
+            (
+                np.abs(xa[:, :, None] - rhs[:, None, :])
+                <= half[None, :, None] + tol2[:, None, :] + slack[:, :, None]
+            ).all(axis=0)
+        )
     else:
-        ti, pj = np.nonzero(np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None])
+        ti, pj = np.nonzero(
+            np.abs(xa[0][:, None] - rhs[0][None, :]) <= half[:, None] + tol2[0][None, :] + slack[0][:, None]
+        )
         if mat.shape[0] > 1 and len(ti):
             keep = (np.abs(xa[1:, ti] - rhs[1:, pj]) <= half[ti] + tol2[1:, pj] + slack[1:, ti]).all(axis=0)
             ti, pj = ti[keep], pj[keep]
@@ -705,7 +840,11 @@ def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict
     if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
         return None
     params = {"form": "affine", "k": k, "c": c, "quanta": [quanta[a], quanta[b]]}
-    ev = {"n": len(pairs), "distinct": len({y for _, y in pairs}), "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2)}  # two points fit k and c
+    ev = {
+        "n": len(pairs),
+        "distinct": len({y for _, y in pairs}),
+        "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2),
+    }  # two points fit k and c
     return Candidate(tool, "relation", context, (a, b), params, ev)
 
 
@@ -714,7 +853,9 @@ def _snap(x: float) -> float:
     return r if abs(r - x) <= 1e-9 * max(1.0, abs(x)) else x
 
 
-def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, quanta: dict) -> Candidate | None:
+def _product(
+    tool: str, context: str, a: str, b: str, c: str, numeric: dict, quanta: dict
+) -> Candidate | None:
     ca, cb, cc = numeric[a], numeric[b], numeric[c]
     qa, qb, qc = quanta[a], quanta[b], quanta[c]
     n = 0
@@ -732,17 +873,29 @@ def _product(tool: str, context: str, a: str, b: str, c: str, numeric: dict, qua
         tol_max = max(tol_max, tol)
     if n == 0:
         return None
-    ev = {"n": n, "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
-          "logp": _log_chance(tol_max, [x for x in ca if x is not MISSING and x is not None], len(points))}
+    ev = {
+        "n": n,
+        "points": len(points),
+        "bd": len({y for y, _ in points}),
+        "cd": len({z for _, z in points}),
+        "logp": _log_chance(tol_max, [x for x in ca if x is not MISSING and x is not None], len(points)),
+    }
     return Candidate(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, ev)
 
 
-def _addition(tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, idx: dict[str, int], quanta: dict) -> Candidate:
+def _addition(
+    tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, idx: dict[str, int], quanta: dict
+) -> Candidate:
     xa, xb, xc = mat[:, idx[a]], mat[:, idx[b]], mat[:, idx[c]]
     points = {(float(y), float(z)) for y, z in zip(xb, xc, strict=True)}
     tol = 0.5 * (quanta[a] + quanta[b] + quanta[c])
-    ev = {"n": int(len(xa)), "points": len(points), "bd": len({y for y, _ in points}), "cd": len({z for _, z in points}),
-          "logp": _log_chance(tol, [float(x) for x in xa], len(points))}
+    ev = {
+        "n": int(len(xa)),
+        "points": len(points),
+        "bd": len({y for y, _ in points}),
+        "cd": len({z for _, z in points}),
+        "logp": _log_chance(tol, [float(x) for x in xa], len(points)),
+    }
     params = {"form": "add", "quanta": [quanta[a], quanta[b], quanta[c]]}
     return Candidate(tool, "relation", context, (a, b, c), params, ev)
 
@@ -757,8 +910,13 @@ def _collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Co
             if not pairs:
                 continue
             bad = any(x > y for x, y in pairs)
-            ev = {"n": len(pairs), "distinct": len(set(pairs)), "strict": sum(x < y for x, y in pairs),
-                  "min_b": min(y for _, y in pairs), "max_a": max(x for x, _ in pairs)}
+            ev = {
+                "n": len(pairs),
+                "distinct": len(set(pairs)),
+                "strict": sum(x < y for x, y in pairs),
+                "min_b": min(y for _, y in pairs),
+                "max_a": max(x for x, _ in pairs),
+            }
             if bad:
                 out.falsified.add(_template("date_order", context, (a, b), {}))
             else:
@@ -788,14 +946,27 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
     if c == "echo" or (c == "relation" and params["form"] in ("eq", "const")):
         return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
     if c == "relation" and params["form"] == "affine":
-        return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_affine and ev["logp"] < chance
+        return (
+            ev["n"] >= th.min_pair_samples
+            and ev["distinct"] >= th.min_distinct_affine
+            and ev["logp"] < chance
+        )
     if c == "relation":
-        return (ev["n"] >= th.min_pair_samples and ev["points"] >= th.min_distinct_product and ev["logp"] < chance
-                and ev["bd"] >= th.min_distinct_affine and ev["cd"] >= th.min_distinct_affine)
+        return (
+            ev["n"] >= th.min_pair_samples
+            and ev["points"] >= th.min_distinct_product
+            and ev["logp"] < chance
+            and ev["bd"] >= th.min_distinct_affine
+            and ev["cd"] >= th.min_distinct_affine
+        )
     if c == "date_order":
         # AGORA: fields whose observed ranges do not overlap are unrelated, not ordered
-        return (ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_dates and ev["strict"] > 0
-                and ev["min_b"] <= ev["max_a"])
+        return (
+            ev["n"] >= th.min_pair_samples
+            and ev["distinct"] >= th.min_distinct_dates
+            and ev["strict"] > 0
+            and ev["min_b"] <= ev["max_a"]
+        )
     return False
 
 
@@ -839,13 +1010,17 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
             if tools > 1:
                 support["pooled_n"] = pooled_n
                 support["pooled_tools"] = tools
-            kept.setdefault(cand.tool, []).append(Rule(cand.tool, cand.cls, cand.context, cand.fields, cand.params, support))
+            kept.setdefault(cand.tool, []).append(
+                Rule(cand.tool, cand.cls, cand.context, cand.fields, cand.params, support)
+            )
     for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
         values = domains.get(id(cand))
         if values is not None:
             params = {"values": values, "nullable": cand.params["nullable"]}
             support = {"n": cand.ev["n"], "distinct": len(values)}
-            kept.setdefault(cand.tool, []).append(Rule(cand.tool, "domain", cand.context, cand.fields, params, support))
+            kept.setdefault(cand.tool, []).append(
+                Rule(cand.tool, "domain", cand.context, cand.fields, params, support)
+            )
     out: list[Rule] = []
     for tool in sorted(kept):
         out.extend(_suppress(kept[tool]))
@@ -887,7 +1062,11 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
                 for v, k in cand.params["counts"]:
                     c[v] += k
             n = sum(c.values())
-            if len(c) <= th.max_domain and min(c.values()) >= th.min_count_per_value and n >= max(th.min_presence, th.min_per_category * len(c)):
+            if (
+                len(c) <= th.max_domain
+                and min(c.values()) >= th.min_count_per_value
+                and n >= max(th.min_presence, th.min_per_category * len(c))
+            ):
                 values = sorted(c, key=lambda v: (str(type(v)), v))
                 for cand in members:
                     keep[id(cand)] = values
@@ -923,13 +1102,17 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
     domain = {(r.context, r.fields[0]) for r in rules if r.cls == "domain"}
     out: list[Rule] = []
     classes: dict[str, _Classes] = {}
-    for r in sorted(rules, key=lambda r: (r.cls != "echo", r.cls != "relation" or r.params["form"] != "eq", r.rule_id)):
+    for r in sorted(
+        rules, key=lambda r: (r.cls != "echo", r.cls != "relation" or r.params["form"] != "eq", r.rule_id)
+    ):
         key1 = (r.context, r.fields[0])
         if r.cls == "positive" and not r.params.get("strict") and key1 in strict:
             continue
         if r.cls == "type" and key1 in domain:
             continue
-        if (r.cls == "echo" or (r.cls == "relation" and r.params["form"] == "eq")) and not r.params.get("guard"):
+        if (r.cls == "echo" or (r.cls == "relation" and r.params["form"] == "eq")) and not r.params.get(
+            "guard"
+        ):
             if not classes.setdefault(r.context, _Classes()).union(r.fields[0], r.fields[1]):
                 continue
         out.append(r)
@@ -938,15 +1121,38 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
     for r in out:
         if r.cls == "relation" and r.params["form"] in ("affine", "product", "add"):
             cl = classes.get(r.context, _Classes())
-            canon = (r.context, r.params["form"], cl.find(r.fields[0]), *sorted(cl.find(f) for f in r.fields[1:]))
+            canon = (
+                r.context,
+                r.params["form"],
+                cl.find(r.fields[0]),
+                *sorted(cl.find(f) for f in r.fields[1:]),
+            )
             if canon in seen:
                 continue
             seen.add(canon)
         final.append(r)
     dates = {(r.context, r.fields[0], r.fields[1]) for r in final if r.cls == "date_order"}
     names = {f for _, a, b in dates for f in (a, b)}
-    return [r for r in final if r.cls != "date_order"
-            or not any((r.context, r.fields[0], m) in dates and (r.context, m, r.fields[1]) in dates for m in names - set(r.fields))]
+    return [
+        r
+        for r in final
+        if r.cls != "date_order"
+        or not any(
+            (r.context, r.fields[0], m) in dates and (r.context, m, r.fields[1]) in dates
+            for m in names - set(r.fields)
+        )
+    ]
 
 
-__all__ = ["Candidate", "Collected", "Execution", "admit", "gc_paused", "collect", "group_executions", "index_executions", "mine_executions", "mine_tool"]
+__all__ = [
+    "Candidate",
+    "Collected",
+    "Execution",
+    "admit",
+    "gc_paused",
+    "collect",
+    "group_executions",
+    "index_executions",
+    "mine_executions",
+    "mine_tool",
+]

@@ -46,7 +46,7 @@ def display_path(context: str, field: str) -> str:
         return field
     for fn in ("len", "sum", "net", "each"):
         if field.startswith(fn + "(") and field.endswith(")"):
-            return f"{fn}({context}.{field[len(fn) + 1:-1]})"
+            return f"{fn}({context}.{field[len(fn) + 1 : -1]})"
     return context if field == "" else f"{context}.{field}"
 
 
@@ -60,7 +60,9 @@ def concrete(path: str, index: tuple[int, ...]) -> str:
 # ---------------------------------------------------------------------------- mining: flatten
 
 
-def flatten(result: Any, args: Mapping[str, Any], out: dict[str, list[dict[str, Any]]], context: str = ROOT) -> None:
+def flatten(
+    result: Any, args: Mapping[str, Any], out: dict[str, list[dict[str, Any]]], context: str = ROOT
+) -> None:
     """Append one row per context element of ``result`` to ``out[context]`` (arguments included)."""
     row: dict[str, Any] = {"": result}
     if isinstance(result, dict):
@@ -93,7 +95,7 @@ def _flatten_obj(obj: dict, prefix: str, context: str, row: dict, args: Mapping[
 
 def context_steps(context: str) -> list[list[str]]:
     """``$.a.items[*].sub[*]`` -> [["a", "items"], ["sub"]]: key chains between list expansions."""
-    body = context[len(ROOT):].lstrip(".")
+    body = context[len(ROOT) :].lstrip(".")
     if not body:
         return []
     chains = []
@@ -110,7 +112,9 @@ def iter_context(result: Any, chains: list[list[str]]) -> Iterator[tuple[Any, tu
     yield from _iter(result, chains, 0, ())
 
 
-def _iter(obj: Any, chains: list[list[str]], level: int, index: tuple[int, ...]) -> Iterator[tuple[Any, tuple[int, ...]]]:
+def _iter(
+    obj: Any, chains: list[list[str]], level: int, index: tuple[int, ...]
+) -> Iterator[tuple[Any, tuple[int, ...]]]:
     for key in chains[level]:
         if not isinstance(obj, dict):
             return

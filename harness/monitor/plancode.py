@@ -37,8 +37,18 @@ def _num(v: Any) -> bool:
 
 def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, list, tuple], None]:
     """``run(vals, args, found, index)`` for ``plan`` (a registry ``_ContextPlan``)."""
-    ns: dict[str, Any] = {"M": MISSING, "V": violation, "type_ok": type_ok, "is_number": is_number, "NUM": _NUMBER,
-                          "UNH": _UNHASHABLE, "num": _num, "dkey": cached_date_key, "_abs": abs, "_max": max}
+    ns: dict[str, Any] = {
+        "M": MISSING,
+        "V": violation,
+        "type_ok": type_ok,
+        "is_number": is_number,
+        "NUM": _NUMBER,
+        "UNH": _UNHASHABLE,
+        "num": _num,
+        "dkey": cached_date_key,
+        "_abs": abs,
+        "_max": max,
+    }
     body: list[str] = []
     emit = body.append
     simple_required = all("." not in f and "(" not in f for f, _ in plan.required)
@@ -56,41 +66,74 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
     def typed(i: int, item: tuple) -> list[str]:
         f, py, names, c = item
         ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
-        return [f"    v = get({f!r}, M)",
-                f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))"]
+        return [
+            f"    v = get({f!r}, M)",
+            f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))",
+        ]
 
     def positive(i: int, item: tuple) -> list[str]:
         f, strict, c = item
         ns[f"Cp{i}"] = c
-        return [f"    v = get({f!r})",
-                f"    if type(v) in NUM and ({'v <= 0' if strict else 'v < 0'}) and is_number(v): found.append(V(Cp{i}, index, v))"]
+        return [
+            f"    v = get({f!r})",
+            f"    if type(v) in NUM and ({'v <= 0' if strict else 'v < 0'}) and is_number(v): found.append(V(Cp{i}, index, v))",
+        ]
 
     def domain(i: int, item: tuple) -> list[str]:
         f, values, nullable, c = item
         ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
-        bad = (f"v is not None and (type(v) in UNH or v not in Dd{i})" if nullable
-               else f"(v is None or type(v) in UNH or v not in Dd{i})")
+        bad = (
+            f"v is not None and (type(v) in UNH or v not in Dd{i})"
+            if nullable
+            else f"(v is None or type(v) in UNH or v not in Dd{i})"
+        )
         return [f"    v = get({f!r}, M)", f"    if v is not M and {bad}: found.append(V(Cd{i}, index, v))"]
 
-    _batched(emit, ns, "TT", plan.typed, typed, [
-        "    for f, py, nm, c in TT:",
-        "        v = get(f, M)",
-        "        if v is not M and type(v) not in py and not type_ok(v, nm): found.append(V(c, index, v))"])
-    _batched(emit, ns, "PP", plan.positive, positive, [
-        "    for f, strict, c in PP:",
-        "        v = get(f)",
-        "        if type(v) in NUM and ((v <= 0) if strict else (v < 0)) and is_number(v): found.append(V(c, index, v))"])
-    _batched(emit, ns, "DD", plan.domain, domain, [
-        "    for f, dv, nullable, c in DD:",
-        "        v = get(f, M)",
-        "        if v is M: continue",
-        "        if v is None:",
-        "            if not nullable: found.append(V(c, index, v))",
-        "        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))"])
+    _batched(
+        emit,
+        ns,
+        "TT",
+        plan.typed,
+        typed,
+        [
+            "    for f, py, nm, c in TT:",
+            "        v = get(f, M)",
+            "        if v is not M and type(v) not in py and not type_ok(v, nm): found.append(V(c, index, v))",
+        ],
+    )
+    _batched(
+        emit,
+        ns,
+        "PP",
+        plan.positive,
+        positive,
+        [
+            "    for f, strict, c in PP:",
+            "        v = get(f)",
+            "        if type(v) in NUM and ((v <= 0) if strict else (v < 0)) and is_number(v): found.append(V(c, index, v))",
+        ],
+    )
+    _batched(
+        emit,
+        ns,
+        "DD",
+        plan.domain,
+        domain,
+        [
+            "    for f, dv, nullable, c in DD:",
+            "        v = get(f, M)",
+            "        if v is M: continue",
+            "        if v is None:",
+            "            if not nullable: found.append(V(c, index, v))",
+            "        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))",
+        ],
+    )
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule
-        if r.params.get("guard") or (r.cls == "relation" and r.params["form"] in ("const", "lookup", "member")):
+        if r.params.get("guard") or (
+            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member")
+        ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn
             emit(f"    h = Fx{i}(vals, args)")
@@ -113,8 +156,14 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
     return ns["run"]
 
 
-def _batched(emit: Callable[[str], None], ns: dict[str, Any], table: str, items: list, straight: Callable[[int, tuple], list[str]],
-             loop: list[str]) -> None:
+def _batched(
+    emit: Callable[[str], None],
+    ns: dict[str, Any],
+    table: str,
+    items: list,
+    straight: Callable[[int, tuple], list[str]],
+    loop: list[str],
+) -> None:
     """One rule class of a plan: a loop over ``ns[table]`` when long, else straight-line code per rule."""
     if len(items) > LOOP_AT:
         ns[table] = tuple(items)
@@ -127,7 +176,7 @@ def _batched(emit: Callable[[str], None], ns: dict[str, Any], table: str, items:
 
 
 def _read(f: str) -> str:
-    return f"args.get({f[len(ARG):]!r}, M)" if f.startswith(ARG) else f"get({f!r}, M)"
+    return f"args.get({f[len(ARG) :]!r}, M)" if f.startswith(ARG) else f"get({f!r}, M)"
 
 
 def _emit_echo(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> None:
@@ -161,13 +210,19 @@ def _emit_relation(emit: Callable[[str], None], ns: dict[str, Any], i: int, r: A
         emit("    if num(a) and num(b) and num(c):")
         if form == "add":
             ns[f"T{i}"] = 0.5 * (qa + qb + p["quanta"][2])
-            emit(f"        if not _abs(a - (b + c)) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))")
+            emit(
+                f"        if not _abs(a - (b + c)) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))"
+            )
         else:
             ns[f"Qa{i}"], ns[f"Qb{i}"], ns[f"Qc{i}"] = qa, qb, p["quanta"][2]
-            emit(f"        tol = 0.5 * (Qa{i} + _abs(c) * Qb{i} + _abs(b) * Qc{i}) + 1e-9 * _max(1.0, _abs(a))")
+            emit(
+                f"        tol = 0.5 * (Qa{i} + _abs(c) * Qb{i} + _abs(b) * Qc{i}) + 1e-9 * _max(1.0, _abs(a))"
+            )
             emit(f"        if not _abs(a - b * c) <= tol: found.append(V(Cx{i}, index, a))")
         return
     k, c0 = (1.0, 0.0) if form == "eq" else (p["k"], p["c"])
     ns[f"K{i}"], ns[f"B{i}"], ns[f"T{i}"] = k, c0, 0.5 * (qa + abs(k) * qb)
     emit("    if num(a) and num(b):")
-    emit(f"        if not _abs(a - (K{i} * b + B{i})) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))")
+    emit(
+        f"        if not _abs(a - (K{i} * b + B{i})) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))"
+    )

@@ -55,7 +55,9 @@ def observed_value(v: Any) -> Any:
 class Monitor:
     """An outcome monitor over a registry, for one tool catalog and one receipt variant."""
 
-    def __init__(self, registry: Registry, catalog: Mapping[str, ToolSpec] | None = None, variant: str = "full"):
+    def __init__(
+        self, registry: Registry, catalog: Mapping[str, ToolSpec] | None = None, variant: str = "full"
+    ):
         if variant not in VARIANTS:
             raise ValueError(f"unknown receipt variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.registry = registry
@@ -63,8 +65,14 @@ class Monitor:
         self.variant = variant
         self.events: list[dict[str, Any]] = []  # one per fired receipt, in call order
 
-    def annotate(self, tool: str, arguments: Mapping[str, Any] | None, result: Any,
-                 exposed_tools: Sequence[str] = (), status: str = "ok") -> Annotation:
+    def annotate(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None,
+        result: Any,
+        exposed_tools: Sequence[str] = (),
+        status: str = "ok",
+    ) -> Annotation:
         if status == "error":
             return Annotation(result)  # explicit failures are already visible to the agent
         violations = self.registry.check(tool, arguments or {}, result)
@@ -74,23 +82,29 @@ class Monitor:
         # with no episode interface given, the whole catalog is the public interface (or just a retry)
         tools = recovery_tools(tool, fields, self.catalog, exposed_tools or ([] if self.catalog else [tool]))
         receipt = self.render(violations, tools)
-        self.events.append({
-            "tool": tool,
-            "rule_ids": [v.rule_id for v in violations],
-            "rule_classes": sorted({v.rule_class for v in violations}),
-            "n_violations": len(violations),
-            "recovery_tools": tools,
-            "n_admissible": len(tools),
-            "variant": self.variant,
-        })
-        return Annotation({"tool_result": result, "outcome_monitor": receipt}, violations, receipt, tools, len(tools))
+        self.events.append(
+            {
+                "tool": tool,
+                "rule_ids": [v.rule_id for v in violations],
+                "rule_classes": sorted({v.rule_class for v in violations}),
+                "n_violations": len(violations),
+                "recovery_tools": tools,
+                "n_admissible": len(tools),
+                "variant": self.variant,
+            }
+        )
+        return Annotation(
+            {"tool_result": result, "outcome_monitor": receipt}, violations, receipt, tools, len(tools)
+        )
 
     def render(self, violations: list[Violation], tools: list[str]) -> dict[str, Any]:
         if self.variant == "generic":
             return {"warning": GENERIC_WARNING, "recovery_tools": tools}
         first = violations[0]
         receipt: dict[str, Any] = {"violated": first.sentence, "observed": observed_value(first.observed)}
-        extra = list(dict.fromkeys(v.sentence for v in violations[1:] if v.sentence != first.sentence))[:MAX_EXTRA]
+        extra = list(dict.fromkeys(v.sentence for v in violations[1:] if v.sentence != first.sentence))[
+            :MAX_EXTRA
+        ]
         if extra:
             receipt["also_violated"] = extra
         if self.variant == "full":
@@ -116,7 +130,9 @@ def _violated_fields(v: Violation) -> list[str]:
     return [v.path]
 
 
-def wrap_tool(fn: Callable[..., Any], tool_name: str, monitor: Monitor, exposed_tools: Sequence[str] = ()) -> Callable[..., Any]:
+def wrap_tool(
+    fn: Callable[..., Any], tool_name: str, monitor: Monitor, exposed_tools: Sequence[str] = ()
+) -> Callable[..., Any]:
     """``fn`` with every result passed through ``monitor`` (raw result kept, receipt appended)."""
     sig = inspect.signature(fn)
 
@@ -130,12 +146,16 @@ def wrap_tool(fn: Callable[..., Any], tool_name: str, monitor: Monitor, exposed_
     return wrapped
 
 
-def annotate_stream(monitor: Monitor, rows: Iterable[Mapping[str, Any]], exposed_tools: Sequence[str] = ()) -> Iterator[dict[str, Any]]:
+def annotate_stream(
+    monitor: Monitor, rows: Iterable[Mapping[str, Any]], exposed_tools: Sequence[str] = ()
+) -> Iterator[dict[str, Any]]:
     """Each ``{tool, arguments, result[, status, exposed_tools]}`` row plus ``violations``,
     ``receipt``, ``content``, ``recovery_tools`` and ``n_admissible``."""
     for row in rows:
         exposed = row.get("exposed_tools") or exposed_tools
-        ann = monitor.annotate(row["tool"], row.get("arguments") or {}, row.get("result"), exposed, row.get("status", "ok"))
+        ann = monitor.annotate(
+            row["tool"], row.get("arguments") or {}, row.get("result"), exposed, row.get("status", "ok")
+        )
         yield {
             **row,
             "violations": [v.to_json() for v in ann.violations],

@@ -23,7 +23,7 @@ def leaf_names(path: str) -> set[str]:
     inner = path
     for fn in ("len(", "sum("):
         if inner.startswith(fn) and inner.endswith(")"):
-            inner = inner[len(fn):-1]
+            inner = inner[len(fn) : -1]
     parts = [p for p in re.split(r"[.\[\]]", inner) if p and p not in ("$", "*") and not p.isdigit()]
     if not parts:
         return set()
@@ -31,15 +31,20 @@ def leaf_names(path: str) -> set[str]:
     return {leaf.removeprefix("arg.")} if _LEAF.fullmatch(leaf) else set()
 
 
-def recovery_tools(tool: str, violated_fields: Iterable[str], catalog: Mapping[str, ToolSpec],
-                   exposed_tools: Sequence[str]) -> list[str]:
+def recovery_tools(
+    tool: str, violated_fields: Iterable[str], catalog: Mapping[str, ToolSpec], exposed_tools: Sequence[str]
+) -> list[str]:
     exposed = list(exposed_tools) if exposed_tools else sorted(catalog)
     allowed = set(exposed)
     out: list[str] = []
 
     def add(name: str) -> None:
         spec = catalog.get(name)
-        if name in allowed and name not in out and not (spec is not None and spec.category.lower() in ACTION_CATEGORIES):
+        if (
+            name in allowed
+            and name not in out
+            and not (spec is not None and spec.category.lower() in ACTION_CATEGORIES)
+        ):
             out.append(name)
 
     add(tool)
@@ -50,7 +55,9 @@ def recovery_tools(tool: str, violated_fields: Iterable[str], catalog: Mapping[s
         other = catalog.get(name)
         if other is None or name == tool:
             continue
-        if tool in other.substitutes or (spec is not None and spec.capability and other.capability == spec.capability):
+        if tool in other.substitutes or (
+            spec is not None and spec.capability and other.capability == spec.capability
+        ):
             add(name)
     fields = set()
     for f in violated_fields:

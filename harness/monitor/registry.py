@@ -89,15 +89,29 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
                 required.append((r.fields[0], c))
             elif r.cls == "type" and "pattern" not in r.params:
                 names = frozenset(r.params["types"])
-                typed.append((r.fields[0], frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c))
+                typed.append(
+                    (r.fields[0], frozenset(t for n in names for t in _PY_TYPES.get(n, ())), names, c)
+                )
             elif r.cls == "positive":
                 positive.append((r.fields[0], bool(r.params.get("strict", True)), c))
             elif r.cls == "domain":
-                domain.append((r.fields[0], frozenset(r.params["values"]), bool(r.params.get("nullable", True)), c))
+                domain.append(
+                    (r.fields[0], frozenset(r.params["values"]), bool(r.params.get("nullable", True)), c)
+                )
             else:
                 checks.append(c)
         getters = [(f, field_getter(f)) for f in complex_fields]
-        plan = _ContextPlan(context, context_steps(context), getters, shape[0] if shape else None, required, typed, positive, domain, checks)
+        plan = _ContextPlan(
+            context,
+            context_steps(context),
+            getters,
+            shape[0] if shape else None,
+            required,
+            typed,
+            positive,
+            domain,
+            checks,
+        )
         plan.run = generate(plan, _violation)
         plans.append(plan)
     return plans
@@ -154,10 +168,25 @@ class Registry:
                     typed = theirs.get(f"{r.tool}:type:{r.context}:{r.fields[0]}")
                     if typed is not None and typed.source == "records":
                         continue
-                if (o is not None and r.cls == "domain" and not r.params.get("reference") and not o.params.get("reference")
-                        and set(o.params["values"]) - set(r.params["values"])):
-                    values = sorted({*r.params["values"], *o.params["values"]}, key=lambda v: (str(type(v)), v))
-                    r = Rule(r.tool, r.cls, r.context, r.fields, {**r.params, "values": values}, dict(r.support), f"{r.source}+{o.source}")
+                if (
+                    o is not None
+                    and r.cls == "domain"
+                    and not r.params.get("reference")
+                    and not o.params.get("reference")
+                    and set(o.params["values"]) - set(r.params["values"])
+                ):
+                    values = sorted(
+                        {*r.params["values"], *o.params["values"]}, key=lambda v: (str(type(v)), v)
+                    )
+                    r = Rule(
+                        r.tool,
+                        r.cls,
+                        r.context,
+                        r.fields,
+                        {**r.params, "values": values},
+                        dict(r.support),
+                        f"{r.source}+{o.source}",
+                    )
                 mine.append(r)
         seen = {r.rule_id for r in mine}
         extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
@@ -176,7 +205,7 @@ class Registry:
         args = arguments if arguments is not None else {}
         found: list[Violation] = []
         for plan in plans:
-            for element, index in (((result, ()),) if not plan.chains else iter_context(result, plan.chains)):
+            for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
                 if plan.shape_types is not None:
                     py, names, c = plan.shape_types
                     if type(element) not in py and not type_ok(element, names):
@@ -209,13 +238,17 @@ class Registry:
     def from_json(cls, obj: Mapping[str, Any]) -> Registry:
         version = obj.get("format_version")
         if version != FORMAT_VERSION:
-            raise ValueError(f"unsupported registry format_version {version!r} (this code reads {FORMAT_VERSION})")
+            raise ValueError(
+                f"unsupported registry format_version {version!r} (this code reads {FORMAT_VERSION})"
+            )
         rules = [Rule.from_json(r) for rs in obj.get("tools", {}).values() for r in rs]
         return cls(rules, obj.get("meta", {}))
 
     def save(self, path: str | os.PathLike) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=_default) + "\n")
+        Path(path).write_text(
+            json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=_default) + "\n"
+        )
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Registry:
@@ -240,7 +273,9 @@ def _guard_fields(r: Rule) -> tuple[str, ...]:
 
 def _violation(c: _Check, index: tuple[int, ...], observed: Any) -> Violation:
     path, expected, sentence = c.words()
-    return Violation(c.rule_id, c.rule.cls, concrete(path, index) if index else path, observed, expected, sentence)
+    return Violation(
+        c.rule_id, c.rule.cls, concrete(path, index) if index else path, observed, expected, sentence
+    )
 
 
 def _default(o: Any) -> Any:
@@ -252,10 +287,16 @@ def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT)
     return learn_indexed(index_executions(traces), thresholds)
 
 
-def learn_indexed(index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False) -> Registry:
+def learn_indexed(
+    index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False
+) -> Registry:
     with gc_paused():
         rules = admit([collect(tool, ex, schema_only) for tool, ex in index.items()], thresholds)
-    meta = {"source": "traces", "n_executions": sum(len(v) for v in index.values()), "thresholds": thresholds.to_json()}
+    meta = {
+        "source": "traces",
+        "n_executions": sum(len(v) for v in index.values()),
+        "thresholds": thresholds.to_json(),
+    }
     if schema_only:
         meta["variant"] = "schema-only"
     return Registry(rules, meta)

@@ -104,13 +104,19 @@ class Rule:
     def name(self, i: int = 0) -> str:
         f = self.fields[i]
         if f.startswith(ARG):
-            return f"the argument {f[len(ARG):]}"
+            return f"the argument {f[len(ARG) :]}"
         net = parse_net(f)
         if net is not None:
             lst, key, by, plus, minus = net
             where = display_path(self.context, lst).removeprefix("$.")
             return f"the {key}s of {where} with {by} {plus!r} minus those with {by} {minus!r}"
-        return display_path(self.context, f).removeprefix("$.") if f else ("the result" if self.context == "$" else "each element of " + self.context.removeprefix("$."))
+        return (
+            display_path(self.context, f).removeprefix("$.")
+            if f
+            else (
+                "the result" if self.context == "$" else "each element of " + self.context.removeprefix("$.")
+            )
+        )
 
     def expected(self) -> str:
         p, c = self.params, self.cls
@@ -161,7 +167,11 @@ class Rule:
         if c == "required":
             return f"{a} must be present"
         if c == "type":
-            fmt = f" shaped like {p['example']}" if p.get("example") else (f" matching {p['pattern']}" if p.get("pattern") else "")
+            fmt = (
+                f" shaped like {p['example']}"
+                if p.get("example")
+                else (f" matching {p['pattern']}" if p.get("pattern") else "")
+            )
             return f"{a} must be {' or '.join(_article(t) for t in p['types'])}{fmt}"
         if c == "positive":
             return f"{a} must be {'positive' if p.get('strict', True) else 'non-negative'}"
@@ -223,7 +233,9 @@ class Rule:
 
 
 def _article(t: str) -> str:
-    return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(t, f"a {t}")
+    return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(
+        t, f"a {t}"
+    )
 
 
 def _num(x: float) -> str:
@@ -236,7 +248,7 @@ def _jsonable(v: Any) -> Any:
 
 def _getter(f: str) -> Callable[[Mapping, Mapping], Any]:
     if f.startswith(ARG):
-        k = f[len(ARG):]
+        k = f[len(ARG) :]
         return lambda vals, args: args.get(k, MISSING)
     return lambda vals, args: vals.get(f, MISSING)
 
@@ -250,8 +262,15 @@ def _c_required(r: Rule):
     return check
 
 
-_PY_TYPES: dict[str, tuple[type, ...]] = {"null": (type(None),), "boolean": (bool,), "integer": (int,), "number": (int, float),
-                                         "string": (str,), "object": (dict,), "array": (list,)}
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "null": (type(None),),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "string": (str,),
+    "object": (dict,),
+    "array": (list,),
+}
 
 
 def _c_type(r: Rule):
@@ -409,7 +428,11 @@ def _c_lookup(r: Rule):
         want = table.get(str(key), MISSING)
         if k2 is not None and want is not MISSING:
             key2 = vals.get(k2, MISSING)
-            want = want.get(str(key2), MISSING) if not isinstance(key2, (dict, list)) and key2 is not MISSING else MISSING
+            want = (
+                want.get(str(key2), MISSING)
+                if not isinstance(key2, (dict, list)) and key2 is not MISSING
+                else MISSING
+            )
         if want is MISSING:
             return None  # an unknown id belongs to the reference rules
         return None if same_value(a, want) else (a,)

@@ -32,7 +32,10 @@ def quote(r, ticker: str) -> dict[str, Any]:
 
 def order(r, item_id: str, quantity: int) -> dict[str, Any]:
     unit = round(r.uniform(2, 90), 2)
-    items = [{"sku": f"S{r.randint(0, 999):03d}", "amount": round(r.uniform(1, 50), 2)} for _ in range(r.randint(1, 4))]
+    items = [
+        {"sku": f"S{r.randint(0, 999):03d}", "amount": round(r.uniform(1, 50), 2)}
+        for _ in range(r.randint(1, 4))
+    ]
     day = r.randint(1, 20)
     return {
         "order_id": f"O{r.randint(0, 10**6):06d}",
@@ -51,7 +54,12 @@ def order(r, item_id: str, quantity: int) -> dict[str, Any]:
 
 def weather(r, city: str) -> dict[str, Any]:
     c = round(r.uniform(-20, 40), 1)
-    return {"city": city, "celsius": c, "fahrenheit": round(c * 1.8 + 32, 2), "condition": r.choice(["sunny", "rain", "snow"])}
+    return {
+        "city": city,
+        "celsius": c,
+        "fahrenheit": round(c * 1.8 + 32, 2),
+        "condition": r.choice(["sunny", "rain", "snow"]),
+    }
 
 
 def call(tool: str, args: dict[str, Any], r) -> dict[str, Any]:
@@ -84,8 +92,18 @@ def traces(n_workflows: int = 60, calls_per_workflow: int = 6, seed: int = 0) ->
         for i in range(calls_per_workflow):
             tool = TOOLS[(w + i) % len(TOOLS)]
             args = random_args(tool, r)
-            rows.append({"task_id": f"{wid}_P0", "workflow_id": wid, "complexity": "C3", "mode": "P0",
-                         "tool": tool, "arguments": args, "result": call(tool, args, r), "status": "ok"})
+            rows.append(
+                {
+                    "task_id": f"{wid}_P0",
+                    "workflow_id": wid,
+                    "complexity": "C3",
+                    "mode": "P0",
+                    "tool": tool,
+                    "arguments": args,
+                    "result": call(tool, args, r),
+                    "status": "ok",
+                }
+            )
     return rows
 
 
@@ -93,12 +111,33 @@ def catalog() -> dict[str, ToolSpec]:
     """Public specs for the synthetic tools, with one declared substitute and shared fields."""
     obj = {"type": "object"}
     return {
-        "get_quote": ToolSpec("get_quote", "Stock quote", {**obj, "properties": {"ticker": {"type": "string"}}},
-                              category="read", substitutes=("get_quote_alt",), output_fields=("$.price", "$.ticker")),
-        "get_quote_alt": ToolSpec("get_quote_alt", "Stock quote (other provider)", {**obj, "properties": {"symbol": {"type": "string"}}},
-                                  category="read", substitutes=("get_quote",), output_fields=("$.price", "$.ticker")),
-        "get_price_history": ToolSpec("get_price_history", "Past prices", obj, category="read", output_fields=("$.price", "$.date")),
-        "place_order": ToolSpec("place_order", "Buy", obj, category="write", output_fields=("$.total", "$.unit_price", "$.price")),
-        "get_weather": ToolSpec("get_weather", "Weather", {**obj, "properties": {"city": {"type": "string"}}}, category="read",
-                                output_fields=("$.celsius", "$.fahrenheit")),
+        "get_quote": ToolSpec(
+            "get_quote",
+            "Stock quote",
+            {**obj, "properties": {"ticker": {"type": "string"}}},
+            category="read",
+            substitutes=("get_quote_alt",),
+            output_fields=("$.price", "$.ticker"),
+        ),
+        "get_quote_alt": ToolSpec(
+            "get_quote_alt",
+            "Stock quote (other provider)",
+            {**obj, "properties": {"symbol": {"type": "string"}}},
+            category="read",
+            substitutes=("get_quote",),
+            output_fields=("$.price", "$.ticker"),
+        ),
+        "get_price_history": ToolSpec(
+            "get_price_history", "Past prices", obj, category="read", output_fields=("$.price", "$.date")
+        ),
+        "place_order": ToolSpec(
+            "place_order", "Buy", obj, category="write", output_fields=("$.total", "$.unit_price", "$.price")
+        ),
+        "get_weather": ToolSpec(
+            "get_weather",
+            "Weather",
+            {**obj, "properties": {"city": {"type": "string"}}},
+            category="read",
+            output_fields=("$.celsius", "$.fahrenheit"),
+        ),
     }

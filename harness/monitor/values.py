@@ -13,7 +13,9 @@ from typing import Any
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>", "__bool__": lambda self: False})()
 
 # ISO-8601 dates and datetimes, compiled once at import (never per check).
-_DATE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
+_DATE_RE = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$"
+)
 
 
 def json_type(value: Any) -> str:

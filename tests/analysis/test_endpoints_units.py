@@ -43,9 +43,13 @@ def test_build_pairs_scores_the_named_endpoint_and_counts_missing_values(run, sy
     for row in outc.pairs.itertuples(index=False):
         assert row.y_treat == int(by_pair[(row.pair_id, "monitor")]["outcome_correct"])
     assert outc.pairs["y_treat"].sum() < succ.pairs["y_treat"].sum()  # the flipped records count
-    blank = [dict(r, outcome_correct=None) if i < 4 and r["arm"] == "baseline" else r for i, r in enumerate(recs)]
+    blank = [
+        dict(r, outcome_correct=None) if i < 4 and r["arm"] == "baseline" else r for i, r in enumerate(recs)
+    ]
     pf = build_pairs(load_records(make_run(blank, "blank")), endpoint="outcome_correct")
-    assert pf.dropped_no_endpoint == sum(1 for r in blank if r["arm"] == "baseline" and r["outcome_correct"] is None)
+    assert pf.dropped_no_endpoint == sum(
+        1 for r in blank if r["arm"] == "baseline" and r["outcome_correct"] is None
+    )
     with pytest.raises(ValueError, match="endpoint"):
         build_pairs(df, endpoint="reward")
 
@@ -150,7 +154,9 @@ def test_outcome_table_absent_without_outcome_correct(synth, make_run, capsys):
 
 
 def _replicate_module():
-    spec = importlib.util.spec_from_file_location("replicate_table1", ROOT / "scripts" / "replicate_table1.py")
+    spec = importlib.util.spec_from_file_location(
+        "replicate_table1", ROOT / "scripts" / "replicate_table1.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -24,7 +24,9 @@ def test_figure_files_are_byte_identical_across_draws(synth, tmp_path):
 def test_figures_drawn_in_a_forked_child_are_the_same_files(synth, make_run, tmp_path):
     from analysis.load import load_records
 
-    records = load_records(make_run(synth(models=("m", "n"), arms=("baseline", "monitor", "no-tools"), n_workflows=6)))
+    records = load_records(
+        make_run(synth(models=("m", "n"), arms=("baseline", "monitor", "no-tools"), n_workflows=6))
+    )
     ts = tables.all_tables(records, n_resamples=200, n_flips=500)
     serial = figures.all_figures(ts, tmp_path / "serial", workers=1)
     forked = figures.all_figures(ts, tmp_path / "forked", workers=2)
@@ -36,7 +38,9 @@ def test_figures_drawn_in_a_forked_child_are_the_same_files(synth, make_run, tmp
 def test_tables_computed_with_a_forked_child_are_the_same(synth, make_run, tmp_path):
     from analysis.load import load_records
 
-    records = load_records(make_run(synth(models=("m", "n"), arms=("baseline", "monitor", "no-tools"), n_workflows=6)))
+    records = load_records(
+        make_run(synth(models=("m", "n"), arms=("baseline", "monitor", "no-tools"), n_workflows=6))
+    )
     serial = tables.all_tables(records, n_resamples=200, n_flips=500, workers=1)
     forked = tables.all_tables(records, n_resamples=200, n_flips=500, workers=2)
     assert [t.name for t in serial] == [t.name for t in forked] and "ablations" in [t.name for t in forked]

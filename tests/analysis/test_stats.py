@@ -119,4 +119,6 @@ def test_signflip_equals_exact_mcnemar_with_one_pair_per_cluster():
     gen = np.random.default_rng(6)
     diff = gen.choice([-1, 0, 1], size=60, p=[0.15, 0.6, 0.25])
     wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
-    assert stats.signflip_test(diff, np.arange(60)) == pytest.approx(stats.mcnemar_exact(wins, losses), rel=1e-9)
+    assert stats.signflip_test(diff, np.arange(60)) == pytest.approx(
+        stats.mcnemar_exact(wins, losses), rel=1e-9
+    )

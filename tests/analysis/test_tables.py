@@ -134,8 +134,15 @@ def test_strata_are_the_worlds_own_and_version_1_records_still_read(synth, make_
     t = tables.table1_strata(load_records(make_run(other, "w")), **FAST)
     assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) <= {"test yes", "test no"}
     # version 1 (ToolMaze-era) records: workflow_id, complexity and mode columns
-    v1 = [{**{k: v for k, v in r.items() if k not in ("strata", "group_id")}, "workflow_id": r["group_id"],
-           "complexity": r["strata"]["complexity"], "mode": "P3"} for r in recs]
+    v1 = [
+        {
+            **{k: v for k, v in r.items() if k not in ("strata", "group_id")},
+            "workflow_id": r["group_id"],
+            "complexity": r["strata"]["complexity"],
+            "mode": "P3",
+        }
+        for r in recs
+    ]
     t = tables.table1_strata(load_records(make_run(v1, "v1")), **FAST)
     assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) == {"C3 P3", "C4 P3"}
 

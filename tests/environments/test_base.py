@@ -6,7 +6,11 @@ SPEC = ToolSpec(
     description="d",
     parameters={
         "type": "object",
-        "properties": {"ticker": {"type": "string"}, "qty": {"type": "integer"}, "side": {"enum": ["buy", "sell"]}},
+        "properties": {
+            "ticker": {"type": "string"},
+            "qty": {"type": "integer"},
+            "side": {"enum": ["buy", "sell"]},
+        },
         "required": ["ticker"],
     },
 )
@@ -32,4 +36,6 @@ def test_seeding_is_stable_and_purpose_specific():
     assert stable_int(7, "catalog") != stable_int(7, "tasks")
     assert rng(1, "x").random() == rng(1, "x").random()
     # pinned: the hash must never depend on the process (no Python hash())
-    assert stable_int(0, "golden", bits=32) == int(__import__("hashlib").sha256(b'[0,"golden"]').hexdigest()[:8], 16)
+    assert stable_int(0, "golden", bits=32) == int(
+        __import__("hashlib").sha256(b'[0,"golden"]').hexdigest()[:8], 16
+    )

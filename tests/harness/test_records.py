@@ -28,11 +28,24 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def rec(i: int, status: str = "completed", **kw) -> dict:
     base = {
-        "record_version": 2, "study": "s", "arm": "monitor", "model": "scripted-trusting",
-        "task_id": f"t{i}", "group_id": f"w{i % 3}", "fold": i % 5, "fault_class": None,
-        "fault_kind": None, "seed": 0, "replicate": 0, "success": status == "completed",
-        "status": status, "episode_id": f"ep{i}", "pair_id": make_pair_id("s", "m", f"t{i}", None, 0, 0),
-        "tool_calls": [], "receipts": [], "error": None,
+        "record_version": 2,
+        "study": "s",
+        "arm": "monitor",
+        "model": "scripted-trusting",
+        "task_id": f"t{i}",
+        "group_id": f"w{i % 3}",
+        "fold": i % 5,
+        "fault_class": None,
+        "fault_kind": None,
+        "seed": 0,
+        "replicate": 0,
+        "success": status == "completed",
+        "status": status,
+        "episode_id": f"ep{i}",
+        "pair_id": make_pair_id("s", "m", f"t{i}", None, 0, 0),
+        "tool_calls": [],
+        "receipts": [],
+        "error": None,
     }
     base.update(kw)
     return base
@@ -134,8 +147,11 @@ _CHILD = textwrap.dedent(
 
 def _kill_child(path: Path, n: int, tear: bool) -> None:
     code = _CHILD.format(root=str(ROOT), testdir=str(Path(__file__).parent))
-    proc = subprocess.Popen([sys.executable, "-c", code, str(path), str(n), "tear" if tear else "clean"],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(path), str(n), "tear" if tear else "clean"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout.readline().strip() == "ready"
     finally:

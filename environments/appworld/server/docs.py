@@ -59,22 +59,38 @@ def api_table(docs: dict[str, Any]) -> list[dict[str, Any]]:
                     props[p["name"]] = sch
                     if p.get("required"):
                         required.append(p["name"])
-                body = (((op.get("requestBody") or {}).get("content") or {}).get("application/json") or {}).get("schema")
+                body = (
+                    ((op.get("requestBody") or {}).get("content") or {}).get("application/json") or {}
+                ).get("schema")
                 if body:
                     props.update(body.get("properties") or {})
                     required.extend(body.get("required") or [])
                 secured = bool(op.get("security"))
                 if secured:
-                    props["access_token"] = {"type": "string", "description": "Access token from the app's login API."}
+                    props["access_token"] = {
+                        "type": "string",
+                        "description": "Access token from the app's login API.",
+                    }
                     required.append("access_token")
                 responses = {
                     code: ((r.get("content") or {}).get("application/json") or {}).get("schema") or {}
                     for code, r in (op.get("responses") or {}).items()
                 }
-                rows.append({
-                    "name": f"{app}__{api}", "app": app, "api": api, "method": method, "path": path,
-                    "description": op.get("description", ""), "secured": secured,
-                    "parameters": {"type": "object", "properties": props, "required": sorted(set(required))},
-                    "responses": responses,
-                })
+                rows.append(
+                    {
+                        "name": f"{app}__{api}",
+                        "app": app,
+                        "api": api,
+                        "method": method,
+                        "path": path,
+                        "description": op.get("description", ""),
+                        "secured": secured,
+                        "parameters": {
+                            "type": "object",
+                            "properties": props,
+                            "required": sorted(set(required)),
+                        },
+                        "responses": responses,
+                    }
+                )
     return sorted(rows, key=lambda r: r["name"])

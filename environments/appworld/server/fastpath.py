@@ -27,9 +27,14 @@ _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 # (module, name) of every thread-pool hand-off on an AppWorld request: FastAPI/Starlette's
 # run_in_threadpool (sync dependencies, endpoints, response validation, exception handlers) and
 # fastapi_login's anyio run_sync (the sync user loader behind every access token)
-_THREADPOOL_USES = (("fastapi.routing", "run_in_threadpool"), ("fastapi.dependencies.utils", "run_in_threadpool"),
-                    ("starlette.routing", "run_in_threadpool"), ("starlette._exception_handler", "run_in_threadpool"),
-                    ("starlette.middleware.errors", "run_in_threadpool"), ("fastapi_login.fastapi_login", "run_sync"))
+_THREADPOOL_USES = (
+    ("fastapi.routing", "run_in_threadpool"),
+    ("fastapi.dependencies.utils", "run_in_threadpool"),
+    ("starlette.routing", "run_in_threadpool"),
+    ("starlette._exception_handler", "run_in_threadpool"),
+    ("starlette.middleware.errors", "run_in_threadpool"),
+    ("fastapi_login.fastapi_login", "run_sync"),
+)
 
 
 def _plain(path: str) -> bool:
@@ -76,7 +81,9 @@ def _encode(data: dict[str, Any]) -> bytes:
         for v in value if isinstance(value, (list, tuple)) else [value]:
             if v is not None and not isinstance(v, (str, int, float, bool)):
                 raise _Fallback  # httpx would str() a dict: leave such oddities to it
-            items.append((str(key), "true" if v is True else "false" if v is False else "" if v is None else str(v)))
+            items.append(
+                (str(key), "true" if v is True else "false" if v is False else "" if v is None else str(v))
+            )
     return urlencode(items).encode("ascii")
 
 
@@ -104,11 +111,15 @@ class FastRequester:
         self._server = [host, int(port) if port else 80]
         # the headers the TestClient's httpx client puts on every request, in its order
         self._headers = [(b"host", netloc.encode("ascii"))] + [
-            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in client.headers.multi_items()]
+            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in client.headers.multi_items()
+        ]
         self._base = client.base_url.raw_path.rstrip(b"/").decode("ascii")
         self._loop = asyncio.new_event_loop()
-        self._swaps = [(sys.modules[m], name, _inline_run_sync if name == "run_sync" else _inline)
-                       for m, name in _THREADPOOL_USES if m in sys.modules and hasattr(sys.modules[m], name)]
+        self._swaps = [
+            (sys.modules[m], name, _inline_run_sync if name == "run_sync" else _inline)
+            for m, name in _THREADPOOL_USES
+            if m in sys.modules and hasattr(sys.modules[m], name)
+        ]
         self.fast = 0  # calls served here
         self.slow = 0  # calls handed to AppWorld's own path
         self.last_road = ""  # which of the two served the last call
@@ -129,8 +140,14 @@ class FastRequester:
 
     def _fast(self, app: str, api: str, args: dict[str, Any]) -> Any:
         req = self.requester
-        if (app not in self._apps or self._timing.on or not _OWN_KEYWORDS.isdisjoint(args) or req.client is not self._client
-                or self._client.cookies or req.remote_apis_url):
+        if (
+            app not in self._apps
+            or self._timing.on
+            or not _OWN_KEYWORDS.isdisjoint(args)
+            or req.client is not self._client
+            or self._client.cookies
+            or req.remote_apis_url
+        ):
             return None
         doc = self._docs(app, include_private_apis=True).get(api)
         if doc is None:
@@ -156,8 +173,10 @@ class FastRequester:
             if not send_data:
                 return None
             body = _encode(send_data)
-            headers += [(b"content-length", str(len(body)).encode()),
-                        (b"content-type", b"application/x-www-form-urlencoded")]
+            headers += [
+                (b"content-length", str(len(body)).encode()),
+                (b"content-type", b"application/x-www-form-urlencoded"),
+            ]
         else:
             body = json.dumps(send_data).encode("utf-8")  # httpx's json= encoding
             headers += [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")]
@@ -171,15 +190,24 @@ class FastRequester:
         req.raise_if_failure(response)
         return response
 
-    def _run(self, method: str, path: str, query: bytes, body: bytes,
-             headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
+    def _run(
+        self, method: str, path: str, query: bytes, body: bytes, headers: list[tuple[bytes, bytes]]
+    ) -> tuple[int, bytes]:
         """One ASGI request/response cycle on this thread's loop, with the TestClient's scope."""
         scope = {
-            "type": "http", "http_version": "1.1", "method": method, "path": path,
+            "type": "http",
+            "http_version": "1.1",
+            "method": method,
+            "path": path,
             "raw_path": (path + "?" + query.decode("ascii") if query else path).encode("ascii"),
-            "root_path": self._root_path, "scheme": "http", "query_string": query, "headers": headers,
-            "client": ["testclient", 50000], "server": list(self._server),
-            "extensions": {"http.response.debug": {}}, "state": self._app_state.copy(),
+            "root_path": self._root_path,
+            "scheme": "http",
+            "query_string": query,
+            "headers": headers,
+            "client": ["testclient", 50000],
+            "server": list(self._server),
+            "extensions": {"http.response.debug": {}},
+            "state": self._app_state.copy(),
         }
         sent = False
         done = asyncio.Event()

@@ -55,8 +55,12 @@ class Server:
             if self._info is None:  # reading package metadata costs ~1 ms: once per process
                 from importlib.metadata import version
 
-                self._info = {"pid": os.getpid(), "appworld": version("appworld"),
-                              "cache": os.environ.get("APPWORLD_CACHE"), "root": os.environ.get("APPWORLD_ROOT")}
+                self._info = {
+                    "pid": os.getpid(),
+                    "appworld": version("appworld"),
+                    "cache": os.environ.get("APPWORLD_CACHE"),
+                    "root": os.environ.get("APPWORLD_ROOT"),
+                }
             return self._info
         if op == "apis":
             return self.apis()
@@ -64,7 +68,9 @@ class Server:
             from worlds import SeededWorld
 
             self._close_world()
-            self.world = SeededWorld(int(req.get("seed", 0)), int(req.get("n_objects", 4)), req.get("frozen_time"))
+            self.world = SeededWorld(
+                int(req.get("seed", 0)), int(req.get("n_objects", 4)), req.get("frozen_time")
+            )
             return self.world.describe()
         if op == "start":
             from worlds import TaskWorld
@@ -77,13 +83,17 @@ class Server:
                 raise RuntimeError("no world: send 'seed' or 'start' first")
             road = str(req.get("road", "fast"))
             t0 = _clock()
-            status, content = self.world.call(str(req["app"]), str(req["api"]), dict(req.get("args") or {}), road)
+            status, content = self.world.call(
+                str(req["app"]), str(req["api"]), dict(req.get("args") or {}), road
+            )
             ms = round(1e3 * (_clock() - t0), 3)
             # "served_by": the road that answered (the fast one hands unusual requests to AppWorld's)
             served = self.world.fast.last_road if road == "fast" else road
             return {"status_code": status, "content": content, "server_ms": ms, "served_by": served}
         if op == "completed":
-            return bool(self.world is not None and hasattr(self.world, "completed") and self.world.completed())
+            return bool(
+                self.world is not None and hasattr(self.world, "completed") and self.world.completed()
+            )
         if op == "evaluate":
             if not hasattr(self.world, "evaluate"):
                 raise RuntimeError("no task world to evaluate: send 'start' first")

@@ -19,7 +19,9 @@ _SKIP_MODELS = {"SQLModel", "_SQLModel"}
 ROADS = ("fast", "appworld")
 
 
-def _call(requester: Any, fast: Any, app: str, api: str, args: dict[str, Any], road: str = "fast") -> tuple[int, Any]:
+def _call(
+    requester: Any, fast: Any, app: str, api: str, args: dict[str, Any], road: str = "fast"
+) -> tuple[int, Any]:
     """Status code and JSON body of one API call; an exception inside the app code is a 500.
 
     ``road="fast"`` drives the app in this thread (``fastpath.FastRequester``); ``"appworld"`` takes
@@ -57,11 +59,17 @@ class SeededWorld:
         self.rng = random.Random(seed)
         self.apps = [a for a in get_all_apps() if a not in ("api_docs", "supervisor")]
         _, self.requester = ApiCollection.load(
-            to_db_home_path=":memory:", from_db_home_path=":memory:", load_apps=None,
+            to_db_home_path=":memory:",
+            from_db_home_path=":memory:",
+            load_apps=None,
             # a frozen clock (as in a task world) makes two worlds of one seed answer alike
             date_and_time=datetime.fromisoformat(frozen_time) if frozen_time else None,
-            raise_on_failure=False, show_api_response_schemas=False, add_login_shortcut=False,
-            allow_datetime_change=True, parse_datetimes=False, max_num_requests=None,
+            raise_on_failure=False,
+            show_api_response_schemas=False,
+            add_login_shortcut=False,
+            allow_datetime_change=True,
+            parse_datetimes=False,
+            max_num_requests=None,
             munchify_response=False,
         )
         self.fast = FastRequester(self.requester)
@@ -79,7 +87,8 @@ class SeededWorld:
     def _classes(self, app: str) -> dict[str, type]:
         mod = self.models[app]
         return {
-            n: c for n, c in inspect.getmembers(mod, inspect.isclass)
+            n: c
+            for n, c in inspect.getmembers(mod, inspect.isclass)
             if n not in _SKIP_MODELS and hasattr(c, "factory") and c.__module__ == mod.__name__
         }
 
@@ -119,9 +128,13 @@ class SeededWorld:
         if user_cls is not None:
             extra = {"verified": True} if "verified" in user_cls.__fields__ else {}
             user = self._create(app, user_cls, **extra)
-            self.users[app] = {k: getattr(user, k) for k in ("id", "email", "phone_number", "first_name") if hasattr(user, k)}
+            self.users[app] = {
+                k: getattr(user, k) for k in ("id", "email", "phone_number", "first_name") if hasattr(user, k)
+            }
             username = getattr(user, "email", None) or getattr(user, "phone_number", None)
-            resp = self.requester._request(_app_name=app, _api_name="login", username=username, password=user.password)
+            resp = self.requester._request(
+                _app_name=app, _api_name="login", username=username, password=user.password
+            )
             if resp.status_code == 200:
                 self.tokens[app] = resp.json()["access_token"]
         for _name, cls in sorted(classes.items()):
@@ -154,8 +167,13 @@ class TaskWorld:
     def __init__(self, task_id: str, experiment: str):
         from appworld.environment import AppWorld
 
-        self.world = AppWorld(task_id=task_id, experiment_name=experiment, raise_on_failure=False,
-                              parse_datetimes=False, munchify_response=False)
+        self.world = AppWorld(
+            task_id=task_id,
+            experiment_name=experiment,
+            raise_on_failure=False,
+            parse_datetimes=False,
+            munchify_response=False,
+        )
         self.requester = self.world.requester
         self.fast = FastRequester(self.requester)
 
@@ -163,9 +181,13 @@ class TaskWorld:
         task = self.world.task
         sup = task.supervisor
         return {
-            "task_id": task.id, "instruction": task.instruction, "allowed_apps": list(task.allowed_apps),
+            "task_id": task.id,
+            "instruction": task.instruction,
+            "allowed_apps": list(task.allowed_apps),
             "datetime": str(task.datetime),
-            "supervisor": {k: sup[k] for k in ("first_name", "last_name", "email", "phone_number") if k in sup},
+            "supervisor": {
+                k: sup[k] for k in ("first_name", "last_name", "email", "phone_number") if k in sup
+            },
         }
 
     def call(self, app: str, api: str, args: dict[str, Any], road: str = "fast") -> tuple[int, Any]:

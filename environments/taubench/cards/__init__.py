@@ -19,11 +19,25 @@ from typing import Any
 from environments.taubench.tools import execute
 
 HERE = Path(__file__).resolve().parent
-WRITES = ("cancel_pending_order", "modify_pending_order_address", "modify_pending_order_payment",
-          "modify_pending_order_items", "return_delivered_order_items", "exchange_delivered_order_items",
-          "modify_user_address")
-READS = ("find_user_id_by_email", "find_user_id_by_name_zip", "get_user_details", "get_order_details",
-         "get_product_details", "list_all_product_types", "calculate", "think")
+WRITES = (
+    "cancel_pending_order",
+    "modify_pending_order_address",
+    "modify_pending_order_payment",
+    "modify_pending_order_items",
+    "return_delivered_order_items",
+    "exchange_delivered_order_items",
+    "modify_user_address",
+)
+READS = (
+    "find_user_id_by_email",
+    "find_user_id_by_name_zip",
+    "get_user_details",
+    "get_order_details",
+    "get_product_details",
+    "list_all_product_types",
+    "calculate",
+    "think",
+)
 ADDRESS = ("address1", "address2", "city", "state", "country", "zip")
 
 
@@ -55,8 +69,11 @@ def _payment(user: dict, pm_id: str) -> dict:
 def _identity(record: Any, user: dict) -> dict:
     if user["email"].lower() in record.instruction.lower():
         return {"email": user["email"]}
-    return {"first_name": user["name"]["first_name"], "last_name": user["name"]["last_name"],
-            "zip": user["address"]["zip"]}
+    return {
+        "first_name": user["name"]["first_name"],
+        "last_name": user["name"]["last_name"],
+        "zip": user["address"]["zip"],
+    }
 
 
 def build(env: Any, task_id: str) -> tuple[dict | None, str]:
@@ -90,7 +107,9 @@ def build(env: Any, task_id: str) -> tuple[dict | None, str]:
                     if "item_ids" in kw:
                         goal["items"] = [_item(order, i) for i in kw["item_ids"]]
                     if "new_item_ids" in kw:
-                        goal["new_items"] = [_variant(db.collection("products"), i) for i in kw["new_item_ids"]]
+                        goal["new_items"] = [
+                            _variant(db.collection("products"), i) for i in kw["new_item_ids"]
+                        ]
                     if "payment_method_id" in kw:
                         goal["payment"] = _payment(user, kw["payment_method_id"])
             except (KeyError, TypeError) as e:
@@ -99,9 +118,14 @@ def build(env: Any, task_id: str) -> tuple[dict | None, str]:
         execute(db, name, kw)
     if not goals:
         return None, "no write in the ground truth"
-    card = {"task_id": task_id, "user_id": record.user_id, "instruction_sha256": instruction_key(record.instruction),
-            "identity": _identity(record, user), "goals": goals,
-            "unknown": ["item ids", "payment method ids", "order ids the instruction does not give"]}
+    card = {
+        "task_id": task_id,
+        "user_id": record.user_id,
+        "instruction_sha256": instruction_key(record.instruction),
+        "identity": _identity(record, user),
+        "goals": goals,
+        "unknown": ["item ids", "payment method ids", "order ids the instruction does not give"],
+    }
     return card, ""
 
 

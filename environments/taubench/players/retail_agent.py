@@ -27,9 +27,14 @@ import re
 from typing import Any
 
 KNOWN_STATUSES = ("pending", "processed", "delivered", "cancelled")
-NEEDS = {"cancel_pending_order": "pending", "modify_pending_order_address": "pending",
-         "modify_pending_order_payment": "pending", "modify_pending_order_items": "pending",
-         "return_delivered_order_items": "delivered", "exchange_delivered_order_items": "delivered"}
+NEEDS = {
+    "cancel_pending_order": "pending",
+    "modify_pending_order_address": "pending",
+    "modify_pending_order_payment": "pending",
+    "modify_pending_order_items": "pending",
+    "return_delivered_order_items": "delivered",
+    "exchange_delivered_order_items": "delivered",
+}
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
 
 
@@ -74,10 +79,22 @@ class RetailAgent:
         if req is None:
             return _text("Hello! Could you give me your email, or your name and zip code, and what you need?")
         calls = self._calls(messages)
-        judged = {k: v for m in messages if m.get("role") == "assistant"
-                  for k, v in _JUDGED.findall(m.get("content") or "")}
-        user_id = next((c["result"] for c in reversed(calls) if c["name"].startswith("find_user_id")
-                        and isinstance(c["result"], str) and not c["result"].startswith("Error")), None)
+        judged = {
+            k: v
+            for m in messages
+            if m.get("role") == "assistant"
+            for k, v in _JUDGED.findall(m.get("content") or "")
+        }
+        user_id = next(
+            (
+                c["result"]
+                for c in reversed(calls)
+                if c["name"].startswith("find_user_id")
+                and isinstance(c["result"], str)
+                and not c["result"].startswith("Error")
+            ),
+            None,
+        )
         if user_id is None:
             tried = [c for c in calls if c["name"].startswith("find_user_id") and c["at"] > req_at]
             if tried:
@@ -101,7 +118,9 @@ class RetailAgent:
             view, bad, extra = got
             note += extra
             if bad == "abandon":
-                return _text(f"{note}I'm sorry, I cannot rely on our records right now. Is there anything else?")
+                return _text(
+                    f"{note}I'm sorry, I cannot rely on our records right now. Is there anything else?"
+                )
             views[name] = view
             if bad:
                 flagged.add(name)
@@ -110,16 +129,22 @@ class RetailAgent:
             if not isinstance(order, dict):
                 return _text(f"{note}I cannot find order {req['order_id']}. Is there anything else?")
             if order.get("user_id") not in (None, user_id):
-                return _text(f"{note}Order {req['order_id']} is not on your account, so I cannot change it. "
-                             "Is there anything else?")
+                return _text(
+                    f"{note}Order {req['order_id']} is not on your account, so I cannot change it. "
+                    "Is there anything else?"
+                )
             status = order.get("status")
             if action in NEEDS and status != NEEDS[action] and "get_order_details" not in flagged:
-                return _text(f"{note}I'm sorry, order {req['order_id']} is {status}, so I cannot do that. "
-                             "Is there anything else?")
+                return _text(
+                    f"{note}I'm sorry, order {req['order_id']} is {status}, so I cannot do that. "
+                    "Is there anything else?"
+                )
         products: dict[str, Any] = {}
         for new in req.get("new_items", []):
-            pid = next((it["product_id"] for it in (order or {}).get("items", []) if it["name"] == new["product"]),
-                       None)
+            pid = next(
+                (it["product_id"] for it in (order or {}).get("items", []) if it["name"] == new["product"]),
+                None,
+            )
             if pid is None:
                 return _text(f"{note}I cannot find {new['product']} in that order. Is there anything else?")
             if pid not in products:
@@ -136,11 +161,15 @@ class RetailAgent:
             if isinstance(res, str) and res.startswith("Error"):
                 return _text(f"Sorry, that did not work ({res}). Is there anything else?")
             return _text("Done: your request is complete. Is there anything else I can help you with?")
-        asked = any(m.get("role") == "assistant" and "Please confirm" in (m.get("content") or "")
-                    for m in messages[req_at:])
+        asked = any(
+            m.get("role") == "assistant" and "Please confirm" in (m.get("content") or "")
+            for m in messages[req_at:]
+        )
         if not asked:
-            return _text(f"{note}Please confirm: I will call {action} with {json.dumps(args, sort_keys=True)}. "
-                         "Shall I proceed (yes/no)?")
+            return _text(
+                f"{note}Please confirm: I will call {action} with {json.dumps(args, sort_keys=True)}. "
+                "Shall I proceed (yes/no)?"
+            )
         return self._call(action, args, note)
 
     # ------------------------------------------------------------------ helpers
@@ -155,7 +184,12 @@ class RetailAgent:
                         args = json.loads(tc["function"]["arguments"] or "{}")
                     except ValueError:
                         args = {}
-                    pending[tc["id"]] = {"id": tc["id"], "name": tc["function"]["name"], "args": args, "at": i}
+                    pending[tc["id"]] = {
+                        "id": tc["id"],
+                        "name": tc["function"]["name"],
+                        "args": args,
+                        "at": i,
+                    }
             elif m.get("role") == "tool" and m.get("tool_call_id") in pending:
                 c = pending.pop(m["tool_call_id"])
                 c["result"], c["receipt"] = _unwrap(m.get("content"))
@@ -164,8 +198,13 @@ class RetailAgent:
 
     def _call(self, name: str, args: dict, note: str = "") -> dict:
         cid = f"call_{name}_{self._rng.randrange(10**9)}"
-        return {"role": "assistant", "content": note or None, "tool_calls": [
-            {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
+        return {
+            "role": "assistant",
+            "content": note or None,
+            "tool_calls": [
+                {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            ],
+        }
 
     def _react(self, cid: str, judged: dict, kind: str) -> tuple[str, str]:
         """What this agent does about a receipt (kind 'receipt') or an implausible value ('odd')."""
@@ -186,16 +225,25 @@ class RetailAgent:
 
     def _read(self, seg: list[dict], name: str, args: dict, judged: dict) -> Any:
         """(view, flagged|'abandon'|'', note) for a read, or a tool call still to make."""
-        done = [c for c in seg if c["args"] == args and c["name"] in (name,) + tuple(
-            t for c2 in seg if c2["receipt"] for t in (c2["receipt"].get("recovery_tools") or [])[:1])]
+        done = [
+            c
+            for c in seg
+            if c["args"] == args
+            and c["name"]
+            in (name,)
+            + tuple(t for c2 in seg if c2["receipt"] for t in (c2["receipt"].get("recovery_tools") or [])[:1])
+        ]
         if not done:
             return self._call(name, args)
         first, last = done[0], done[-1]
         trouble = None
         if first["receipt"] and first["receipt"].get("violated", True):
             trouble = "receipt"
-        elif name == "get_order_details" and isinstance(first["result"], dict) and \
-                first["result"].get("status") not in KNOWN_STATUSES + tuple(self._seen):
+        elif (
+            name == "get_order_details"
+            and isinstance(first["result"], dict)
+            and first["result"].get("status") not in KNOWN_STATUSES + tuple(self._seen)
+        ):
             trouble = "odd"
         if trouble is None:
             if isinstance(last["result"], dict) and name == "get_order_details":
@@ -212,8 +260,10 @@ class RetailAgent:
                 tool = (first["receipt"].get("recovery_tools") or [name])[0]
             return self._call(tool, args, note)
         still = (last["receipt"] and last["receipt"].get("violated", True)) or (
-            trouble == "odd" and isinstance(last["result"], dict)
-            and last["result"].get("status") not in KNOWN_STATUSES)
+            trouble == "odd"
+            and isinstance(last["result"], dict)
+            and last["result"].get("status") not in KNOWN_STATUSES
+        )
         return last["result"], ("flagged" if still else ""), note
 
     _seen: set = set()
@@ -232,9 +282,13 @@ class RetailAgent:
             items = list((order or {}).get("items", []))
             pool, ids = list(items), []
             for want in req["items"]:
+
                 def same(it: dict, want: dict = want) -> bool:
                     return it.get("name") == want["product"] and it.get("options") == want["options"]
-                hit = next((it for it in pool if same(it)), None) or next((it for it in items if same(it)), None)
+
+                hit = next((it for it in pool if same(it)), None) or next(
+                    (it for it in items if same(it)), None
+                )
                 if hit is None:
                     return f"I cannot find the {want['product']} you describe in order {req['order_id']}"
                 if hit in pool:
@@ -244,10 +298,22 @@ class RetailAgent:
         if "new_items" in req:
             new_ids = []
             for want in req["new_items"]:
-                prod = next((p for p in products.values() if isinstance(p, dict) and p.get("name") == want["product"]),
-                            None)
-                hit = next((vid for vid, v in (prod or {}).get("variants", {}).items()
-                            if v.get("options") == want["options"]), None)
+                prod = next(
+                    (
+                        p
+                        for p in products.values()
+                        if isinstance(p, dict) and p.get("name") == want["product"]
+                    ),
+                    None,
+                )
+                hit = next(
+                    (
+                        vid
+                        for vid, v in (prod or {}).get("variants", {}).items()
+                        if v.get("options") == want["options"]
+                    ),
+                    None,
+                )
                 if hit is None:
                     return f"I cannot find a {want['product']} with those options"
                 new_ids.append(hit)
@@ -255,8 +321,15 @@ class RetailAgent:
         if "payment" in req:
             pay = req["payment"]
             methods = (user or {}).get("payment_methods", {}) if isinstance(user, dict) else {}
-            hit = pay.get("id") or next((pid for pid, pm in methods.items() if pm.get("source") == pay["source"] and (
-                pay["source"] != "credit_card" or pm.get("last_four") == pay.get("last_four"))), None)
+            hit = pay.get("id") or next(
+                (
+                    pid
+                    for pid, pm in methods.items()
+                    if pm.get("source") == pay["source"]
+                    and (pay["source"] != "credit_card" or pm.get("last_four") == pay.get("last_four"))
+                ),
+                None,
+            )
             if hit is None:
                 return "I cannot find that payment method on your account"
             args["payment_method_id"] = hit
@@ -289,6 +362,7 @@ def _fresh(cls: type[RetailAgent]) -> Any:
         agent = cls()
         agent._seen = set()
         return agent
+
     return make
 
 

@@ -33,10 +33,22 @@ from environments.taubench.tools.think import Think
 from environments.taubench.tools.transfer_to_human_agents import TransferToHumanAgents
 
 _ALL: tuple[type[Tool], ...] = (
-    Calculate, CancelPendingOrder, ExchangeDeliveredOrderItems, FindUserIdByEmail, FindUserIdByNameZip,
-    GetOrderDetails, GetProductDetails, GetUserDetails, ListAllProductTypes, ModifyPendingOrderAddress,
-    ModifyPendingOrderItems, ModifyPendingOrderPayment, ModifyUserAddress, ReturnDeliveredOrderItems,
-    Think, TransferToHumanAgents,
+    Calculate,
+    CancelPendingOrder,
+    ExchangeDeliveredOrderItems,
+    FindUserIdByEmail,
+    FindUserIdByNameZip,
+    GetOrderDetails,
+    GetProductDetails,
+    GetUserDetails,
+    ListAllProductTypes,
+    ModifyPendingOrderAddress,
+    ModifyPendingOrderItems,
+    ModifyPendingOrderPayment,
+    ModifyUserAddress,
+    ReturnDeliveredOrderItems,
+    Think,
+    TransferToHumanAgents,
 )
 TOOLS: dict[str, type[Tool]] = {t.name: t for t in _ALL}
 WRITE_TOOLS = frozenset(n for n, t in TOOLS.items() if t.category == "write")
@@ -46,7 +58,10 @@ ERROR_PREFIX = "Error: "
 
 def specs() -> dict[str, ToolSpec]:
     """Public specs; JSON-returning tools carry their result schema as ``output_schema``."""
-    return {name: dataclasses.replace(tool.spec(), output_schema=RESULT_SCHEMAS.get(name)) for name, tool in TOOLS.items()}
+    return {
+        name: dataclasses.replace(tool.spec(), output_schema=RESULT_SCHEMAS.get(name))
+        for name, tool in TOOLS.items()
+    }
 
 
 def execute(db: Any, name: str, arguments: Any) -> str:
@@ -69,4 +84,3 @@ def to_result(name: str, raw: str) -> ToolResult:
         return ToolResult(raw, status="error", terminal=tool.category == "terminal")
     content: Any = json.loads(raw) if tool.returns == "json" else raw
     return ToolResult(content, status="ok", terminal=tool.category == "terminal")
-

@@ -26,8 +26,14 @@ class Tool:
 
     @classmethod
     def spec(cls) -> ToolSpec:
-        return ToolSpec(name=cls.name, description=cls.description, parameters=cls.parameters,
-                        category=cls.category, domain="retail", kind=cls.category)
+        return ToolSpec(
+            name=cls.name,
+            description=cls.description,
+            parameters=cls.parameters,
+            category=cls.category,
+            domain="retail",
+            kind=cls.category,
+        )
 
 
 def obj(required: list[str] | None = None, **props: dict[str, Any]) -> dict[str, Any]:
@@ -62,7 +68,14 @@ ADDRESS_PARAMS: dict[str, dict[str, Any]] = {
 
 def address(address1: Any, address2: Any, city: Any, state: Any, country: Any, zip: Any) -> dict[str, Any]:
     """A new address object with upstream's key order (address1, address2, city, state, country, zip)."""
-    return {"address1": address1, "address2": address2, "city": city, "state": state, "country": country, "zip": zip}
+    return {
+        "address1": address1,
+        "address2": address2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip,
+    }
 
 
 def first_item(order: dict[str, Any], item_id: Any) -> dict[str, Any]:
@@ -79,7 +92,9 @@ def missing_item(order: dict[str, Any], item_ids: Any) -> Any | None:
     return None
 
 
-def price_difference(db: Any, order: dict[str, Any], item_ids: Any, new_item_ids: Any) -> tuple[Any, str | None]:
+def price_difference(
+    db: Any, order: dict[str, Any], item_ids: Any, new_item_ids: Any
+) -> tuple[Any, str | None]:
     """Sum of (new variant price - old item price) over the pairs, from int 0, unrounded; or an error.
 
     The new item must be an available variant of the old item's own product.

@@ -19,8 +19,13 @@ ALLOWED = set("0123456789+-*/(). ")
 MAX_INT_EXPONENT = 10_000
 
 _BINARY = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
 }
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
@@ -32,9 +37,16 @@ def _eval(node: ast.AST) -> Any:
         return _UNARY[type(node.op)](_eval(node.operand))
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _eval(node.left), _eval(node.right)
-        if (isinstance(node.op, ast.Pow) and isinstance(left, int) and isinstance(right, int)
-                and abs(left) > 1 and right > MAX_INT_EXPONENT):
-            raise OverflowError(f"exponent {right} is too large (calculate allows at most {MAX_INT_EXPONENT})")
+        if (
+            isinstance(node.op, ast.Pow)
+            and isinstance(left, int)
+            and isinstance(right, int)
+            and abs(left) > 1
+            and right > MAX_INT_EXPONENT
+        ):
+            raise OverflowError(
+                f"exponent {right} is too large (calculate allows at most {MAX_INT_EXPONENT})"
+            )
         return _BINARY[type(node.op)](left, right)
     # anything else the character set allows (e.g. a call like "(2)(3)") fails as Python would
     with warnings.catch_warnings():

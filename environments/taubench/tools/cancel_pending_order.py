@@ -39,7 +39,9 @@ class CancelPendingOrder(Tool):
         refunds = []
         for entry in order["payment_history"]:
             method_id = entry["payment_method_id"]
-            refunds.append({"transaction_type": "refund", "amount": entry["amount"], "payment_method_id": method_id})
+            refunds.append(
+                {"transaction_type": "refund", "amount": entry["amount"], "payment_method_id": method_id}
+            )
             if "gift_card" in method_id:
                 card = db.writable_user(order["user_id"])["payment_methods"][method_id]
                 card["balance"] = round(card["balance"] + entry["amount"], 2)

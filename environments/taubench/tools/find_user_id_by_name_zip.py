@@ -25,8 +25,10 @@ class FindUserIdByNameZip(Tool):
     def invoke(db: Any, first_name: Any, last_name: Any, zip: Any) -> str:
         for user_id, profile in db.users.items():
             name = profile["name"]
-            if (name["first_name"].lower() == first_name.lower()
-                    and name["last_name"].lower() == last_name.lower()
-                    and profile["address"]["zip"] == zip):
+            if (
+                name["first_name"].lower() == first_name.lower()
+                and name["last_name"].lower() == last_name.lower()
+                and profile["address"]["zip"] == zip
+            ):
                 return user_id
         return "Error: user not found"

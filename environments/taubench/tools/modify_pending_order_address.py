@@ -17,8 +17,9 @@ class ModifyPendingOrderAddress(Tool):
     parameters = obj(order_id=string("The order id with its '#' prefix, e.g. '#W0000000'."), **ADDRESS_PARAMS)
 
     @staticmethod
-    def invoke(db: Any, order_id: Any, address1: Any, address2: Any, city: Any, state: Any, country: Any,
-               zip: Any) -> str:
+    def invoke(
+        db: Any, order_id: Any, address1: Any, address2: Any, city: Any, state: Any, country: Any, zip: Any
+    ) -> str:
         if order_id not in db.orders:
             return "Error: order not found"
         if db.orders[order_id]["status"] != "pending":

@@ -35,9 +35,11 @@ class ModifyPendingOrderItems(Tool):
         order_id=string("The order id with its '#' prefix, e.g. '#W0000000'."),
         item_ids=strings("The item ids to modify, e.g. ['1008292230']; an id may repeat."),
         new_item_ids=strings(
-            "The new item ids, one per item id above and in the same order, each a variant of the same product."),
+            "The new item ids, one per item id above and in the same order, each a variant of the same product."
+        ),
         payment_method_id=string(
-            "The id of the payment method that pays or receives the price difference, e.g. 'gift_card_0000000'."),
+            "The id of the payment method that pays or receives the price difference, e.g. 'gift_card_0000000'."
+        ),
     )
 
     @staticmethod
@@ -58,15 +60,20 @@ class ModifyPendingOrderItems(Tool):
         methods = db.users[order["user_id"]]["payment_methods"]
         if payment_method_id not in methods:
             return "Error: payment method not found"
-        if methods[payment_method_id]["source"] == "gift_card" and methods[payment_method_id]["balance"] < diff:
+        if (
+            methods[payment_method_id]["source"] == "gift_card"
+            and methods[payment_method_id]["balance"] < diff
+        ):
             return "Error: insufficient gift card balance to pay for the new item"
 
         order = db.writable_order(order_id)
-        order["payment_history"].append({
-            "transaction_type": "payment" if diff > 0 else "refund",
-            "amount": abs(diff),
-            "payment_method_id": payment_method_id,
-        })
+        order["payment_history"].append(
+            {
+                "transaction_type": "payment" if diff > 0 else "refund",
+                "amount": abs(diff),
+                "payment_method_id": payment_method_id,
+            }
+        )
         if methods[payment_method_id]["source"] == "gift_card":
             card = db.writable_user(order["user_id"])["payment_methods"][payment_method_id]
             card["balance"] = round(card["balance"] - diff, 2)

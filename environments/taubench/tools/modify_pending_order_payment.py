@@ -22,7 +22,8 @@ class ModifyPendingOrderPayment(Tool):
     parameters = obj(
         order_id=string("The order id with its '#' prefix, e.g. '#W0000000'."),
         payment_method_id=string(
-            "The id of one of the user's payment methods, e.g. 'gift_card_0000000' or 'credit_card_0000000'."),
+            "The id of one of the user's payment methods, e.g. 'gift_card_0000000' or 'credit_card_0000000'."
+        ),
     )
 
     @staticmethod
@@ -42,14 +43,19 @@ class ModifyPendingOrderPayment(Tool):
         if old_id == payment_method_id:
             return "Error: the new payment method should be different from the current one"
         amount = history[0]["amount"]
-        if methods[payment_method_id]["source"] == "gift_card" and methods[payment_method_id]["balance"] < amount:
+        if (
+            methods[payment_method_id]["source"] == "gift_card"
+            and methods[payment_method_id]["balance"] < amount
+        ):
             return "Error: insufficient gift card balance to pay for the order"
 
         order = db.writable_order(order_id)
-        order["payment_history"].extend([
-            {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
-            {"transaction_type": "refund", "amount": amount, "payment_method_id": old_id},
-        ])
+        order["payment_history"].extend(
+            [
+                {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
+                {"transaction_type": "refund", "amount": amount, "payment_method_id": old_id},
+            ]
+        )
         methods = db.writable_user(order["user_id"])["payment_methods"]
         if methods[payment_method_id]["source"] == "gift_card":
             card = methods[payment_method_id]

@@ -17,8 +17,9 @@ class ModifyUserAddress(Tool):
     parameters = obj(user_id=string("The user id, e.g. 'sara_doe_496'."), **ADDRESS_PARAMS)
 
     @staticmethod
-    def invoke(db: Any, user_id: Any, address1: Any, address2: Any, city: Any, state: Any, country: Any,
-               zip: Any) -> str:
+    def invoke(
+        db: Any, user_id: Any, address1: Any, address2: Any, city: Any, state: Any, country: Any, zip: Any
+    ) -> str:
         if user_id not in db.users:
             return "Error: user not found"
         user = db.writable_user(user_id)

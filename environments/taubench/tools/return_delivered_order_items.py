@@ -23,7 +23,8 @@ class ReturnDeliveredOrderItems(Tool):
         order_id=string("The order id with its '#' prefix, e.g. '#W0000000'."),
         item_ids=strings("The item ids to return, e.g. ['1008292230']; an id may repeat."),
         payment_method_id=string(
-            "The id of the payment method that receives the refund: the original method or a gift card."),
+            "The id of the payment method that receives the refund: the original method or a gift card."
+        ),
     )
 
     @staticmethod
@@ -35,7 +36,10 @@ class ReturnDeliveredOrderItems(Tool):
             return "Error: non-delivered order cannot be returned"
         if payment_method_id not in db.users[order["user_id"]]["payment_methods"]:
             return "Error: payment method not found"
-        if "gift_card" not in payment_method_id and payment_method_id != order["payment_history"][0]["payment_method_id"]:
+        if (
+            "gift_card" not in payment_method_id
+            and payment_method_id != order["payment_history"][0]["payment_method_id"]
+        ):
             return "Error: payment method should be either the original payment method or a gift card"
         if missing_item(order, item_ids) is not None:
             return "Error: some item not found"

@@ -37,8 +37,11 @@ def _say(text: str) -> dict:
 def request_text(card: dict, index: int) -> str:
     goal = card["goals"][index]
     ident = card["identity"]
-    who = (f"My email is {ident['email']}." if "email" in ident
-           else f"I'm {ident['first_name']} {ident['last_name']}, zip code {ident['zip']}.")
+    who = (
+        f"My email is {ident['email']}."
+        if "email" in ident
+        else f"I'm {ident['first_name']} {ident['last_name']}, zip code {ident['zip']}."
+    )
     lead = "Hi! " + who + " " if index == 0 else "Yes, one more thing. "
     wish = PHRASE[goal["action"]].format(order_id=goal.get("order_id", ""))
     spec = dict(goal, identity=ident)

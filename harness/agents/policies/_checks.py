@@ -18,8 +18,15 @@ _POSITIVE = re.compile(r"price|amount|total|quantity|qty|balance|cost|subtotal",
 _HTML = re.compile(r"<\s*/?\s*(html|head|body|title|div|p|h\d|span|br|!doctype)\b", re.I)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # (start word, end word): a field named with the end word must not precede its start twin
-_PAIRS = (("start", "end"), ("checkin", "checkout"), ("depart", "return"),
-          ("departure", "return"), ("departure", "arrival"), ("from", "to"), ("begin", "end"))
+_PAIRS = (
+    ("start", "end"),
+    ("checkin", "checkout"),
+    ("depart", "return"),
+    ("departure", "return"),
+    ("departure", "arrival"),
+    ("from", "to"),
+    ("begin", "end"),
+)
 
 
 def implausible(raw: Any, args: Mapping[str, Any], tool: ToolInfo | None = None) -> str | None:

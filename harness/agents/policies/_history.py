@@ -61,15 +61,17 @@ def _receipt(block: Any) -> Receipt:
         return Receipt(None, None)
     tools = block.get("recovery_tools")
     violated = block.get("violated")
-    return Receipt(str(violated) if violated is not None else None,
-                   tuple(str(t) for t in tools) if isinstance(tools, list) else None)
+    return Receipt(
+        str(violated) if violated is not None else None,
+        tuple(str(t) for t in tools) if isinstance(tools, list) else None,
+    )
 
 
 def _split_deferred(content: str) -> tuple[str | None, str]:
     """(deferred receipt text or None, the rest): the loop prepends the previous call's receipt."""
     if not content.startswith(DEFERRED_PREFIX):
         return None, content
-    body = content[len(DEFERRED_PREFIX):]
+    body = content[len(DEFERRED_PREFIX) :]
     note, sep, rest = body.partition("\n\n")
     return (note, rest) if sep else (body, "")
 
@@ -86,8 +88,13 @@ def read_history(messages: list[dict]) -> History:
             for tc in m.get("tool_calls") or []:
                 fn = tc.get("function") or {}
                 args = _loads(fn.get("arguments") or "{}")
-                step = Step(str(tc.get("id") or ""), str(fn.get("name") or ""), args if isinstance(args, dict) else {},
-                            None, error=False)
+                step = Step(
+                    str(tc.get("id") or ""),
+                    str(fn.get("name") or ""),
+                    args if isinstance(args, dict) else {},
+                    None,
+                    error=False,
+                )
                 pending[step.call_id] = step
         elif role in ("tool", "user") and isinstance(m.get("content"), str):
             deferred, rest = _split_deferred(m["content"])

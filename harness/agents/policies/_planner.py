@@ -138,8 +138,11 @@ class PlanningPolicy:
         if call is None:  # no terminal tool: answer in text
             return {"role": "assistant", "content": content, "tool_calls": []}
         name, args = call
-        return {"role": "assistant", "content": content,
-                "tool_calls": [{"type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
+        return {
+            "role": "assistant",
+            "content": content,
+            "tool_calls": [{"type": "function", "function": {"name": name, "arguments": json.dumps(args)}}],
+        }
 
     def replay(self, history: History, infos: list[ToolInfo], decisions: Decisions) -> State:
         state = State(parse_inputs(history.query), {t.name: t for t in infos})
@@ -173,16 +176,22 @@ class PlanningPolicy:
     @staticmethod
     def _tainted(step: Step, tool: ToolInfo, state: State) -> bool:
         return any(
-            p.source == "field" and p.name in step.args and state.fields.get(p.key, object()) != step.args[p.name]
+            p.source == "field"
+            and p.name in step.args
+            and state.fields.get(p.key, object()) != step.args[p.name]
             for p in tool.params
         )
 
-    def next_call(self, history: History, infos: list[ToolInfo], state: State) -> tuple[tuple[str, dict] | None, str]:
+    def next_call(
+        self, history: History, infos: list[ToolInfo], state: State
+    ) -> tuple[tuple[str, dict] | None, str]:
         if state.abandon:
             return self._finish(infos, "aborted", f"Task aborted: {state.abandon}", state.abandon)
         subtasks = _subtasks(history.query, infos)
         if not subtasks:  # e.g. tau-bench or AppWorld tools: say so instead of pretending to be done
-            reason = "cannot plan: no tool carries the ToolMaze planning conventions (Capability, source tags)"
+            reason = (
+                "cannot plan: no tool carries the ToolMaze planning conventions (Capability, source tags)"
+            )
             return self._finish(infos, "aborted", f"Task aborted: {reason}", reason)
         for capability in subtasks:
             if capability in state.done:
@@ -196,14 +205,21 @@ class PlanningPolicy:
                     nxt = route[1]
                 args = state.fill(nxt)
                 if args is not None:
-                    return (nxt.name, args), f"calling {nxt.name} for '{_label(capability, infos, history.query)}'"
+                    return (
+                        nxt.name,
+                        args,
+                    ), f"calling {nxt.name} for '{_label(capability, infos, history.query)}'"
             why = state.last_failure.get(capability, "no tool can be called with the values at hand")
-            reason = f"step '{_label(capability, infos, history.query)}' failed ({why}); no working route left"
+            reason = (
+                f"step '{_label(capability, infos, history.query)}' failed ({why}); no working route left"
+            )
             return self._finish(infos, "aborted", f"Task aborted: {reason}", reason)
         answer = "done; confirmation codes: " + (", ".join(state.codes) or "none")
         return self._finish(infos, "done", answer, "all sub-tasks completed")
 
-    def _finish(self, infos: list[ToolInfo], status: str, answer: str, reason: str) -> tuple[tuple[str, dict] | None, str]:
+    def _finish(
+        self, infos: list[ToolInfo], status: str, answer: str, reason: str
+    ) -> tuple[tuple[str, dict] | None, str]:
         terminal = next((t for t in infos if t.is_terminal), None)
         answer = f"[scripted policy {self.name}] {answer}"
         if terminal is None:

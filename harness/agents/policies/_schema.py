@@ -63,7 +63,7 @@ def parse_inputs(query: str) -> dict[str, str]:
     lines = [ln for ln in query.splitlines() if ln.strip().startswith("Inputs:")]
     if not lines:
         return out
-    for part in lines[-1].strip()[len("Inputs:"):].split(";"):
+    for part in lines[-1].strip()[len("Inputs:") :].split(";"):
         key, sep, value = part.partition("=")
         if sep:
             out[key.strip()] = value.strip()
@@ -96,15 +96,19 @@ def parse_tool(schema: dict, index: int) -> ToolInfo:
         source, key = "", ""
         if tag:
             ref = tag.group(1)
-            source, key = ("query", ref[len("query."):]) if ref.startswith("query.") else ("field", ref)
+            source, key = ("query", ref[len("query.") :]) if ref.startswith("query.") else ("field", ref)
         ptype = pschema.get("type", "string")
-        params.append(Param(pname, source, key, ptype if isinstance(ptype, str) else ptype[0], pname in required))
+        params.append(
+            Param(pname, source, key, ptype if isinstance(ptype, str) else ptype[0], pname in required)
+        )
     returns_m = _RETURNS.search(desc)
     parts = returns_m.group(1).split(",") if returns_m else []
     returns = tuple(m.group(1) for m in map(_RETURN_FIELD.match, parts) if m)
     cap_m = _CAPABILITY.search(desc)
     label = desc.split(". ", 1)[0].strip().rstrip(".")
-    return ToolInfo(str(fn.get("name")), index, label, tuple(params), returns, cap_m.group(1) if cap_m else "")
+    return ToolInfo(
+        str(fn.get("name")), index, label, tuple(params), returns, cap_m.group(1) if cap_m else ""
+    )
 
 
 def parse_tools(tools: list[dict]) -> list[ToolInfo]:

@@ -61,9 +61,13 @@ def run_policy_episode(
     async def play() -> tuple[LoopResult, Outcome]:
         try:
             result = await run_loop(
-                episode, task, policy_completer(policy, seed),
-                system_prompt=system_prompt(prompt, task.terminal_tool), interposers=interposers,
-                seed=seed, delivery=delivery,
+                episode,
+                task,
+                policy_completer(policy, seed),
+                system_prompt=system_prompt(prompt, task.terminal_tool),
+                interposers=interposers,
+                seed=seed,
+                delivery=delivery,
             )
             return result, await episode.score()
         finally:
@@ -99,14 +103,22 @@ def run_grid(
         if limit is not None and counts[1] >= limit:
             continue
         chain = interposers_for(task) if interposers_for else ()
-        _, outcome = run_policy_episode(policy, env, task.task_id, seed=seed, interposers=chain, delivery=delivery)
+        _, outcome = run_policy_episode(
+            policy, env, task.task_id, seed=seed, interposers=chain, delivery=delivery
+        )
         counts[0] += int(outcome.success)
         counts[1] += 1
     return {cell: (ok, n) for cell, (ok, n) in sorted(grid.items())}
 
 
-def monitor_interposers(env: Environment, variant: str = "full", delivery: str = "immediate",
-                        n_folds: int = 5, seed: int = 0, crossfit: Any = None) -> InterposerFactory:
+def monitor_interposers(
+    env: Environment,
+    variant: str = "full",
+    delivery: str = "immediate",
+    n_folds: int = 5,
+    seed: int = 0,
+    crossfit: Any = None,
+) -> InterposerFactory:
     """Per-task interposers of a monitor arm, built as the runner builds them.
 
     Contracts are mined from the world's clean traces (its plugin's ``clean_traces``) and

@@ -27,8 +27,13 @@ class FirstTool:
             for k in params.get("required", []):
                 t = (props.get(k) or {}).get("type", "string")
                 args[k] = _PLACEHOLDER.get(t if isinstance(t, str) else t[0], "x")
-            return {"role": "assistant", "content": None,
-                    "tool_calls": [{"type": "function", "function": {"name": fn["name"], "arguments": json.dumps(args)}}]}
+            return {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"type": "function", "function": {"name": fn["name"], "arguments": json.dumps(args)}}
+                ],
+            }
         last = tool_msgs[-1]["content"] if tool_msgs else ""
         return {"role": "assistant", "content": f"FINAL: {str(last)[:200]}", "tool_calls": []}
 

@@ -69,8 +69,9 @@ class Noisy(PlanningPolicy):
         p = self.params
         is_action = tool is not None and tool.is_action
         if step.receipt is not None and not step.error and not is_action:
-            choice = decisions.choose(f"{step.call_id}.r", [("abandon", p.p_overreact), ("follow", p.p_follow),
-                                                           ("ignore", 1.0)])
+            choice = decisions.choose(
+                f"{step.call_id}.r", [("abandon", p.p_overreact), ("follow", p.p_follow), ("ignore", 1.0)]
+            )
             if choice == "abandon":
                 return Verdict(abandon=f"{step.tool} returned data the outcome monitor flagged")
             if choice == "follow":
@@ -78,7 +79,10 @@ class Noisy(PlanningPolicy):
             return Verdict()
         if not step.error and not is_action:
             why = implausible(step.raw, step.args, tool)
-            if why and decisions.choose(f"{step.call_id}.n", [("notice", p.p_notice), ("miss", 1.0)]) == "notice":
+            if (
+                why
+                and decisions.choose(f"{step.call_id}.n", [("notice", p.p_notice), ("miss", 1.0)]) == "notice"
+            ):
                 return Verdict(bad=True, why=f"implausible: {why}")
         return super().judge(step, tool, state, decisions)
 

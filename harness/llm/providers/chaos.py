@@ -36,8 +36,19 @@ from harness.llm.providers.scripted import (
 FAILS_BEFORE_OK = 2
 RETRY_AFTER_S = 0.05
 _FIXED = {
-    "ok", "rate_limit_then_ok", "server_error_then_ok", "rate_limit", "server_error", "timeout",
-    "connection", "auth", "not_found", "bad_request", "hang", "malformed_args", "unknown_tool",
+    "ok",
+    "rate_limit_then_ok",
+    "server_error_then_ok",
+    "rate_limit",
+    "server_error",
+    "timeout",
+    "connection",
+    "auth",
+    "not_found",
+    "bad_request",
+    "hang",
+    "malformed_args",
+    "unknown_tool",
 }
 _ATTEMPTS: dict[str, int] = {}
 
@@ -54,7 +65,9 @@ def reset() -> None:
 def _http_response(status: int, headers: dict[str, str] | None = None) -> Any:
     import httpx
 
-    return httpx.Response(status, headers=headers or {}, request=httpx.Request("POST", "http://chaos.invalid"))
+    return httpx.Response(
+        status, headers=headers or {}, request=httpx.Request("POST", "http://chaos.invalid")
+    )
 
 
 def _raise(litellm: Any, kind: str, model: str) -> None:
@@ -93,7 +106,15 @@ async def _respond(litellm: Any, model: str, messages: list, optional_params: di
     full = f"chaos/{scenario}"
     if scenario in ("rate_limit_then_ok", "server_error_then_ok") and attempt < FAILS_BEFORE_OK:
         _raise(litellm, scenario.removesuffix("_then_ok"), full)
-    elif scenario in ("rate_limit", "server_error", "timeout", "connection", "auth", "not_found", "bad_request"):
+    elif scenario in (
+        "rate_limit",
+        "server_error",
+        "timeout",
+        "connection",
+        "auth",
+        "not_found",
+        "bad_request",
+    ):
         _raise(litellm, scenario, full)
     elif scenario == "hang":
         await asyncio.sleep(3600)
@@ -107,11 +128,22 @@ async def _respond(litellm: Any, model: str, messages: list, optional_params: di
         raise litellm.NotFoundError(f"chaos: unknown scenario {scenario!r}", llm_provider="chaos", model=full)
 
     if scenario == "malformed_args" and tools:
-        raw = {"role": "assistant", "content": None, "tool_calls": [
-            {"type": "function", "function": {"name": tools[0]["function"]["name"], "arguments": '{"x": 1,'}}]}
+        raw = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "type": "function",
+                    "function": {"name": tools[0]["function"]["name"], "arguments": '{"x": 1,'},
+                }
+            ],
+        }
     elif scenario == "unknown_tool":
-        raw = {"role": "assistant", "content": None, "tool_calls": [
-            {"type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}}]}
+        raw = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}}],
+        }
     else:
         raw = _ok(full, messages, tools, seed)
     reply = finalize_reply(raw, messages)
@@ -124,16 +156,46 @@ def register_provider(litellm: Any) -> None:
         return
 
     class ChaosLLM(litellm.CustomLLM):
-        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                       encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        def completion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             if model.split("/", 1)[-1] == "hang" or model.split("/", 1)[-1].startswith("latency-"):
-                raise litellm.BadRequestError("chaos: sleeping scenarios are async only", llm_provider="chaos",
-                                              model=model)
+                raise litellm.BadRequestError(
+                    "chaos: sleeping scenarios are async only", llm_provider="chaos", model=model
+                )
             coro = _respond(litellm, model, messages, optional_params)
             return asyncio.run(coro)
 
-        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                              encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        async def acompletion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             return await _respond(litellm, model, messages, optional_params)
 
-    litellm.custom_provider_map = [*litellm.custom_provider_map, {"provider": "chaos", "custom_handler": ChaosLLM()}]
+    litellm.custom_provider_map = [
+        *litellm.custom_provider_map,
+        {"provider": "chaos", "custom_handler": ChaosLLM()},
+    ]

@@ -79,8 +79,9 @@ def _register_parameterised(name: str) -> None:
     base = name.partition("?")[0]
     from_name = getattr(_FACTORIES.get(base), "from_name", None)
     if from_name is None:
-        raise KeyError(f"no scripted policy {base!r} taking parameters (in {name!r}); "
-                       f"registered: {sorted(_FACTORIES)}")
+        raise KeyError(
+            f"no scripted policy {base!r} taking parameters (in {name!r}); registered: {sorted(_FACTORIES)}"
+        )
     try:
         policy = from_name(name)
     except ValueError as exc:
@@ -92,5 +93,3 @@ def _register_parameterised(name: str) -> None:
 def registered_policies() -> list[str]:
     _load_builtin_policies()
     return sorted(_FACTORIES)
-
-

@@ -38,8 +38,12 @@ def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str,
 
 def _rng_of(seed: int | None, messages_json: str, tools_json: str) -> random.Random:
     # sha256_hex of the canonical text is sha256_hex of the object (the same bytes are hashed)
-    return rng("scripted", seed if seed is not None else 0, sha256_hex(messages_json.encode("utf-8")),
-               sha256_hex(tools_json.encode("utf-8")))
+    return rng(
+        "scripted",
+        seed if seed is not None else 0,
+        sha256_hex(messages_json.encode("utf-8")),
+        sha256_hex(tools_json.encode("utf-8")),
+    )
 
 
 def _usage_of(messages_json: str, tools_json: str, reply: dict) -> dict[str, int]:
@@ -57,8 +61,13 @@ def finalize_reply(reply: dict, messages: list[dict]) -> dict:
         args = fn.get("arguments", "{}")
         if not isinstance(args, str):
             args = json.dumps(args, ensure_ascii=False)
-        calls.append({"id": tc.get("id") or f"call_{turn}_{i}", "type": "function",
-                      "function": {"name": fn.get("name", ""), "arguments": args}})
+        calls.append(
+            {
+                "id": tc.get("id") or f"call_{turn}_{i}",
+                "type": "function",
+                "function": {"name": fn.get("name", ""), "arguments": args},
+            }
+        )
     return {"role": "assistant", "content": reply.get("content"), "tool_calls": calls}
 
 
@@ -75,7 +84,8 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
 
     tool_calls = [
         ChatCompletionMessageToolCall(
-            id=tc["id"], type="function",
+            id=tc["id"],
+            type="function",
             function=Function(name=tc["function"]["name"], arguments=tc["function"]["arguments"]),
         )
         for tc in reply["tool_calls"]
@@ -84,8 +94,11 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
     resp = ModelResponse(
         model=model,
         choices=[Choices(index=0, message=msg, finish_reason="tool_calls" if tool_calls else "stop")],
-        usage=Usage(prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
-                    total_tokens=usage["prompt_tokens"] + usage["completion_tokens"]),
+        usage=Usage(
+            prompt_tokens=usage["prompt_tokens"],
+            completion_tokens=usage["completion_tokens"],
+            total_tokens=usage["prompt_tokens"] + usage["completion_tokens"],
+        ),
     )
     # a stamped cost spares litellm its per-call price lookup (most of its overhead on this path);
     # harness.llm.models computes the cost it reports from usage and the committed table, not from this
@@ -100,7 +113,9 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
     # one serialisation per part serves the copy, the policy's rng and the token estimate
     tools, tools_json = _plain_json(optional_params.get("tools") or [])
     messages, messages_json = _plain_json(messages)
-    check_reasoning_params(optional_params)  # accepted like a reasoning provider would; policies never see them
+    check_reasoning_params(
+        optional_params
+    )  # accepted like a reasoning provider would; policies never see them
     try:
         policy = get_policy(name)
         raw = policy.respond(messages, tools, _rng_of(optional_params.get("seed"), messages_json, tools_json))
@@ -122,7 +137,9 @@ def check_reasoning_params(params: dict) -> None:
     if thinking is not None:
         budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None
         if not (isinstance(budget, int) and budget > 0 and thinking.get("type") == "enabled"):
-            raise ScriptedPolicyError(f"thinking must be {{'type': 'enabled', 'budget_tokens': N > 0}}, got {thinking!r}")
+            raise ScriptedPolicyError(
+                f"thinking must be {{'type': 'enabled', 'budget_tokens': N > 0}}, got {thinking!r}"
+            )
 
 
 def _plain(obj: Any) -> Any:
@@ -146,16 +163,43 @@ def register_provider(litellm: Any) -> None:
         return
 
     class ScriptedLLM(litellm.CustomLLM):
-        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                       encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        def completion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             return _respond(litellm, model, messages, optional_params)
 
-        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                              encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        async def acompletion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             return _respond(litellm, model, messages, optional_params)
 
     litellm.custom_provider_map = [
-        *litellm.custom_provider_map, {"provider": "scripted", "custom_handler": ScriptedLLM()}
+        *litellm.custom_provider_map,
+        {"provider": "scripted", "custom_handler": ScriptedLLM()},
     ]
 
 

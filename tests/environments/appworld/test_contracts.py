@@ -67,9 +67,13 @@ def test_clean_responses_rarely_fire(responses, registry):
     clean = [r for r in responses if r["status_code"] == 200]
     fired = [r for r in clean if registry.check(r["tool"], r["args"], r["content"])]
     rate = len(fired) / len(clean)
-    print(f"\nAppWorld schema contracts: clean fire rate {rate:.4f} ({len(fired)}/{len(clean)} real responses)")
+    print(
+        f"\nAppWorld schema contracts: clean fire rate {rate:.4f} ({len(fired)}/{len(clean)} real responses)"
+    )
     assert len(clean) >= 1000
-    assert rate <= 0.01, [(r["tool"], registry.check(r["tool"], r["args"], r["content"])[:1]) for r in fired[:5]]
+    assert rate <= 0.01, [
+        (r["tool"], registry.check(r["tool"], r["args"], r["content"])[:1]) for r in fired[:5]
+    ]
 
 
 def test_optional_integer_fields_accept_null(responses, registry):
@@ -108,10 +112,16 @@ def _nonneg(sub: dict) -> bool:
 
 FAULTS = {
     # kind: (applies to a site, mutate the value, rule class expected to fire)
-    "negative_amount": (lambda s, v: s.get("type") in ("integer", "number") and _nonneg(s) and not isinstance(v, bool),
-                        lambda v: -(abs(v) + 1), "positive"),
-    "wrong_type": (lambda s, v: s.get("type") in ("integer", "number") and not isinstance(v, bool),
-                   lambda v: str(v), "type"),
+    "negative_amount": (
+        lambda s, v: s.get("type") in ("integer", "number") and _nonneg(s) and not isinstance(v, bool),
+        lambda v: -(abs(v) + 1),
+        "positive",
+    ),
+    "wrong_type": (
+        lambda s, v: s.get("type") in ("integer", "number") and not isinstance(v, bool),
+        lambda v: str(v),
+        "type",
+    ),
     "string_to_number": (lambda s, v: s.get("type") == "string" and "enum" not in s, lambda v: 12345, "type"),
     "out_of_domain_enum": (lambda s, v: "enum" in s, lambda v: f"not-{v}", "domain"),
 }

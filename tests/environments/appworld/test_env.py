@@ -43,22 +43,44 @@ def test_tasks_without_data_say_what_to_run(monkeypatch, tmp_path):
 
 @needs_setup
 def test_describe_json():
-    done = subprocess.run([sys.executable, "-m", "environments.appworld", "describe", "--json"],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "environments.appworld", "describe", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     info = json.loads(done.stdout)
     per_app = info["apis_per_app"]
     # the counts the notes measured on appworld==0.1.3.post1
-    assert per_app == {"amazon": 66, "api_docs": 4, "file_system": 26, "gmail": 42, "phone": 30, "simple_note": 17,
-                       "splitwise": 65, "spotify": 91, "supervisor": 6, "todoist": 56, "venmo": 54}
+    assert per_app == {
+        "amazon": 66,
+        "api_docs": 4,
+        "file_system": 26,
+        "gmail": 42,
+        "phone": 30,
+        "simple_note": 17,
+        "splitwise": 65,
+        "spotify": 91,
+        "supervisor": 6,
+        "todoist": 56,
+        "venmo": 54,
+    }
     assert info["n_apis"] == sum(per_app.values()) == 457
     assert info["task_data"] is paths.has_task_data()
 
 
 def test_describe_without_setup_is_one_clear_line(tmp_path):
     env = {"OM_APPWORLD_HOME": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-m", "environments.appworld", "describe", "--json"],
-                          capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "environments.appworld", "describe", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "make appworld-setup" in done.stderr and "Traceback" not in done.stderr
 
@@ -70,7 +92,10 @@ def test_episode_tools_are_the_catalog():
     assert TERMINAL_TOOL in specs
     assert specs["spotify__show_song"].parameters["required"] == ["song_id"]  # public
     assert specs["spotify__show_account"].parameters["required"] == ["access_token"]  # secured
-    assert specs["spotify__show_song"].category == "read" and specs["venmo__create_transaction"].category == "write"
+    assert (
+        specs["spotify__show_song"].category == "read"
+        and specs["venmo__create_transaction"].category == "write"
+    )
 
 
 @needs_setup
@@ -145,11 +170,13 @@ def test_benchmark_episode_end_to_end():
 
 
 def test_main_side_never_imports_appworld():
-    code = ("import sys\n"
-            "import environments.appworld.plugin, environments.appworld.bridge, environments.appworld.probe\n"
-            "import environments.appworld.__main__, environments.appworld.install\n"
-            "bad = [m for m in sys.modules if m == 'appworld' or m.startswith('appworld.') or m == 'pydantic']\n"
-            "print(bad)\n")
+    code = (
+        "import sys\n"
+        "import environments.appworld.plugin, environments.appworld.bridge, environments.appworld.probe\n"
+        "import environments.appworld.__main__, environments.appworld.install\n"
+        "bad = [m for m in sys.modules if m == 'appworld' or m.startswith('appworld.') or m == 'pydantic']\n"
+        "print(bad)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

@@ -75,7 +75,7 @@ def _odd_writes(world: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
         ("spotify", "like_song", {"song_id": "x", "access_token": token}),
         ("spotify", "like_song", {"song_id": song}),
         ("spotify", "review_song", {"song_id": song, "access_token": token, "rating": 9}),
-        ("spotify", "review_song", {"song_id": song, "access_token": token, "rating": 4, "text": "é\n\"q\""}),
+        ("spotify", "review_song", {"song_id": song, "access_token": token, "rating": 4, "text": 'é\n"q"'}),
         ("spotify", "create_playlist", {"access_token": token, "title": "t", "is_public": "maybe"}),
         ("spotify", "create_playlist", {"access_token": token, "title": "t", "is_public": True}),
     ]
@@ -124,8 +124,10 @@ def test_writes_equal_on_twin_worlds():
         fast, slow = await asyncio.gather(Bridge().start(), Bridge().start())
         try:
             apis = await fast.request("apis")
-            wf, ws = await asyncio.gather(fast.request("seed", seed=1, frozen_time=FROZEN),
-                                          slow.request("seed", seed=1, frozen_time=FROZEN))
+            wf, ws = await asyncio.gather(
+                fast.request("seed", seed=1, frozen_time=FROZEN),
+                slow.request("seed", seed=1, frozen_time=FROZEN),
+            )
             assert wf == ws  # twins: same users, ids and tokens
             probes = probe_calls(apis, wf, random.Random(1), variants=2, methods=WRITES)
             # APIs that end a session go last: before them, the tokens open every secured write
@@ -133,8 +135,10 @@ def test_writes_equal_on_twin_worlds():
             calls = _odd_writes(wf) + [c for c in probes if c[1] not in SESSION_ENDERS] + last
             out = []
             for app, api, args in calls:
-                a, b = await asyncio.gather(fast.request("call", app=app, api=api, args=args),
-                                            slow.request("call", app=app, api=api, args=args, road="appworld"))
+                a, b = await asyncio.gather(
+                    fast.request("call", app=app, api=api, args=args),
+                    slow.request("call", app=app, api=api, args=args, road="appworld"),
+                )
                 out.append((app, api, args, a, b))
             return out
         finally:
@@ -152,4 +156,6 @@ def test_writes_equal_on_twin_worlds():
 def test_unknown_road_is_refused(seeded, aw_loop):
     bridge, _apis, _world = seeded
     with pytest.raises(BridgeError, match="unknown road 'fastest'"):
-        aw_loop.run_until_complete(bridge.request("call", app="spotify", api="show_song", args={}, road="fastest"))
+        aw_loop.run_until_complete(
+            bridge.request("call", app="spotify", api="show_song", args={}, road="fastest")
+        )

@@ -28,5 +28,7 @@ def env(data_dir):
 @pytest.fixture(scope="session")
 def raw(data_dir) -> dict:
     """The files parsed straight from disk, independent of the loader."""
-    return {name: json.loads((data_dir / f"{name}.json").read_text()) for name in (
-        "users", "orders", "products", "tasks_test", "tasks_train", "tasks_dev")}
+    return {
+        name: json.loads((data_dir / f"{name}.json").read_text())
+        for name in ("users", "orders", "products", "tasks_test", "tasks_train", "tasks_dev")
+    }

@@ -23,18 +23,28 @@ def _data_env(monkeypatch, data_dir):
 def test_describe_counts(capsys, raw, data_dir):
     assert main(["describe", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert (d["users"], d["orders"], d["products"]) == (len(raw["users"]), len(raw["orders"]), len(raw["products"]))
+    assert (d["users"], d["orders"], d["products"]) == (
+        len(raw["users"]),
+        len(raw["orders"]),
+        len(raw["products"]),
+    )
     assert d["variants"] == sum(len(p["variants"]) for p in raw["products"].values())
     assert d["tasks"] == {s: len(raw[f"tasks_{s}"]) for s in ("test", "train", "dev")}
     assert d["tools"] == 16 and d["tool_categories"] == {"read": 8, "write": 7, "terminal": 1}
     import hashlib
-    hashes = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in data_dir.iterdir() if p.name != "LICENSE"}
+
+    hashes = {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in data_dir.iterdir() if p.name != "LICENSE"
+    }
     assert d["sha256"] == folder_digest(hashes)
 
 
 def test_replay_one_task_dumps_what_the_tools_wrote(env, tmp_path, capsys):
-    tid = next(t.task_id for t in env.tasks("test")
-               if "modify_pending_order_items" in [a["name"] for a in env.record(t.task_id).actions])
+    tid = next(
+        t.task_id
+        for t in env.tasks("test")
+        if "modify_pending_order_items" in [a["name"] for a in env.record(t.task_id).actions]
+    )
     index = tid.split("-")[1]
     out = tmp_path / "db.json"
     assert main(["replay", "--split", "test", "--task", index, "--dump-db", str(out), "--json"]) == 0
@@ -60,19 +70,24 @@ def test_traces_rows(tmp_path, capsys, env):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     gt = sum(len(env.record(t.task_id).actions) for t in env.tasks("dev"))
     assert len(rows) == gt + 3 * 20
-    assert all(set(r) == {"tool", "arguments", "result", "status", "task_id", "group_id", "source"} for r in rows)
+    assert all(
+        set(r) == {"tool", "arguments", "result", "status", "task_id", "group_id", "source"} for r in rows
+    )
     assert all(r["group_id"] == env.task(r["task_id"]).group_id for r in rows)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["replay", "--split", "test", "--task", "115"], "out of range for split test (0..114)"),
-    (["replay", "--split", "all", "--task", "1"], "--task needs one split"),
-    (["replay", "--split", "bogus"], "invalid choice"),
-    (["traces", "--split", "dev"], "--out"),
-    (["traces", "--split", "dev", "--out", "-", "--random-calls", "-1"], "--random-calls must be >= 0"),
-    (["describe", "--data-dir", "/nonexistent/taubench"], "make data-taubench"),
-    (["frobnicate"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["replay", "--split", "test", "--task", "115"], "out of range for split test (0..114)"),
+        (["replay", "--split", "all", "--task", "1"], "--task needs one split"),
+        (["replay", "--split", "bogus"], "invalid choice"),
+        (["traces", "--split", "dev"], "--out"),
+        (["traces", "--split", "dev", "--out", "-", "--random-calls", "-1"], "--random-calls must be >= 0"),
+        (["describe", "--data-dir", "/nonexistent/taubench"], "make data-taubench"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
 def test_bad_input_one_line_exit_2(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         raise SystemExit(main(argv))
@@ -89,6 +104,21 @@ def test_dump_db_must_be_a_folder_without_task(tmp_path, capsys):
 
 
 def test_real_process_exit_code(data_dir):
-    proc = subprocess.run([sys.executable, "-m", "environments.taubench", "replay", "--split", "dev", "--task", "99",
-                           "--data-dir", str(data_dir)], cwd=REPO, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "environments.taubench",
+            "replay",
+            "--split",
+            "dev",
+            "--task",
+            "99",
+            "--data-dir",
+            str(data_dir),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

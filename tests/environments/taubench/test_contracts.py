@@ -16,9 +16,15 @@ def registry(env):
     plugin = get_plugin("taubench")
     db = plugin.database(env, split="train")
     rules = from_records(db.collections)
-    bound = [r for tool, places in sorted(db.bindings.items()) for coll, ctx in places
-             for r in bind_records(rules[coll], tool, ctx)]
-    return learn(list(plugin.clean_traces(env, split="train"))).merged(Registry(bound, {"source": "database"}))
+    bound = [
+        r
+        for tool, places in sorted(db.bindings.items())
+        for coll, ctx in places
+        for r in bind_records(rules[coll], tool, ctx)
+    ]
+    return learn(list(plugin.clean_traces(env, split="train"))).merged(
+        Registry(bound, {"source": "database"})
+    )
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +32,12 @@ def held_out(env):
     from environments.registry import get_plugin
 
     plugin = get_plugin("taubench")
-    return [r for s in ("test", "dev") for r in plugin.clean_traces(env, split=s)
-            if r["status"] == "ok" and isinstance(r["result"], dict)]
+    return [
+        r
+        for s in ("test", "dev")
+        for r in plugin.clean_traces(env, split=s)
+        if r["status"] == "ok" and isinstance(r["result"], dict)
+    ]
 
 
 def _fires_on(registry, row, needle: str) -> list:
@@ -35,24 +45,38 @@ def _fires_on(registry, row, needle: str) -> list:
 
 
 def test_oddities_do_not_fire(registry, held_out, env):
-    gift = [r for r in held_out if r["tool"] == "get_user_details"
-            and any(m.get("balance", 0) > 100 for m in r["result"]["payment_methods"].values())]
-    unrounded = [r for r in held_out if r["tool"] == "get_order_details"
-                 and any(round(p["amount"], 2) != p["amount"] for p in r["result"]["payment_history"])]
+    gift = [
+        r
+        for r in held_out
+        if r["tool"] == "get_user_details"
+        and any(m.get("balance", 0) > 100 for m in r["result"]["payment_methods"].values())
+    ]
+    unrounded = [
+        r
+        for r in held_out
+        if r["tool"] == "get_order_details"
+        and any(round(p["amount"], 2) != p["amount"] for p in r["result"]["payment_history"])
+    ]
     assert gift and unrounded  # the held-out results do contain them
     assert not any(_fires_on(registry, r, "balance") for r in gift)
     assert not any(_fires_on(registry, r, "payment_history") for r in unrounded)
     # a 0.0 refund (what modifying an item to a variant of the same price writes: the ledger still
     # balances) and another shipping address, made from clean results
-    order = next(r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == "cancelled")
+    order = next(
+        r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == "cancelled"
+    )
     for status in ("cancelled", "pending"):
-        base = next(r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == status)
+        base = next(
+            r for r in held_out if r["tool"] == "get_order_details" and r["result"]["status"] == status
+        )
         zero = copy.deepcopy(base)
         first = zero["result"]["payment_history"][0]
         zero["result"]["payment_history"].append({**first, "transaction_type": "refund", "amount": 0.0})
         assert not _fires_on(registry, zero, "payment_history"), status
     moved = copy.deepcopy(order)
-    other = next(u for u in env.data.base.collections["users"].values() if u["address"] != order["result"]["address"])
+    other = next(
+        u for u in env.data.base.collections["users"].values() if u["address"] != order["result"]["address"]
+    )
     moved["result"]["address"] = dict(other["address"])
     assert not _fires_on(registry, moved, "address")
 
@@ -109,9 +133,11 @@ def test_item_catalog_agreement_is_enforced(registry, held_out, env):
     for r in orders:
         item = r["result"]["items"][0]
         variants = products[item["product_id"]]["variants"]
-        for change, needle in ((lambda it: it.update(price=round(it["price"] * 1.1, 2)), "price"),
-                               (lambda it: it.update(price=round(it["price"] + 0.01, 2)), "price"),
-                               (lambda it: it.update(name=other_name[it["product_id"]]), "name")):
+        for change, needle in (
+            (lambda it: it.update(price=round(it["price"] * 1.1, 2)), "price"),
+            (lambda it: it.update(price=round(it["price"] + 0.01, 2)), "price"),
+            (lambda it: it.update(name=other_name[it["product_id"]]), "name"),
+        ):
             bad = copy.deepcopy(r)
             change(bad["result"]["items"][0])
             assert _fires_on(registry, bad, needle), (r["arguments"], needle)
@@ -120,10 +146,14 @@ def test_item_catalog_agreement_is_enforced(registry, held_out, env):
             continue
         swapped += 1
         bad = copy.deepcopy(r)
-        bad["result"]["items"][0]["options"] = dict(other["options"])  # the tau2 bug: options of another variant
+        bad["result"]["items"][0]["options"] = dict(
+            other["options"]
+        )  # the tau2 bug: options of another variant
         assert _fires_on(registry, bad, "options"), r["arguments"]
         moved = copy.deepcopy(r)
-        moved["result"]["items"][0].update(item_id=other["item_id"], options=dict(other["options"]), price=other["price"])
+        moved["result"]["items"][0].update(
+            item_id=other["item_id"], options=dict(other["options"]), price=other["price"]
+        )
         assert not _fires_on(registry, moved, "items"), r["arguments"]
     assert swapped > 100
 
@@ -136,7 +166,7 @@ def test_payment_method_ownership_is_enforced(registry, held_out, env):
     flagged = touched = 0
     for i, r in enumerate(_orders(held_out)):
         owner = r["result"]["user_id"]
-        other = next(u for u in strangers[i % len(strangers):] + strangers if u != owner)
+        other = next(u for u in strangers[i % len(strangers) :] + strangers if u != owner)
         bad = copy.deepcopy(r)
         bad["result"]["payment_history"][0]["payment_method_id"] = sorted(users[other]["payment_methods"])[0]
         touched += 1

@@ -61,7 +61,9 @@ def test_tampered_file_is_named(data_dir, tmp_path):
     folder = _copy(data_dir, tmp_path / "d")
     body = (folder / "products.json").read_bytes()
     (folder / "products.json").write_bytes(body + b" ")
-    with pytest.raises(DataError, match=r"products\.json has sha256 [0-9a-f]{64}, expected " + SHA256["products.json"]):
+    with pytest.raises(
+        DataError, match=r"products\.json has sha256 [0-9a-f]{64}, expected " + SHA256["products.json"]
+    ):
         load(folder)
 
 

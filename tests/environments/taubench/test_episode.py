@@ -73,7 +73,9 @@ def test_unfinished_episode_scores_zero(env):
     for a in env.record(tid).actions:
         ep.call_sync(a["name"], a["kwargs"])
     out = asyncio.run(ep.score())
-    assert out.score == 0.0 and out.details["reward_if_done"] == 1.0 and "not finished" in out.details["reason"]
+    assert (
+        out.score == 0.0 and out.details["reward_if_done"] == 1.0 and "not finished" in out.details["reason"]
+    )
 
 
 def test_transfer_ends_the_episode(env):

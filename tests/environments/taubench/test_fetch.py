@@ -55,8 +55,11 @@ def test_tampered_file_is_rejected_and_not_kept(mirror, tmp_path):
     body = (root / "orders.json").read_bytes()
     (root / "orders.json").write_bytes(body.replace(b'"pending"', b'"shipped"', 1))
     dest = tmp_path / "data"
-    with pytest.raises(FetchError, match=r"orders\.json from http://127\.0\.0\.1:\d+/orders\.json does not match "
-                                         r"its pinned sha256 .*not kept"):
+    with pytest.raises(
+        FetchError,
+        match=r"orders\.json from http://127\.0\.0\.1:\d+/orders\.json does not match "
+        r"its pinned sha256 .*not kept",
+    ):
         fetch(dest, base_url=base_url)
     assert not (dest / "orders.json").exists()
 

@@ -16,8 +16,11 @@ def _find(order: dict, want: dict, used: list) -> str:
         if it["name"] == want["product"] and it["options"] == want["options"] and it not in used:
             used.append(it)
             return it["item_id"]
-    return next(it["item_id"] for it in order["items"] if it["name"] == want["product"]
-                and it["options"] == want["options"])
+    return next(
+        it["item_id"]
+        for it in order["items"]
+        if it["name"] == want["product"] and it["options"] == want["options"]
+    )
 
 
 def _carry_out(env, card: dict):
@@ -41,14 +44,23 @@ def _carry_out(env, card: dict):
                 kw["item_ids"] = [_find(order, w, used) for w in g["items"]]
             if "new_items" in g:
                 prods = db.collection("products").values()
-                kw["new_item_ids"] = [next(vid for p in prods if p["name"] == w["product"]
-                                           for vid, v in p["variants"].items() if v["options"] == w["options"])
-                                      for w in g["new_items"]]
+                kw["new_item_ids"] = [
+                    next(
+                        vid
+                        for p in prods
+                        if p["name"] == w["product"]
+                        for vid, v in p["variants"].items()
+                        if v["options"] == w["options"]
+                    )
+                    for w in g["new_items"]
+                ]
             if "payment" in g:
                 p = g["payment"]
                 kw["payment_method_id"] = p.get("id") or next(
-                    k for k, m in user["payment_methods"].items() if m["source"] == p["source"]
-                    and m.get("last_four") == p.get("last_four"))
+                    k
+                    for k, m in user["payment_methods"].items()
+                    if m["source"] == p["source"] and m.get("last_four") == p.get("last_four")
+                )
         execute(db, g["action"], kw)
     return db
 
@@ -99,7 +111,10 @@ def play(env, task_id: str, agent, wrap=None):
     ep = env.episode(task_id, user=user_model)
 
     async def run():
-        msgs = [{"role": "system", "content": env.system_prompt}, {"role": "user", "content": await ep.open()}]
+        msgs = [
+            {"role": "system", "content": env.system_prompt},
+            {"role": "user", "content": await ep.open()},
+        ]
         rng = random.Random(0)
         for _ in range(80):
             reply = agent.respond(msgs, [], rng)
@@ -146,15 +161,24 @@ def _with_receipt(call, content):
     faulty = _status_fault(call, content)
     if faulty == content:
         return content
-    return json.dumps({"tool_result": json.loads(faulty), "outcome_monitor": {
-        "violated": "status outside its domain", "observed": {"$.status": json.loads(faulty)["status"]},
-        "recovery_tools": ["get_order_details"]}})
+    return json.dumps(
+        {
+            "tool_result": json.loads(faulty),
+            "outcome_monitor": {
+                "violated": "status outside its domain",
+                "observed": {"$.status": json.loads(faulty)["status"]},
+                "recovery_tools": ["get_order_details"],
+            },
+        }
+    )
 
 
 def _order_task(env, action="cancel_pending_order"):
     from environments.taubench.cards import cards_of
 
-    return next(c["task_id"] for c in cards_of("test")["cards"] if [g["action"] for g in c["goals"]] == [action])
+    return next(
+        c["task_id"] for c in cards_of("test")["cards"] if [g["action"] for g in c["goals"]] == [action]
+    )
 
 
 def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
@@ -167,8 +191,13 @@ def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
     assert not play(env, tid, POLICIES["receipt-aware"](), wrap=_status_fault)[0].success  # no receipt
     outcome, msgs = play(env, tid, POLICIES["receipt-aware"](), wrap=_with_receipt)
     assert outcome.success
-    reads = [m for m in msgs if m["role"] == "assistant" and m["tool_calls"]
-             and m["tool_calls"][0]["function"]["name"] == "get_order_details"]
+    reads = [
+        m
+        for m in msgs
+        if m["role"] == "assistant"
+        and m["tool_calls"]
+        and m["tool_calls"][0]["function"]["name"] == "get_order_details"
+    ]
     assert len(reads) == 2  # re-read once with the recovery tool
     assert play(env, tid, POLICIES["skeptic"](), wrap=_status_fault)[0].success  # re-checks without receipt
 
@@ -185,8 +214,10 @@ def test_noisy_is_deterministic(env):
 def test_card_user_without_card_stops():
     from environments.taubench.users.card_user import STOP, CardUser
 
-    msgs = [{"role": "system", "content": "You are a user.\n\nInstruction: nothing known\n\nRules:\n- x"},
-            {"role": "user", "content": "Hi! How can I help you today?"}]
+    msgs = [
+        {"role": "system", "content": "You are a user.\n\nInstruction: nothing known\n\nRules:\n- x"},
+        {"role": "user", "content": "Hi! How can I help you today?"},
+    ]
     assert CardUser().respond(msgs, [], random.Random(0))["content"] == STOP
 
 
@@ -222,9 +253,23 @@ def test_runner_status_fault_receipt_aware_recovers(data_dir, tmp_path):
 
     root = Path(__file__).resolve().parents[3]
     out = tmp_path / "run"
-    subprocess.run([sys.executable, "-m", "harness.run", "study=taubench-faults", "faults=[taubench_status]",
-                    "models=[scripted-receipt-aware,scripted-trusting]", "limit=3", f"out={out}", "progress=false"],
-                   cwd=root, env=dict(os.environ, TAUBENCH_DATA=str(data_dir)), check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness.run",
+            "study=taubench-faults",
+            "faults=[taubench_status]",
+            "models=[scripted-receipt-aware,scripted-trusting]",
+            "limit=3",
+            f"out={out}",
+            "progress=false",
+        ],
+        cwd=root,
+        env=dict(os.environ, TAUBENCH_DATA=str(data_dir)),
+        check=True,
+        capture_output=True,
+    )
     rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     assert len(rows) == 12 and all(r["scripted"] for r in rows)
     got = {(r["model"], r["arm"]): 0 for r in rows}

@@ -64,7 +64,11 @@ def test_result_schemas_accept_every_clean_result(plugin, env):
             checked += 1
     assert checked > 300
     # every record of the initial database too (products are read rarely in traces)
-    for name, tool in (("users", "get_user_details"), ("orders", "get_order_details"), ("products", "get_product_details")):
+    for name, tool in (
+        ("users", "get_user_details"),
+        ("orders", "get_order_details"),
+        ("products", "get_product_details"),
+    ):
         for record in env.data.base.collections[name].values():
             validators[tool].validate(record)
     # and every record a train ground truth writes (0.0 refunds, unrounded amounts, balances above 100)
@@ -91,13 +95,18 @@ def test_database_and_bindings(plugin, env, raw):
 
 def test_oracle_is_the_ground_truth(plugin, env, raw):
     calls = plugin.oracle(env, "test-0")
-    assert [(c.name, dict(c.arguments)) for c in calls] == [(a["name"], a["kwargs"]) for a in raw["tasks_test"][0]["actions"]]
+    assert [(c.name, dict(c.arguments)) for c in calls] == [
+        (a["name"], a["kwargs"]) for a in raw["tasks_test"][0]["actions"]
+    ]
 
 
 def test_environment_imports_no_harness_or_analysis():
     root = Path(__file__).resolve().parents[3] / "environments" / "taubench"
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             assert not any(n.split(".")[0] in ("harness", "analysis") for n in names), path

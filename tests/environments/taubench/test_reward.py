@@ -65,7 +65,9 @@ def test_wrong_write_scores_zero(env):
     for a in env.record(tid).actions:
         kwargs = dict(a["kwargs"])
         if a["name"] == "cancel_pending_order":  # the other reason: a different final database
-            kwargs["reason"] = "no longer needed" if kwargs["reason"] == "ordered by mistake" else "ordered by mistake"
+            kwargs["reason"] = (
+                "no longer needed" if kwargs["reason"] == "ordered by mistake" else "ordered by mistake"
+            )
         ep.call_sync(a["name"], kwargs)
     d = ep.outcome(require_done=False).details
     assert d["reward"] == 0.0 and not d["r_actions"] and not d["semantic_match"]
@@ -76,7 +78,14 @@ def test_missing_write_and_extra_write_score_zero(env):
     assert env.episode(tid).outcome(require_done=False).score == 0.0  # did nothing
     ep = run_ground_truth(env, tid)
     uid = env.record(tid).user_id
-    addr = {"address1": "1 A St", "address2": "", "city": "X", "state": "CA", "country": "USA", "zip": "00001"}
+    addr = {
+        "address1": "1 A St",
+        "address2": "",
+        "city": "X",
+        "state": "CA",
+        "country": "USA",
+        "zip": "00001",
+    }
     ep.call_sync("modify_user_address", {"user_id": uid, **addr})
     assert ep.outcome(require_done=False).score == 0.0
 
@@ -105,10 +114,14 @@ def test_semantic_comparison_rounds_to_cents(env):
     """int vs float, and float noise, break the exact hash but not the semantic one."""
     tid = _writing_task_with(env, "cancel_pending_order")
     ep = run_ground_truth(env, tid)
-    uid, card = next((u, k) for u, rec in env.data.base.collections["users"].items()
-                     for k, pm in rec["payment_methods"].items()
-                     if pm["source"] == "gift_card" and isinstance(pm["balance"], int)
-                     and (("users", u) not in set(env.reference(tid).changed)))
+    uid, card = next(
+        (u, k)
+        for u, rec in env.data.base.collections["users"].items()
+        for k, pm in rec["payment_methods"].items()
+        if pm["source"] == "gift_card"
+        and isinstance(pm["balance"], int)
+        and (("users", u) not in set(env.reference(tid).changed))
+    )
     ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.0  # 51 -> 51.0
     d = ep.outcome(require_done=False).details
     assert not d["r_actions"] and d["semantic_match"] and d["reward"] == 0.0 and d["semantic_reward"] == 1.0
@@ -123,7 +136,9 @@ def test_changed_records_are_those_whose_content_or_number_type_differs():
                    "orders": {}, "products": {}})  # fmt: skip
     db = base.fresh()
     db.writable_user("u1")["balance"] = 1  # taken for writing, left equal: not changed
-    db.writable_user("u2")["balance"] = 2.0  # equal under ==, another JSON number: changed, as upstream's hash says
+    db.writable_user("u2")["balance"] = (
+        2.0  # equal under ==, another JSON number: changed, as upstream's hash says
+    )
     db.writable_user("u3")["balance"] = 4
     db.orders["o9"] = {"status": "pending"}
     db.writable("orders", "o9")  # a record the base lacks: changed

@@ -9,10 +9,21 @@ import pytest
 from environments.taubench.tools import TOOLS, execute, specs, to_result
 
 ALL_NAMES = {
-    "calculate", "cancel_pending_order", "exchange_delivered_order_items", "find_user_id_by_email",
-    "find_user_id_by_name_zip", "get_order_details", "get_product_details", "get_user_details",
-    "list_all_product_types", "modify_pending_order_address", "modify_pending_order_items",
-    "modify_pending_order_payment", "modify_user_address", "return_delivered_order_items", "think",
+    "calculate",
+    "cancel_pending_order",
+    "exchange_delivered_order_items",
+    "find_user_id_by_email",
+    "find_user_id_by_name_zip",
+    "get_order_details",
+    "get_product_details",
+    "get_user_details",
+    "list_all_product_types",
+    "modify_pending_order_address",
+    "modify_pending_order_items",
+    "modify_pending_order_payment",
+    "modify_user_address",
+    "return_delivered_order_items",
+    "think",
     "transfer_to_human_agents",
 }
 
@@ -41,12 +52,21 @@ def methods(db, order, source=None):
 
 
 def other_product_variant(db, item):
-    return next(v for p in db.products.values() if p["product_id"] != item["product_id"] for v in p["variants"])
+    return next(
+        v for p in db.products.values() if p["product_id"] != item["product_id"] for v in p["variants"]
+    )
 
 
 def variant(db, item, available=True, other=True):
     vs = db.products[item["product_id"]]["variants"].values()
-    return next((v["item_id"] for v in vs if v["available"] is available and (not other or v["item_id"] != item["item_id"])), None)
+    return next(
+        (
+            v["item_id"]
+            for v in vs
+            if v["available"] is available and (not other or v["item_id"] != item["item_id"])
+        ),
+        None,
+    )
 
 
 def test_catalogue_and_specs():
@@ -55,14 +75,22 @@ def test_catalogue_and_specs():
     cats = {n: sp.category for n, sp in s.items()}
     assert cats["transfer_to_human_agents"] == "terminal"
     assert {n for n, c in cats.items() if c == "write"} == {
-        "cancel_pending_order", "exchange_delivered_order_items", "modify_pending_order_address",
-        "modify_pending_order_items", "modify_pending_order_payment", "modify_user_address",
-        "return_delivered_order_items"}
+        "cancel_pending_order",
+        "exchange_delivered_order_items",
+        "modify_pending_order_address",
+        "modify_pending_order_items",
+        "modify_pending_order_payment",
+        "modify_user_address",
+        "return_delivered_order_items",
+    }
     for sp in s.values():
         params = sp.parameters
         assert params["type"] == "object" and set(params["required"]) == set(params["properties"])
         assert sp.openai_schema()["function"]["name"] == sp.name
-    assert s["cancel_pending_order"].parameters["properties"]["reason"]["enum"] == ["no longer needed", "ordered by mistake"]
+    assert s["cancel_pending_order"].parameters["properties"]["reason"]["enum"] == [
+        "no longer needed",
+        "ordered by mistake",
+    ]
     assert s["modify_pending_order_items"].parameters["properties"]["item_ids"]["type"] == "array"
 
 
@@ -71,9 +99,11 @@ def test_unknown_tool_and_python_errors(db):
     assert to_result("refund_everything", "Unknown action refund_everything").status == "error"
     order = orders_with(db, "pending")[0]
     assert run(db, "cancel_pending_order", order_id=order["order_id"]) == (
-        "Error: CancelPendingOrder.invoke() missing 1 required positional argument: 'reason'")
+        "Error: CancelPendingOrder.invoke() missing 1 required positional argument: 'reason'"
+    )
     assert run(db, "get_user_details", user_id="x", foo=1) == (
-        "Error: GetUserDetails.invoke() got an unexpected keyword argument 'foo'")
+        "Error: GetUserDetails.invoke() got an unexpected keyword argument 'foo'"
+    )
 
 
 def test_lookups(db, raw):
@@ -82,10 +112,26 @@ def test_lookups(db, raw):
     assert run(db, "find_user_id_by_email", email="no.one0000@example.com") == "Error: user not found"
     name = user["name"]
     zip_ = user["address"]["zip"]
-    assert run(db, "find_user_id_by_name_zip", first_name=name["first_name"].lower(),
-               last_name=name["last_name"].upper(), zip=zip_) == uid
-    assert run(db, "find_user_id_by_name_zip", first_name=name["first_name"], last_name=name["last_name"],
-               zip=zip_ + "0") == "Error: user not found"
+    assert (
+        run(
+            db,
+            "find_user_id_by_name_zip",
+            first_name=name["first_name"].lower(),
+            last_name=name["last_name"].upper(),
+            zip=zip_,
+        )
+        == uid
+    )
+    assert (
+        run(
+            db,
+            "find_user_id_by_name_zip",
+            first_name=name["first_name"],
+            last_name=name["last_name"],
+            zip=zip_ + "0",
+        )
+        == "Error: user not found"
+    )
     assert run(db, "get_user_details", user_id="nobody_0000") == "Error: user not found"
     assert run(db, "get_order_details", order_id="#W0") == "Error: order not found"
     assert run(db, "get_product_details", product_id="6086499569") == "Error: product not found"
@@ -121,15 +167,22 @@ def test_cancel_checks_in_order_and_effects(db):
     delivered = orders_with(db, "delivered")[0]["order_id"]
     assert run(db, "cancel_pending_order", order_id="#W0000000", reason="bogus") == "Error: order not found"
     assert run(db, "cancel_pending_order", order_id=delivered, reason="bogus") == (
-        "Error: non-pending order cannot be cancelled")
-    order = orders_with(db, "pending", lambda o: "gift_card" in o["payment_history"][0]["payment_method_id"])[0]
+        "Error: non-pending order cannot be cancelled"
+    )
+    order = orders_with(db, "pending", lambda o: "gift_card" in o["payment_history"][0]["payment_method_id"])[
+        0
+    ]
     oid, pm = order["order_id"], order["payment_history"][0]["payment_method_id"]
     assert run(db, "cancel_pending_order", order_id=oid, reason="bogus") == "Error: invalid reason"
     balance = db.users[order["user_id"]]["payment_methods"][pm]["balance"]
     amount = order["payment_history"][0]["amount"]
     out = json.loads(run(db, "cancel_pending_order", order_id=oid, reason="ordered by mistake"))
     assert out["status"] == "cancelled" and out["cancel_reason"] == "ordered by mistake"
-    assert out["payment_history"][-1] == {"transaction_type": "refund", "amount": amount, "payment_method_id": pm}
+    assert out["payment_history"][-1] == {
+        "transaction_type": "refund",
+        "amount": amount,
+        "payment_method_id": pm,
+    }
     assert db.users[order["user_id"]]["payment_methods"][pm]["balance"] == round(balance + amount, 2)
     assert db.orders[oid] == out
     assert db.base.collections["orders"][oid]["status"] == "pending"  # the base is never written
@@ -137,10 +190,18 @@ def test_cancel_checks_in_order_and_effects(db):
 
 def test_modify_address(db):
     processed = orders_with(db, "processed")[0]["order_id"]
-    addr = {"address1": "1 A St", "address2": "", "city": "X", "state": "CA", "country": "USA", "zip": "00001"}
+    addr = {
+        "address1": "1 A St",
+        "address2": "",
+        "city": "X",
+        "state": "CA",
+        "country": "USA",
+        "zip": "00001",
+    }
     assert run(db, "modify_pending_order_address", order_id="#W1", **addr) == "Error: order not found"
     assert run(db, "modify_pending_order_address", order_id=processed, **addr) == (
-        "Error: non-pending order cannot be modified")
+        "Error: non-pending order cannot be modified"
+    )
     oid = orders_with(db, "pending")[0]["order_id"]
     out = json.loads(run(db, "modify_pending_order_address", order_id=oid, **addr))
     assert out["address"] == addr and list(out["address"]) == list(addr) and out["status"] == "pending"
@@ -152,74 +213,116 @@ def test_modify_address(db):
 
 def test_modify_payment_checks_in_order(db):
     delivered = orders_with(db, "delivered")[0]["order_id"]
-    assert run(db, "modify_pending_order_payment", order_id="#W1", payment_method_id="x") == "Error: order not found"
+    assert (
+        run(db, "modify_pending_order_payment", order_id="#W1", payment_method_id="x")
+        == "Error: order not found"
+    )
     assert run(db, "modify_pending_order_payment", order_id=delivered, payment_method_id="x") == (
-        "Error: non-pending order cannot be modified")
+        "Error: non-pending order cannot be modified"
+    )
     order = orders_with(db, "pending", lambda o: len(methods(db, o)) >= 2)[0]
     oid, current = order["order_id"], order["payment_history"][0]["payment_method_id"]
     assert run(db, "modify_pending_order_payment", order_id=oid, payment_method_id="paypal_0000000") == (
-        "Error: payment method not found")
+        "Error: payment method not found"
+    )
     assert run(db, "modify_pending_order_payment", order_id=oid, payment_method_id=current) == (
-        "Error: the new payment method should be different from the current one")
+        "Error: the new payment method should be different from the current one"
+    )
     new = next(m for m in methods(db, order) if m != current)
     amount = order["payment_history"][0]["amount"]
-    out = json.loads(run(db, "modify_pending_order_payment", order_id=oid, payment_method_id=new)) \
-        if not ("gift_card" in new and db.users[order["user_id"]]["payment_methods"][new]["balance"] < amount) else None
+    out = (
+        json.loads(run(db, "modify_pending_order_payment", order_id=oid, payment_method_id=new))
+        if not ("gift_card" in new and db.users[order["user_id"]]["payment_methods"][new]["balance"] < amount)
+        else None
+    )
     if out is not None:
         assert out["payment_history"][1:] == [
             {"transaction_type": "payment", "amount": amount, "payment_method_id": new},
-            {"transaction_type": "refund", "amount": amount, "payment_method_id": current}]
+            {"transaction_type": "refund", "amount": amount, "payment_method_id": current},
+        ]
         assert out["status"] == "pending"
         assert run(db, "modify_pending_order_payment", order_id=oid, payment_method_id=current) == (
-            "Error: there should be exactly one payment for a pending order")
+            "Error: there should be exactly one payment for a pending order"
+        )
 
 
 def test_modify_payment_gift_card_balance(db):
     def poor_card(o):
         pms = db.users[o["user_id"]]["payment_methods"]
-        return any(v["source"] == "gift_card" and v["balance"] < o["payment_history"][0]["amount"]
-                   and k != o["payment_history"][0]["payment_method_id"] for k, v in pms.items())
+        return any(
+            v["source"] == "gift_card"
+            and v["balance"] < o["payment_history"][0]["amount"]
+            and k != o["payment_history"][0]["payment_method_id"]
+            for k, v in pms.items()
+        )
+
     order = orders_with(db, "pending", poor_card)[0]
     pms = db.users[order["user_id"]]["payment_methods"]
-    card = next(k for k, v in pms.items() if v["source"] == "gift_card"
-                and v["balance"] < order["payment_history"][0]["amount"])
+    card = next(
+        k
+        for k, v in pms.items()
+        if v["source"] == "gift_card" and v["balance"] < order["payment_history"][0]["amount"]
+    )
     assert run(db, "modify_pending_order_payment", order_id=order["order_id"], payment_method_id=card) == (
-        "Error: insufficient gift card balance to pay for the order")
+        "Error: insufficient gift card balance to pay for the order"
+    )
 
 
 def test_modify_items_checks_in_order(db):
     delivered = orders_with(db, "delivered")[0]["order_id"]
     kw = {"payment_method_id": "x"}
     assert run(db, "modify_pending_order_items", order_id="#W1", item_ids=[], new_item_ids=[], **kw) == (
-        "Error: order not found")
+        "Error: order not found"
+    )
     assert run(db, "modify_pending_order_items", order_id=delivered, item_ids=[], new_item_ids=[], **kw) == (
-        "Error: non-pending order cannot be modified")
+        "Error: non-pending order cannot be modified"
+    )
     order = orders_with(db, "pending", lambda o: variant(db, o["items"][0]) is not None)[0]
     oid, item = order["order_id"], order["items"][0]
     iid = item["item_id"]
-    assert run(db, "modify_pending_order_items", order_id=oid, item_ids=["0000000000"], new_item_ids=["1"], **kw) == (
-        "Error: 0000000000 not found")
+    assert run(
+        db, "modify_pending_order_items", order_id=oid, item_ids=["0000000000"], new_item_ids=["1"], **kw
+    ) == ("Error: 0000000000 not found")
     held = sum(i["item_id"] == iid for i in order["items"])
-    assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[iid] * (held + 1), new_item_ids=[], **kw) == (
-        f"Error: {iid} not found")
+    assert run(
+        db, "modify_pending_order_items", order_id=oid, item_ids=[iid] * (held + 1), new_item_ids=[], **kw
+    ) == (f"Error: {iid} not found")
     assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[iid], new_item_ids=[], **kw) == (
-        "Error: the number of items to be exchanged should match")
+        "Error: the number of items to be exchanged should match"
+    )
     foreign = other_product_variant(db, item)
-    assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[iid], new_item_ids=[foreign], **kw) == (
-        f"Error: new item {foreign} not found or available")
+    assert run(
+        db, "modify_pending_order_items", order_id=oid, item_ids=[iid], new_item_ids=[foreign], **kw
+    ) == (f"Error: new item {foreign} not found or available")
     unavailable = variant(db, item, available=False)
     if unavailable:
-        assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[iid], new_item_ids=[unavailable],
-                   **kw) == f"Error: new item {unavailable} not found or available"
+        assert (
+            run(
+                db,
+                "modify_pending_order_items",
+                order_id=oid,
+                item_ids=[iid],
+                new_item_ids=[unavailable],
+                **kw,
+            )
+            == f"Error: new item {unavailable} not found or available"
+        )
     new = variant(db, item)
     assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[iid], new_item_ids=[new], **kw) == (
-        "Error: payment method not found")
+        "Error: payment method not found"
+    )
 
 
 def test_modify_items_effects_unrounded(db):
-    order = orders_with(db, "pending", lambda o: len(o["items"]) >= 2
-                        and all(variant(db, i) is not None for i in o["items"][:2])
-                        and methods(db, o, "credit_card") + methods(db, o, "paypal"))[0]
+    order = orders_with(
+        db,
+        "pending",
+        lambda o: (
+            len(o["items"]) >= 2
+            and all(variant(db, i) is not None for i in o["items"][:2])
+            and methods(db, o, "credit_card") + methods(db, o, "paypal")
+        ),
+    )[0]
     oid = order["order_id"]
     pm = (methods(db, order, "credit_card") + methods(db, order, "paypal"))[0]
     olds = [i["item_id"] for i in order["items"][:2]]
@@ -227,18 +330,31 @@ def test_modify_items_effects_unrounded(db):
     diff = 0
     for item, new in zip(order["items"][:2], news, strict=True):
         diff += db.products[item["product_id"]]["variants"][new]["price"] - item["price"]
-    out = json.loads(run(db, "modify_pending_order_items", order_id=oid, item_ids=olds, new_item_ids=news,
-                         payment_method_id=pm))
+    out = json.loads(
+        run(
+            db,
+            "modify_pending_order_items",
+            order_id=oid,
+            item_ids=olds,
+            new_item_ids=news,
+            payment_method_id=pm,
+        )
+    )
     assert out["status"] == "pending (item modified)"
-    assert out["payment_history"][-1] == {"transaction_type": "payment" if diff > 0 else "refund",
-                                          "amount": abs(diff), "payment_method_id": pm}
+    assert out["payment_history"][-1] == {
+        "transaction_type": "payment" if diff > 0 else "refund",
+        "amount": abs(diff),
+        "payment_method_id": pm,
+    }
     for item, new in zip(out["items"][:2], news, strict=True):
         v = db.products[item["product_id"]]["variants"][new]
         assert (item["item_id"], item["price"], item["options"]) == (new, v["price"], v["options"])
-    assert run(db, "modify_pending_order_items", order_id=oid, item_ids=[], new_item_ids=[], payment_method_id=pm) == (
-        "Error: non-pending order cannot be modified")
+    assert run(
+        db, "modify_pending_order_items", order_id=oid, item_ids=[], new_item_ids=[], payment_method_id=pm
+    ) == ("Error: non-pending order cannot be modified")
     assert run(db, "cancel_pending_order", order_id=oid, reason="no longer needed") == (
-        "Error: non-pending order cannot be cancelled")
+        "Error: non-pending order cannot be cancelled"
+    )
 
 
 def test_return_checks_in_order_and_effects(db):
@@ -246,19 +362,36 @@ def test_return_checks_in_order_and_effects(db):
     kw = {"item_ids": ["0000000000"], "payment_method_id": "x"}
     assert run(db, "return_delivered_order_items", order_id="#W1", **kw) == "Error: order not found"
     assert run(db, "return_delivered_order_items", order_id=pending, **kw) == (
-        "Error: non-delivered order cannot be returned")
-    order = orders_with(db, "delivered", lambda o: any(
-        m != o["payment_history"][0]["payment_method_id"] and "gift_card" not in m for m in methods(db, o)))[0]
+        "Error: non-delivered order cannot be returned"
+    )
+    order = orders_with(
+        db,
+        "delivered",
+        lambda o: any(
+            m != o["payment_history"][0]["payment_method_id"] and "gift_card" not in m for m in methods(db, o)
+        ),
+    )[0]
     oid, original = order["order_id"], order["payment_history"][0]["payment_method_id"]
     other = next(m for m in methods(db, order) if m != original and "gift_card" not in m)
     assert run(db, "return_delivered_order_items", order_id=oid, **kw) == "Error: payment method not found"
-    assert run(db, "return_delivered_order_items", order_id=oid, item_ids=["0000000000"], payment_method_id=other) == (
-        "Error: payment method should be either the original payment method or a gift card")
-    assert run(db, "return_delivered_order_items", order_id=oid, item_ids=["0000000000"],
-               payment_method_id=original) == "Error: some item not found"
+    assert run(
+        db, "return_delivered_order_items", order_id=oid, item_ids=["0000000000"], payment_method_id=other
+    ) == ("Error: payment method should be either the original payment method or a gift card")
+    assert (
+        run(
+            db,
+            "return_delivered_order_items",
+            order_id=oid,
+            item_ids=["0000000000"],
+            payment_method_id=original,
+        )
+        == "Error: some item not found"
+    )
     ids = [i["item_id"] for i in order["items"]][::-1]
     history = list(order["payment_history"])
-    out = json.loads(run(db, "return_delivered_order_items", order_id=oid, item_ids=ids, payment_method_id=original))
+    out = json.loads(
+        run(db, "return_delivered_order_items", order_id=oid, item_ids=ids, payment_method_id=original)
+    )
     assert out["status"] == "return requested" and out["return_items"] == sorted(ids)
     assert out["return_payment_method_id"] == original and out["payment_history"] == history
 
@@ -267,27 +400,55 @@ def test_exchange_checks_in_order_and_effects(db):
     pending = orders_with(db, "pending")[0]["order_id"]
     kw = {"payment_method_id": "x"}
     assert run(db, "exchange_delivered_order_items", order_id="#W1", item_ids=[], new_item_ids=[], **kw) == (
-        "Error: order not found")
-    assert run(db, "exchange_delivered_order_items", order_id=pending, item_ids=[], new_item_ids=[], **kw) == (
-        "Error: non-delivered order cannot be exchanged")
-    order = orders_with(db, "delivered", lambda o: variant(db, o["items"][0]) is not None
-                        and methods(db, o, "credit_card") + methods(db, o, "paypal"))[0]
+        "Error: order not found"
+    )
+    assert run(
+        db, "exchange_delivered_order_items", order_id=pending, item_ids=[], new_item_ids=[], **kw
+    ) == ("Error: non-delivered order cannot be exchanged")
+    order = orders_with(
+        db,
+        "delivered",
+        lambda o: (
+            variant(db, o["items"][0]) is not None
+            and methods(db, o, "credit_card") + methods(db, o, "paypal")
+        ),
+    )[0]
     oid, item = order["order_id"], order["items"][0]
     iid = item["item_id"]
-    assert run(db, "exchange_delivered_order_items", order_id=oid, item_ids=["0000000000"], new_item_ids=["1"],
-               **kw) == "Error: 0000000000 not found"
+    assert (
+        run(
+            db,
+            "exchange_delivered_order_items",
+            order_id=oid,
+            item_ids=["0000000000"],
+            new_item_ids=["1"],
+            **kw,
+        )
+        == "Error: 0000000000 not found"
+    )
     assert run(db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[], **kw) == (
-        "Error: the number of items to be exchanged should match")
+        "Error: the number of items to be exchanged should match"
+    )
     foreign = other_product_variant(db, item)
-    assert run(db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[foreign], **kw) == (
-        f"Error: new item {foreign} not found or available")
+    assert run(
+        db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[foreign], **kw
+    ) == (f"Error: new item {foreign} not found or available")
     new = variant(db, item)
-    assert run(db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[new], **kw) == (
-        "Error: payment method not found")
+    assert run(
+        db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[new], **kw
+    ) == ("Error: payment method not found")
     pm = (methods(db, order, "credit_card") + methods(db, order, "paypal"))[0]
     before = json.loads(json.dumps(order))
-    out = json.loads(run(db, "exchange_delivered_order_items", order_id=oid, item_ids=[iid], new_item_ids=[new],
-                         payment_method_id=pm))
+    out = json.loads(
+        run(
+            db,
+            "exchange_delivered_order_items",
+            order_id=oid,
+            item_ids=[iid],
+            new_item_ids=[new],
+            payment_method_id=pm,
+        )
+    )
     diff = db.products[item["product_id"]]["variants"][new]["price"] - item["price"]
     assert out["status"] == "exchange requested"
     assert (out["exchange_items"], out["exchange_new_items"]) == ([iid], [new])
@@ -297,20 +458,40 @@ def test_exchange_checks_in_order_and_effects(db):
 
 def test_exchange_gift_card_checked_not_charged(db):
     def case(o):
-        pricier = [v for i in o["items"] for v in db.products[i["product_id"]]["variants"].values()
-                   if v["available"] and v["price"] > i["price"]]
-        return pricier and any(db.users[o["user_id"]]["payment_methods"][m]["balance"] < 1e9
-                               for m in methods(db, o, "gift_card"))
+        pricier = [
+            v
+            for i in o["items"]
+            for v in db.products[i["product_id"]]["variants"].values()
+            if v["available"] and v["price"] > i["price"]
+        ]
+        return pricier and any(
+            db.users[o["user_id"]]["payment_methods"][m]["balance"] < 1e9 for m in methods(db, o, "gift_card")
+        )
+
     order = orders_with(db, "delivered", case)[0]
     card_id = methods(db, order, "gift_card")[0]
     card = db.users[order["user_id"]]["payment_methods"][card_id]
-    item = next(i for i in order["items"] if any(v["available"] and v["price"] > i["price"]
-                                                 for v in db.products[i["product_id"]]["variants"].values()))
-    new = max((v for v in db.products[item["product_id"]]["variants"].values() if v["available"]),
-              key=lambda v: v["price"])
+    item = next(
+        i
+        for i in order["items"]
+        if any(
+            v["available"] and v["price"] > i["price"]
+            for v in db.products[i["product_id"]]["variants"].values()
+        )
+    )
+    new = max(
+        (v for v in db.products[item["product_id"]]["variants"].values() if v["available"]),
+        key=lambda v: v["price"],
+    )
     diff = new["price"] - item["price"]
-    out = run(db, "exchange_delivered_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
-              new_item_ids=[new["item_id"]], payment_method_id=card_id)
+    out = run(
+        db,
+        "exchange_delivered_order_items",
+        order_id=order["order_id"],
+        item_ids=[item["item_id"]],
+        new_item_ids=[new["item_id"]],
+        payment_method_id=card_id,
+    )
     if card["balance"] < diff:
         assert out == "Error: insufficient gift card balance to pay for the price difference"
     else:

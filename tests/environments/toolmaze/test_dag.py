@@ -22,8 +22,16 @@ def test_counts_ids_and_meta(env):
         assert re.fullmatch(r"C[1-4]_task_\d{3}_P[0-4]", t.task_id)
         assert t.task_id == f"{t.workflow_id}_{t.meta['mode']}"
         assert t.terminal_tool == "finish"
-        assert set(t.meta) == {"complexity", "mode", "domains", "explicit", "implicit", "permanent", "transient",
-                               "solvable"}
+        assert set(t.meta) == {
+            "complexity",
+            "mode",
+            "domains",
+            "explicit",
+            "implicit",
+            "permanent",
+            "transient",
+            "solvable",
+        }
         assert t.meta["solvable"] == (not (t.meta["complexity"] == "C1" and t.meta["permanent"]))
     with pytest.raises(KeyError):
         env.tasks("C9")
@@ -35,7 +43,7 @@ def test_query_inputs_line_feeds_every_query_parameter(env):
         inst = env.instance(t.task_id)
         line = t.query.splitlines()[-1]
         assert line.startswith("Inputs: ")
-        pairs = dict(kv.split("=", 1) for kv in line[len("Inputs: "):].split("; "))
+        pairs = dict(kv.split("=", 1) for kv in line[len("Inputs: ") :].split("; "))
         assert pairs == {k: str(v) for k, v in inst.base.inputs.items()}
         for name in inst.base.exposed[:-1]:
             for p in catalog[name].params:

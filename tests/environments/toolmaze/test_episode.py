@@ -130,8 +130,13 @@ def test_call_never_raises_on_arbitrary_arguments(env):
 
     inst = env.instance("C4_task_002_P4")
     names = list(inst.base.exposed) + ["ghost"]
-    scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), st.floats(allow_nan=False, width=32),
-                        st.text(max_size=8))
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 10**6),
+        st.floats(allow_nan=False, width=32),
+        st.text(max_size=8),
+    )
     catalog = build_catalog()
 
     @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

@@ -27,8 +27,9 @@ def test_hash_is_stable_across_processes_and_hash_seeds():
     outs = set()
     for hs in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                             check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True
+        )
         outs.add(res.stdout.strip())
     assert outs == {GOLDEN_SEED0}
 
@@ -49,7 +50,16 @@ def test_traces_cli(tmp_path, capsys):
     want = sum(len(p.trace) for t in env.tasks("C3/P0") for p in env.instance(t.task_id).base.paths)
     assert len(lines) == want
     for line in lines:
-        assert {"task_id", "workflow_id", "complexity", "mode", "tool", "arguments", "result", "status"} <= set(line)
+        assert {
+            "task_id",
+            "workflow_id",
+            "complexity",
+            "mode",
+            "tool",
+            "arguments",
+            "result",
+            "status",
+        } <= set(line)
         assert line["complexity"] == "C3" and line["mode"] == "P0" and line["status"] == "ok"
     assert main(["traces", "--mode", "P4", "--complexity", "C1", "--out", str(out)]) == 0
     lines = [json.loads(x) for x in out.read_text().splitlines()]

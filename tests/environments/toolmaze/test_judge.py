@@ -1,6 +1,5 @@
 """The deterministic judge: actions, provenance of their arguments, finish status, aborts, trace check."""
 
-
 from environments.base import ToolCall
 from environments.toolmaze.judge import oracle_suffix_cost
 from environments.toolmaze.policies import run_policy
@@ -39,15 +38,18 @@ def test_action_with_tampered_arguments_fails(env):
 
 def test_acting_on_a_corrupted_record_fails_even_with_clean_arguments(env):
     # P3: the corrupted record comes first; the same clean-derived action arguments are reused
-    task = next(t for t in env.tasks("C1/P3")
-                if env.instance(t.task_id).faults[env.instance(t.task_id).c1_victim].kind == "out_of_domain_enum")
+    task = next(
+        t
+        for t in env.tasks("C1/P3")
+        if env.instance(t.task_id).faults[env.instance(t.task_id).c1_victim].kind == "out_of_domain_enum"
+    )
     inst = env.instance(task.task_id)
     out = _replay(env, task.task_id, _oracle_steps(inst)).score()
     assert not out.success and out.details["trace_check"]["hit"]
     # retrying the victim before acting makes the same arguments pass
     steps = _oracle_steps(inst)
     k = next(i for i, (n, _) in enumerate(steps) if n == inst.c1_victim)
-    retried = steps[: k + 1] + [steps[k]] + steps[k + 1:]
+    retried = steps[: k + 1] + [steps[k]] + steps[k + 1 :]
     out = _replay(env, task.task_id, retried).score()
     assert out.success and out.details["trace_check"]["retried"]
     assert out.details["trace_check"]["c_act"] == out.details["trace_check"]["c_oracle"]
@@ -69,7 +71,9 @@ def test_switching_route_passes_and_trace_check_records_it(env):
     tc = out.details["trace_check"]
     assert out.success and tc["hit"] and tc["switched"] and tc["matched_path"]
     assert tc["victim"] in env.instance(task.task_id).faults
-    assert tc["c_oracle"] == oracle_suffix_cost(env.instance(task.task_id), history[tc["first_hit_step"]][0].name)
+    assert tc["c_oracle"] == oracle_suffix_cost(
+        env.instance(task.task_id), history[tc["first_hit_step"]][0].name
+    )
 
 
 def test_c_oracle_rules(env):

@@ -7,7 +7,9 @@ from environments.toolmaze.metrics import prr, rc, rc_run, tsr
 
 
 def _o(success, hit, c_act=0, c_oracle=0):
-    return Outcome(success, float(success), {"trace_check": {"hit": hit, "c_act": c_act, "c_oracle": c_oracle}})
+    return Outcome(
+        success, float(success), {"trace_check": {"hit": hit, "c_act": c_act, "c_oracle": c_oracle}}
+    )
 
 
 def test_formulas():

@@ -22,8 +22,10 @@ def _downstream_fields(inst, victim: str) -> set[str]:
     catalog = build_catalog()
     slot = next(s for s in inst.base.slots for r in s.routes if victim in r.tools)
     own = {t for r in slot.routes for t in r.tools}
-    later = {t for p in inst.base.paths if victim in p.tools for t in p.tools[p.tools.index(victim) + 1:]}
-    return {prm.source for t in later - own for prm in catalog[t].params if not prm.source.startswith("query.")}
+    later = {t for p in inst.base.paths if victim in p.tools for t in p.tools[p.tools.index(victim) + 1 :]}
+    return {
+        prm.source for t in later - own for prm in catalog[t].params if not prm.source.startswith("query.")
+    }
 
 
 def test_naive_outcome_share_over_all_implicit_instances_is_small(env):
@@ -35,7 +37,10 @@ def test_naive_outcome_share_over_all_implicit_instances_is_small(env):
     # the naive run met the payload and went on: it acted on it, or finished done (never aborted)
     assert all(o.details["trace_check"]["hit"] and not o.details["trace_check"]["aborted"] for o in outs)
     solvable = [o for o in outs if o.details["solvable"]]
-    assert sum(o.details["trace_check"]["wrong_actions"] > 0 for o in solvable) / len(solvable) >= 1 - MAX_NAIVE_SHARE
+    assert (
+        sum(o.details["trace_check"]["wrong_actions"] > 0 for o in solvable) / len(solvable)
+        >= 1 - MAX_NAIVE_SHARE
+    )
 
 
 def test_every_implicit_payload_corrupts_a_value_a_later_step_consumes(env):
@@ -88,15 +93,23 @@ def test_unsolvable_c1_outcome_is_a_correct_abort(env, mode):
     tasks = env.tasks(f"C1/{mode}")
     for t in tasks:
         out = run_policy(env, t.task_id, "oracle")[0]
-        assert not out.details["solvable"] and out.details["outcome_correct"] and out.details["trace_check"]["aborted"]
+        assert (
+            not out.details["solvable"]
+            and out.details["outcome_correct"]
+            and out.details["trace_check"]["aborted"]
+        )
         assert not run_policy(env, t.task_id, "naive")[0].details["outcome_correct"]
     inst = env.instance(tasks[0].task_id)
     steps = [(s["tool"], s["arguments"]) for s in inst.base.paths[0].trace]
     upto = steps[: next(i for i, (n, _) in enumerate(steps) if n == inst.c1_victim) + 1]
     assert _replay(env, inst.task.task_id, upto, "aborted").details["outcome_correct"]
-    assert not _replay(env, inst.task.task_id, [], "aborted").details["outcome_correct"]  # never met the fault
+    assert not _replay(env, inst.task.task_id, [], "aborted").details[
+        "outcome_correct"
+    ]  # never met the fault
     assert not _replay(env, inst.task.task_id, upto, "done").details["outcome_correct"]
-    assert not _replay(env, inst.task.task_id, steps, "aborted").details["outcome_correct"]  # acted, then aborted
+    assert not _replay(env, inst.task.task_id, steps, "aborted").details[
+        "outcome_correct"
+    ]  # acted, then aborted
 
 
 def test_the_endpoints_differ_when_the_right_action_skips_the_recovery(env):
@@ -110,8 +123,11 @@ def test_the_endpoints_differ_when_the_right_action_skips_the_recovery(env):
 
 def test_an_action_fed_from_a_corrupted_payload_is_not_outcome_correct(env):
     # a processor victim's result goes straight into the action's amount
-    inst = next(i for i in map(env.instance, (t.task_id for t in env.tasks("C1/P3")))
-                if build_catalog()[i.c1_victim].kind == "processor")
+    inst = next(
+        i
+        for i in map(env.instance, (t.task_id for t in env.tasks("C1/P3")))
+        if build_catalog()[i.c1_victim].kind == "processor"
+    )
     ep = env.start(inst.task.task_id)
     fields: dict = {}
     query = dict(inst.base.inputs)

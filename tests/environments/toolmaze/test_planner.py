@@ -15,7 +15,7 @@ def parse_inputs(query: str) -> dict:
     line = query.splitlines()[-1]
     assert line.startswith("Inputs: ")
     out = {}
-    for kv in line[len("Inputs: "):].split("; "):
+    for kv in line[len("Inputs: ") :].split("; "):
         k, v = kv.split("=", 1)
         out[k] = int(v) if v.isdigit() else v
     return out
@@ -40,7 +40,9 @@ def plan(specs, inputs: dict) -> list[str]:
                 if src[6:] not in inputs:
                     return None
                 continue
-            options = [satisfy(p, visiting | {p.name}) for p in producers.get(src, []) if p.name not in visiting]
+            options = [
+                satisfy(p, visiting | {p.name}) for p in producers.get(src, []) if p.name not in visiting
+            ]
             options = [o for o in options if o is not None]
             if not options:
                 return None
@@ -73,7 +75,6 @@ def run_planner(env, task_id):
                 codes.append(res.content["confirmation_code"])
     ep.call(ToolCall("finish", {"status": "done", "answer": " ".join(codes)}))
     return ep.score()
-
 
 
 def test_schema_only_planner_solves_every_p0_task(env):

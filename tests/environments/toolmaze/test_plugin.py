@@ -30,8 +30,12 @@ def test_planned_kind_is_one_of_the_instance_payloads(env):
 
 
 def test_observed_kinds_come_from_perturbed_results_only():
-    meta = [{"perturbed": False}, {"perturbed": True, "fault_kind": "empty_list"}, {"call_index": 3},
-            {"perturbed": True, "fault_kind": "stale_value"}]
+    meta = [
+        {"perturbed": False},
+        {"perturbed": True, "fault_kind": "empty_list"},
+        {"call_index": 3},
+        {"perturbed": True, "fault_kind": "stale_value"},
+    ]
     assert fault_kinds_hit(meta) == ["empty_list", "stale_value"]
 
 

@@ -39,8 +39,17 @@ def test_policy_tsr_table_per_cell():
 
 def test_policies_on_one_workflow():
     env = ToolMazeEnv(seed=0)
-    for mode, want in (("P0", (1, 1, 1)), ("P1", (1, 0, 1)), ("P2", (1, 0, 0)), ("P3", (1, 0, 1)), ("P4", (1, 0, 0))):
-        outs = [run_policy(env, f"C4_task_010_{mode}", p)[0] for p in ("oracle", "naive", "retry_only", "retry_once")]
+    for mode, want in (
+        ("P0", (1, 1, 1)),
+        ("P1", (1, 0, 1)),
+        ("P2", (1, 0, 0)),
+        ("P3", (1, 0, 1)),
+        ("P4", (1, 0, 0)),
+    ):
+        outs = [
+            run_policy(env, f"C4_task_010_{mode}", p)[0]
+            for p in ("oracle", "naive", "retry_only", "retry_once")
+        ]
         assert tuple(int(o.success) for o in outs) == (*want, want[2]), mode
         assert tuple(int(o.details["outcome_correct"]) for o in outs) == (*want, want[2]), mode
     with pytest.raises(KeyError):

@@ -38,8 +38,11 @@ def _write_cache(root, n=40):
     api.write_text(json.dumps(entries))
     api2 = root / "Finance" / "quotes" / "get_quote.json"
     api2.parent.mkdir(parents=True)
-    api2.write_text(json.dumps({json.dumps({"symbol": f"S{i}"}): {"error": "", "response": {"price": i + 1.5}}
-                                for i in range(n)}))
+    api2.write_text(
+        json.dumps(
+            {json.dumps({"symbol": f"S{i}"}): {"error": "", "response": {"price": i + 1.5}} for i in range(n)}
+        )
+    )
     (root / "Finance" / "quotes" / "broken.json").write_text("{not json")
 
 
@@ -67,7 +70,11 @@ def test_fire_rate_by_tool(tmp_path):
     _write_cache(tmp_path)
     rows = [r for r in iter_cache(tmp_path) if r.organic]
     # pick the first seed whose split puts the one incomplete weather response on the checked side
-    seed = next(s for s in range(100) if any(r.tool == "weatherapi" and "temp" not in r.response for r in split(rows, 0.5, s)[1]))
+    seed = next(
+        s
+        for s in range(100)
+        if any(r.tool == "weatherapi" and "temp" not in r.response for r in split(rows, 0.5, s)[1])
+    )
     _, test = split(rows, 0.5, seed)
     report = organic_fire_rate(tmp_path, seed=seed, learner=KeysLearner())
     assert report["organic"] == 80 and report["checked"] == len(test) and report["apis"] == 2

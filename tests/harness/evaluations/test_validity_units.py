@@ -26,11 +26,19 @@ class SignRegistry:
 
 
 ROWS = [
-    {"task_id": f"T{i}", "workflow_id": f"W{i}", "tool": "quote" if i % 2 else "other",
-     "arguments": {"ticker": "AAPL"}, "result": {"ticker": "AAPL", "price": 10.0 + i}}
+    {
+        "task_id": f"T{i}",
+        "workflow_id": f"W{i}",
+        "tool": "quote" if i % 2 else "other",
+        "arguments": {"ticker": "AAPL"},
+        "result": {"ticker": "AAPL", "price": 10.0 + i},
+    }
     for i in range(8)
 ]
-SPECS = {"quote": ToolSpec("quote", "", {}, category="read"), "other": ToolSpec("other", "", {}, category="read")}
+SPECS = {
+    "quote": ToolSpec("quote", "", {}, category="read"),
+    "other": ToolSpec("other", "", {}, category="read"),
+}
 
 
 def test_detection_counts_flags_and_coverage():
@@ -53,6 +61,10 @@ def test_clean_fire_rate_counts_only_studied_folds():
     rows = ROWS + [{**ROWS[1], "workflow_id": "WX", "result": {"price": -1.0}}]
     assignment = {r["workflow_id"]: 0 for r in ROWS} | {"WX": 1}
     assert clean_fire_rate(rows, assignment, {0: SignRegistry()}) == {
-        "responses": 8, "fired": 0, "fire_rate_pct": 0.0, "tools_with_fires": 0}
+        "responses": 8,
+        "fired": 0,
+        "fire_rate_pct": 0.0,
+        "tools_with_fires": 0,
+    }
     rep = clean_fire_rate(rows, assignment, {0: SignRegistry(), 1: SignRegistry()})
     assert rep["responses"] == 9 and rep["fired"] == 1 and rep["tools_with_fires"] == 1

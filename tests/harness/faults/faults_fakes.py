@@ -62,7 +62,10 @@ ORDER = {
     "status": "shipped",
     "created_at": "2026-01-05",
     "delivered_at": "2026-01-09",
-    "items": [{"sku": "A1", "qty": 2, "price": 10.5, "amount": 21.0}, {"sku": "B2", "qty": 1, "price": 4.0, "amount": 4.0}],
+    "items": [
+        {"sku": "A1", "qty": 2, "price": 10.5, "amount": 21.0},
+        {"sku": "B2", "qty": 1, "price": 4.0, "amount": 4.0},
+    ],
     "total": 25.0,
     "city": "Paris",
     "note": "Left at the front door",

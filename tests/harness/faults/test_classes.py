@@ -50,7 +50,9 @@ def test_out_of_domain_uses_schema_enum_and_tokens():
     fc = get_class("out_of_domain_categorical")
     assert "$.currency" in fc.eligible(QUOTE, {}, None)
     assert "$.ticker" in fc.eligible(QUOTE, {}, None)  # a short code, no digits
-    spec = ToolSpec("q", "", {}, output_schema={"type": "object", "properties": {"note": {"enum": ["a", "b"]}}})
+    spec = ToolSpec(
+        "q", "", {}, output_schema={"type": "object", "properties": {"note": {"enum": ["a", "b"]}}}
+    )
     assert schema_at(spec, "$.note") == {"enum": ["a", "b"]}
     assert "$.note" in fc.eligible({"note": "Some free text"}, {}, spec)
     applied, _ = _apply("out_of_domain_categorical", {"status": "shipped"}, {})
@@ -95,8 +97,10 @@ def test_broken_relation_finds_sum_and_product():
 def test_broken_relation_sees_conservation_across_lists():
     """A payment nested in one list that sums another list's column (tau-bench's payment conservation)."""
     fc = get_class("broken_relation")
-    order = {"items": [{"price": 10.5}, {"price": 4.25}],
-             "payment_history": [{"amount": 14.75, "kind": "payment"}, {"amount": 3.0, "kind": "refund"}]}
+    order = {
+        "items": [{"price": 10.5}, {"price": 4.25}],
+        "payment_history": [{"amount": 14.75, "kind": "payment"}, {"amount": 3.0, "kind": "refund"}],
+    }
     eligible = fc.eligible(copy.deepcopy(order), {}, None)
     assert "$.payment_history[0].amount" in eligible
     assert "$.payment_history[1].amount" not in eligible and "$.items[0].price" not in eligible

@@ -51,6 +51,8 @@ def test_conf_fault_files_build_injectors():
 
 
 def test_runner_style_incident_config_resolves_through_the_injector():
-    inj = FaultInjector({"name": "incident", "fault_class": "incident", "incident": "phe-1", "mode": "transient"})
+    inj = FaultInjector(
+        {"name": "incident", "fault_class": "incident", "incident": "phe-1", "mode": "transient"}
+    )
     assert inj.spec.name == "phe-1" and inj.spec.fault_class == "empty_or_truncated_list"
     assert inj.spec.mode == "transient" and inj.spec.params == {"variant": "truncate"}

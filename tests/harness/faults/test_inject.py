@@ -10,7 +10,9 @@ from harness.faults.inject import FaultInjector
 def _run(injector, calls, episode=None, seed=0):
     """Feed (tool, content) pairs through the injector as one episode; return the results."""
     task = make_task()
-    episode = episode or FakeEpisode(task, [ToolSpec("quote", "", {}, category="read"), ToolSpec("fx", "", {}, category="write")])
+    episode = episode or FakeEpisode(
+        task, [ToolSpec("quote", "", {}, category="read"), ToolSpec("fx", "", {}, category="write")]
+    )
     counts: dict[str, int] = {}
     labels: dict = {}
     out = []
@@ -22,7 +24,9 @@ def _run(injector, calls, episode=None, seed=0):
 
 
 def test_transient_fires_only_on_first_call_and_never_mutates_input():
-    inj = FaultInjector({"fault_class": "negative_or_zero", "mode": "transient", "params": {"variant": "negative"}})
+    inj = FaultInjector(
+        {"fault_class": "negative_or_zero", "mode": "transient", "params": {"variant": "negative"}}
+    )
     original = copy.deepcopy(QUOTE)
     results, labels = _run(inj, [("quote", QUOTE), ("quote", QUOTE)])
     assert QUOTE == original
@@ -65,7 +69,8 @@ def test_deterministic_per_seed_and_varies_with_seed():
     paths_a = {r.meta["injected_fault"]["path"] for r in a}
     assert len(paths_a) == 1  # a permanent fault keeps hitting the same field
     others = {
-        tuple(r.meta["injected_fault"]["path"] for r in _run(FaultInjector(cfg, seed=s), calls)[0]) for s in range(12)
+        tuple(r.meta["injected_fault"]["path"] for r in _run(FaultInjector(cfg, seed=s), calls)[0])
+        for s in range(12)
     }
     assert len(others) > 1
 

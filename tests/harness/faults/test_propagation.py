@@ -3,7 +3,13 @@ from harness.faults.propagation import summarise, track_episode, trackable, valu
 
 
 def _fault(corrupted, original, fault_class="stale_value"):
-    return {"fault_class": fault_class, "kind": "string", "path": "$.price", "original": original, "corrupted": corrupted}
+    return {
+        "fault_class": fault_class,
+        "kind": "string",
+        "path": "$.price",
+        "original": original,
+        "corrupted": corrupted,
+    }
 
 
 def test_trackable_rules():
@@ -24,7 +30,10 @@ def test_value_occurs_numbers_and_text():
 
 def test_track_episode_arguments_and_answer():
     hist = [
-        (ToolCall("quote", {"t": "A"}), ToolResult({"price": 171.5}, meta={"injected_fault": _fault(171.5, 187.25)})),
+        (
+            ToolCall("quote", {"t": "A"}),
+            ToolResult({"price": 171.5}, meta={"injected_fault": _fault(171.5, 187.25)}),
+        ),
         (ToolCall("buy", {"price": 171.5, "qty": 2}), ToolResult({"confirmation_code": "CF-1"})),
         (ToolCall("finish", {"answer": "CF-1"}), ToolResult({"ok": True}, terminal=True)),
     ]

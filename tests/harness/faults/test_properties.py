@@ -19,8 +19,11 @@ scalars = st.one_of(
     st.sampled_from(["shipped", "USD", "Paris", "ORD-1042", "2026-01-05", "Left at the door", "Zoë"]),
     st.booleans(),
 )
-docs = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(keys, inner, max_size=4)),
-                    max_leaves=12).filter(lambda d: isinstance(d, dict))
+docs = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=12,
+).filter(lambda d: isinstance(d, dict))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -31,8 +34,12 @@ def test_every_eligible_path_is_changed(doc, seed):
             work = copy.deepcopy(doc)
             applied = fc.apply(work, path, {"order_id": "ORD-1042"}, rng(seed, name, path), {})
             assert applied.content != doc or applied.corrupted != applied.original, (name, path)
-            if applied.corrupted not in (MISSING,) and name not in ("renamed_field", "duplicated_record",
-                                                                    "empty_or_truncated_list", "cached_error_page"):
+            if applied.corrupted not in (MISSING,) and name not in (
+                "renamed_field",
+                "duplicated_record",
+                "empty_or_truncated_list",
+                "cached_error_page",
+            ):
                 assert paths.get(applied.content, applied.path) == applied.corrupted, (name, path)
 
 
@@ -43,7 +50,10 @@ def test_injector_never_mutates_the_callers_result(doc):
     for name in CLASSES:
         original = ToolResult(content=copy.deepcopy(doc), meta={"note": {"k": 1}})
         before = (copy.deepcopy(original.content), copy.deepcopy(original.meta))
-        out = FaultInjector({"fault_class": name}, seed=0)(ToolCall("t", {}), original, Ctx(FakeEpisode(task), task, 0, 0))
+        out = FaultInjector({"fault_class": name}, seed=0)(
+            ToolCall("t", {}), original, Ctx(FakeEpisode(task), task, 0, 0)
+        )
         assert (original.content, original.meta) == before
-        assert ("injected_fault" in out.meta) == bool(FaultInjector({"fault_class": name}).eligible_paths(
-            ToolCall("t", {}), copy.deepcopy(doc), None))
+        assert ("injected_fault" in out.meta) == bool(
+            FaultInjector({"fault_class": name}).eligible_paths(ToolCall("t", {}), copy.deepcopy(doc), None)
+        )

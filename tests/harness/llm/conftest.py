@@ -50,13 +50,21 @@ class FakeOpenAI:
             "object": "chat.completion",
             "created": 0,
             "model": MODEL_ID,
-            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}],
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}
+            ],
             "usage": usage or {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25},
         }
         self.actions.append(("json", 200, body, {}))
 
     def fail(self, status: int, headers: dict[str, str] | None = None, message: str | None = None) -> None:
-        body = {"error": {"message": message or f"fake server says {status}", "type": "fake_error", "code": status}}
+        body = {
+            "error": {
+                "message": message or f"fake server says {status}",
+                "type": "fake_error",
+                "code": status,
+            }
+        }
         self.actions.append(("json", status, body, headers or {}))
 
     def hang(self) -> None:
@@ -99,10 +107,20 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 kind, status, payload, headers = server.actions.popleft()
             else:
                 kind, status, headers = "json", 200, {}
-                payload = {"id": "chatcmpl-default", "object": "chat.completion", "created": 0, "model": MODEL_ID,
-                           "choices": [{"index": 0, "message": {"role": "assistant", "content": "done"},
-                                        "finish_reason": "stop"}],
-                           "usage": {"prompt_tokens": 20, "completion_tokens": 1, "total_tokens": 21}}
+                payload = {
+                    "id": "chatcmpl-default",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": MODEL_ID,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": "done"},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 20, "completion_tokens": 1, "total_tokens": 21},
+                }
             if kind == "hang":
                 server.release.wait(30)
                 self.close_connection = True

@@ -16,13 +16,31 @@ from harness.llm.providers.scripted import register_policy
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = [
-    {"type": "function", "function": {"name": "get_price", "description": "price of an item",
-     "parameters": {"type": "object", "properties": {"item": {"type": "string"}, "qty": {"type": "integer"}},
-                    "required": ["item", "qty"]}}},
-    {"type": "function", "function": {"name": "finish", "description": "done",
-     "parameters": {"type": "object", "properties": {}}}},
+    {
+        "type": "function",
+        "function": {
+            "name": "get_price",
+            "description": "price of an item",
+            "parameters": {
+                "type": "object",
+                "properties": {"item": {"type": "string"}, "qty": {"type": "integer"}},
+                "required": ["item", "qty"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "finish",
+            "description": "done",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    },
 ]
-MSGS = [{"role": "system", "content": "You are a tool agent."}, {"role": "user", "content": "What does a widget cost?"}]
+MSGS = [
+    {"role": "system", "content": "You are a tool agent."},
+    {"role": "user", "content": "What does a widget cost?"},
+]
 
 
 def run(coro):
@@ -34,8 +52,10 @@ def spec(**kw) -> ModelSpec:
 
 
 def test_import_is_cheap_and_does_not_load_litellm():
-    code = ("import sys; import harness.llm.models, harness.llm.cache, harness.records, harness.llm.providers.scripted, "
-            "harness.llm.providers.chaos, harness.agents.policies; print('litellm' in sys.modules)")
+    code = (
+        "import sys; import harness.llm.models, harness.llm.cache, harness.records, harness.llm.providers.scripted, "
+        "harness.llm.providers.chaos, harness.agents.policies; print('litellm' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -56,7 +76,9 @@ def test_scripted_tool_call_then_answer_through_litellm():
 
 def test_sync_litellm_completion_also_works():
     lt = models._litellm()
-    r = lt.completion(model="scripted/first_tool", messages=MSGS, tools=TOOLS, num_retries=0, max_retries=0, timeout=5)
+    r = lt.completion(
+        model="scripted/first_tool", messages=MSGS, tools=TOOLS, num_retries=0, max_retries=0, timeout=5
+    )
     assert r.choices[0].message.tool_calls[0].function.name == "get_price"
 
 
@@ -75,7 +97,9 @@ def test_usage_is_a_deterministic_function_of_text_and_cost_follows_the_price_ta
 def test_cost_falls_back_to_litellm_offline_map():
     s = ModelSpec(name="g", model="openai/gpt-4o-mini", api_key_env="X")
     cost, source = models.compute_cost(s, {"prompt_tokens": 1000, "completion_tokens": 1000})
-    p, c = models._litellm().cost_per_token(model="openai/gpt-4o-mini", prompt_tokens=1000, completion_tokens=1000)
+    p, c = models._litellm().cost_per_token(
+        model="openai/gpt-4o-mini", prompt_tokens=1000, completion_tokens=1000
+    )
     assert source == "litellm" and cost == pytest.approx(p + c) and cost > 0
     unknown = ModelSpec(name="u", model="openai/no-such-model-xyz", api_key_env="X")
     assert models.compute_cost(unknown, {"prompt_tokens": 5, "completion_tokens": 5}) == (0.0, "none")
@@ -116,7 +140,9 @@ def test_policy_bug_surfaces_as_itself_not_as_a_retried_infra_error():
 
 
 def test_model_spec_from_config_rejects_typos():
-    s = ModelSpec.from_config({"name": "d", "model": "deepseek/deepseek-chat", "api_key_env": "DEEPSEEK_API_KEY"})
+    s = ModelSpec.from_config(
+        {"name": "d", "model": "deepseek/deepseek-chat", "api_key_env": "DEEPSEEK_API_KEY"}
+    )
     assert s.provider == "deepseek" and not s.scripted
     with pytest.raises(ModelConfigError, match="temprature"):
         ModelSpec.from_config({"name": "d", "model": "scripted/first_tool", "temprature": 0.5})
@@ -133,7 +159,10 @@ def test_check_model_available_messages(monkeypatch):
         check_model_available(spec(model="nosuchprov/m", api_key_env="K"))
     deep = ModelSpec(name="deepseek-chat", model="deepseek/deepseek-chat", api_key_env="DEEPSEEK_API_KEY")
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
-    with pytest.raises(ModelConfigError, match=r"DEEPSEEK_API_KEY is not set; set it \(export DEEPSEEK_API_KEY=.*models=\[scripted"):
+    with pytest.raises(
+        ModelConfigError,
+        match=r"DEEPSEEK_API_KEY is not set; set it \(export DEEPSEEK_API_KEY=.*models=\[scripted",
+    ):
         check_model_available(deep)
     with pytest.raises(ModelConfigError, match="api_key_env"):
         check_model_available(ModelSpec(name="d", model="deepseek/deepseek-chat"))
@@ -161,12 +190,19 @@ class _Spy:
 def test_policy_sees_only_plain_messages_and_tools():
     register_policy("spy", _Spy)
     _Spy.seen.clear()
-    call = {"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": '{"item": "a", "qty": 1}'}}
-    msgs = [*MSGS, {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": "c1", "content": '{"price": 3}'}]
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_price", "arguments": '{"item": "a", "qty": 1}'},
+    }
+    msgs = [
+        *MSGS,
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"price": 3}'},
+    ]
     before = json.dumps(msgs)
     c = run(acomplete(spec(model="scripted/spy"), msgs, TOOLS))
-    (seen_msgs, seen_tools), = _Spy.seen
+    ((seen_msgs, seen_tools),) = _Spy.seen
     assert json.dumps(msgs) == before and c.finish_reason == "stop"
     assert seen_tools == TOOLS
     # litellm drops null keys (an assistant's "content": None); everything else arrives unchanged

@@ -10,8 +10,16 @@ import pytest
 from harness.llm.cache import Cache, CacheError, key_for
 from harness.llm.models import InfraError, ModelSpec, acomplete
 
-TOOLS = [{"type": "function", "function": {"name": "lookup", "description": "d",
-          "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "lookup",
+            "description": "d",
+            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+        },
+    }
+]
 MSGS = [{"role": "user", "content": "find it"}]
 SPEC = ModelSpec(name="s", model="scripted/first_tool", input_cost_per_mtok=1.0, output_cost_per_mtok=3.0)
 
@@ -69,7 +77,10 @@ def test_corrupted_row_gives_a_clear_error(tmp_path):
     key = key_for(SPEC, MSGS, TOOLS, 0)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE replies SET value = ? WHERE key = ?", ('{"message": {"role": "assis', key))
-    with Cache(path, "replay") as rep, pytest.raises(CacheError, match=r"corrupted cache row .*not valid JSON.*DELETE"):
+    with (
+        Cache(path, "replay") as rep,
+        pytest.raises(CacheError, match=r"corrupted cache row .*not valid JSON.*DELETE"),
+    ):
         conversation(rep)
 
 
@@ -106,7 +117,9 @@ def test_replay_prices_usage_with_the_current_table_and_needs_no_litellm(tmp_pat
     with Cache(path, "replay") as rep:
         c = asyncio.run(acomplete(repriced, MSGS, TOOLS, cache=rep))
     u = recorded[0]["usage"]
-    assert c.usage == u and c.cost_usd == pytest.approx(u["prompt_tokens"] * 10.0 / 1e6 + u["completion_tokens"] * 3.0 / 1e6)
+    assert c.usage == u and c.cost_usd == pytest.approx(
+        u["prompt_tokens"] * 10.0 / 1e6 + u["completion_tokens"] * 3.0 / 1e6
+    )
     code = (
         "import asyncio, sys; from harness.llm.cache import Cache; from harness.llm.models import ModelSpec, acomplete; "
         f"s = ModelSpec(name='s', model='scripted/first_tool', input_cost_per_mtok=1.0, output_cost_per_mtok=3.0); "

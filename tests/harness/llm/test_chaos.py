@@ -9,15 +9,21 @@ import pytest
 from harness.llm.models import DEFAULT_RETRY, InfraError, ModelSpec, RetryPolicy, acomplete, backoff_wait
 from harness.llm.providers import chaos
 
-TOOLS = [{"type": "function", "function": {"name": "get_x", "description": "d",
-          "parameters": {"type": "object", "properties": {}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {"name": "get_x", "description": "d", "parameters": {"type": "object", "properties": {}}},
+    }
+]
 MSGS = [{"role": "user", "content": "go"}]
 FAST = RetryPolicy(base_s=0.005, max_wait_s=0.02)
 
 
 def call(scenario: str, attempts: int = 4, timeout_s: float = 5.0):
     chaos.reset()
-    s = ModelSpec(name=f"chaos-{scenario}", model=f"chaos/{scenario}", max_attempts=attempts, timeout_s=timeout_s)
+    s = ModelSpec(
+        name=f"chaos-{scenario}", model=f"chaos/{scenario}", max_attempts=attempts, timeout_s=timeout_s
+    )
     return asyncio.run(acomplete(s, MSGS, TOOLS, retry=FAST))
 
 
@@ -32,9 +38,15 @@ def test_rate_limit_then_ok_honours_retry_after_and_logs_every_attempt():
 
 @pytest.mark.parametrize(
     "scenario,kind,retried",
-    [("rate_limit", "rate_limit", True), ("server_error", "server", True), ("timeout", "timeout", True),
-     ("connection", "connection", True), ("auth", "auth", False), ("not_found", "unknown_model", False),
-     ("bad_request", "bad_request", False)],
+    [
+        ("rate_limit", "rate_limit", True),
+        ("server_error", "server", True),
+        ("timeout", "timeout", True),
+        ("connection", "connection", True),
+        ("auth", "auth", False),
+        ("not_found", "unknown_model", False),
+        ("bad_request", "bad_request", False),
+    ],
 )
 def test_failures_are_classified_and_only_transient_ones_retried(scenario, kind, retried):
     with pytest.raises(InfraError) as err:
@@ -83,7 +95,9 @@ def test_backoff_is_exponential_seeded_and_capped():
         assert 0.75 * nominal <= w <= 1.25 * nominal
     assert waits != [backoff_wait(p, "other", i, None) for i in range(6)]
     assert backoff_wait(p, "k", 0, 30.0) >= 30.0
-    assert backoff_wait(DEFAULT_RETRY, "k", 0, 1e6) <= DEFAULT_RETRY.max_retry_after_s * (1 + DEFAULT_RETRY.jitter)
+    assert backoff_wait(DEFAULT_RETRY, "k", 0, 1e6) <= DEFAULT_RETRY.max_retry_after_s * (
+        1 + DEFAULT_RETRY.jitter
+    )
 
 
 def test_total_retry_time_is_capped():

@@ -12,9 +12,24 @@ from harness.llm.models import ModelSpec, acomplete
 
 SCRIPTED = ModelSpec(name="scripted-first", model="scripted/first_tool")
 REAL = ModelSpec(name="gpt", model="openai/gpt-4o-mini", api_key_env="OPENAI_API_KEY")
-MSGS = [{"role": "system", "content": "You are a tool agent."}, {"role": "user", "content": "Price of a widget?"}]
-TOOLS = [{"type": "function", "function": {"name": "get_price", "description": "price",
-          "parameters": {"type": "object", "properties": {"item": {"type": "string"}}, "required": ["item"]}}}]
+MSGS = [
+    {"role": "system", "content": "You are a tool agent."},
+    {"role": "user", "content": "Price of a widget?"},
+]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_price",
+            "description": "price",
+            "parameters": {
+                "type": "object",
+                "properties": {"item": {"type": "string"}},
+                "required": ["item"],
+            },
+        },
+    }
+]
 
 
 def test_a_submitted_call_runs_at_once_on_the_callers_thread():

@@ -23,17 +23,39 @@ from harness.llm.models import (
 )
 
 TOOLS = [
-    {"type": "function", "function": {"name": "get_price", "description": "price of an item",
-     "parameters": {"type": "object", "properties": {"item": {"type": "string"}}, "required": ["item"]}}},
+    {
+        "type": "function",
+        "function": {
+            "name": "get_price",
+            "description": "price of an item",
+            "parameters": {
+                "type": "object",
+                "properties": {"item": {"type": "string"}},
+                "required": ["item"],
+            },
+        },
+    },
 ]
-MSGS = [{"role": "system", "content": "You are a tool agent."}, {"role": "user", "content": "What does a widget cost?"}]
+MSGS = [
+    {"role": "system", "content": "You are a tool agent."},
+    {"role": "user", "content": "What does a widget cost?"},
+]
 FAST = RetryPolicy(base_s=0.01, max_wait_s=0.05)
 PRICES = {"input_cost_per_mtok": 0.28, "cached_input_cost_per_mtok": 0.028, "output_cost_per_mtok": 0.42}
 
 
 def local(server, **kw) -> ModelSpec:
-    return ModelSpec(**{"name": "local", "model": "openai/fake-local-model", "api_base": server.api_base,
-                        "timeout_s": 10.0, "max_attempts": 3, **PRICES, **kw})
+    return ModelSpec(
+        **{
+            "name": "local",
+            "model": "openai/fake-local-model",
+            "api_base": server.api_base,
+            "timeout_s": 10.0,
+            "max_attempts": 3,
+            **PRICES,
+            **kw,
+        }
+    )
 
 
 def call(spec: ModelSpec, **kw):
@@ -41,8 +63,12 @@ def call(spec: ModelSpec, **kw):
 
 
 def tool_call(name: str, arguments: str) -> dict:
-    return {"content": None, "tool_calls": [{"id": "call_1", "type": "function",
-                                             "function": {"name": name, "arguments": arguments}}]}
+    return {
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
+        ],
+    }
 
 
 def test_tool_call_round_trip_over_http(fake_openai):
@@ -59,8 +85,12 @@ def test_tool_call_round_trip_over_http(fake_openai):
 
 
 def test_usage_with_90_percent_cached_prompt_is_priced_at_the_cached_rate(fake_openai):
-    usage = {"prompt_tokens": 10_000, "completion_tokens": 200, "total_tokens": 10_200,
-             "prompt_tokens_details": {"cached_tokens": 9_000}}
+    usage = {
+        "prompt_tokens": 10_000,
+        "completion_tokens": 200,
+        "total_tokens": 10_200,
+        "prompt_tokens_details": {"cached_tokens": 9_000},
+    }
     fake_openai.reply({"content": "done"}, usage=usage)
     c = call(local(fake_openai))
     assert c.usage["cached_tokens"] == 9_000 and c.usage["prompt_tokens"] == 10_000
@@ -85,7 +115,9 @@ def test_litellm_map_prices_cached_tokens_like_the_committed_table():
 
 def test_table_without_cached_price_charges_cached_tokens_the_input_rate():
     spec = ModelSpec(name="q", model="dashscope/qwen-plus", input_cost_per_mtok=0.4, output_cost_per_mtok=1.2)
-    cost, _ = models.compute_cost(spec, {"prompt_tokens": 1000, "completion_tokens": 10, "cached_tokens": 900})
+    cost, _ = models.compute_cost(
+        spec, {"prompt_tokens": 1000, "completion_tokens": 10, "cached_tokens": 900}
+    )
     assert cost == pytest.approx((1000 * 0.4 + 10 * 1.2) / 1e6)
 
 
@@ -93,7 +125,10 @@ def test_table_without_cached_price_charges_cached_tokens_the_input_rate():
     "raw, cached",
     [
         ({"prompt_tokens": 50, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": 40}}, 40),
-        ({"prompt_tokens": 50, "completion_tokens": 1, "prompt_cache_hit_tokens": 30}, 30),  # DeepSeek's own field
+        (
+            {"prompt_tokens": 50, "completion_tokens": 1, "prompt_cache_hit_tokens": 30},
+            30,
+        ),  # DeepSeek's own field
         ({"prompt_tokens": 50, "completion_tokens": 1, "cache_read_input_tokens": 20}, 20),  # Anthropic's
         ({"prompt_tokens": 50, "completion_tokens": 1, "prompt_tokens_details": None}, 0),
         ({"prompt_tokens": 5, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": 9}}, 5),
@@ -161,8 +196,11 @@ def test_client_error_is_not_retried(fake_openai):
 
 def test_context_window_exceeded_is_its_own_infra_kind(fake_openai):
     # what llama-cpp-python's server answers when a prompt (or its own runaway generation) fills n_ctx
-    fake_openai.fail(400, message="This model's maximum context length is 2560 tokens. However, you requested "
-                     "2816 tokens (2560 in the messages, 256 in the completion).")
+    fake_openai.fail(
+        400,
+        message="This model's maximum context length is 2560 tokens. However, you requested "
+        "2816 tokens (2560 in the messages, 256 in the completion).",
+    )
     with pytest.raises(InfraError) as info:
         call(local(fake_openai))
     assert info.value.kind == "context_window" and len(fake_openai.chat_requests) == 1
@@ -178,8 +216,12 @@ def test_malformed_tool_call_comes_back_as_is_for_the_agent(fake_openai):
 
 
 def test_cached_tokens_survive_record_and_replay(fake_openai, tmp_path):
-    usage = {"prompt_tokens": 1000, "completion_tokens": 10, "total_tokens": 1010,
-             "prompt_tokens_details": {"cached_tokens": 900}}
+    usage = {
+        "prompt_tokens": 1000,
+        "completion_tokens": 10,
+        "total_tokens": 1010,
+        "prompt_tokens_details": {"cached_tokens": 900},
+    }
     fake_openai.reply({"content": "done"}, usage=usage)
     spec = local(fake_openai)
     with Cache(tmp_path / "c.sqlite", "record") as cache:
@@ -204,7 +246,9 @@ def test_preflight_asks_a_local_server_for_its_models(fake_openai, caplog):
     with caplog.at_level(logging.INFO, logger="harness.llm"):
         check_model_available(local(fake_openai))
     assert [s.path for s in fake_openai.seen] == ["/v1/models"]
-    assert any("fake-local-model" in r.getMessage() for r in caplog.records if r.name == "harness.llm.preflight")
+    assert any(
+        "fake-local-model" in r.getMessage() for r in caplog.records if r.name == "harness.llm.preflight"
+    )
 
 
 def test_preflight_says_what_to_start_when_no_local_server_answers():
@@ -218,7 +262,9 @@ def test_preflight_says_what_to_start_when_no_local_server_answers():
 def test_preflight_does_not_probe_a_remote_api_base(monkeypatch, caplog):
     # the test-wide network guard would fail a connection; the key check passes with a placeholder
     monkeypatch.setenv("FAKE_KEY", "sk-placeholder")
-    spec = ModelSpec(name="remote", model="openai/x", api_base="https://api.example.invalid/v1", api_key_env="FAKE_KEY")
+    spec = ModelSpec(
+        name="remote", model="openai/x", api_base="https://api.example.invalid/v1", api_key_env="FAKE_KEY"
+    )
     with caplog.at_level(logging.INFO, logger="harness.llm"):
         check_model_available(spec)
     assert any("not probed" in r.getMessage() for r in caplog.records)
@@ -230,15 +276,18 @@ def test_a_remote_openai_model_without_a_key_is_refused_but_a_local_one_is_not(f
     check_model_available(ModelSpec(name="l", model="openai/x", api_base=fake_openai.api_base))
 
 
-@pytest.mark.parametrize("bad", [{"api_base": "127.0.0.1:8080"}, {"deprecated": "soon"},
-                                 {"input_cost_per_mtok": -1.0}])
+@pytest.mark.parametrize(
+    "bad", [{"api_base": "127.0.0.1:8080"}, {"deprecated": "soon"}, {"input_cost_per_mtok": -1.0}]
+)
 def test_preflight_rejects_malformed_fields(bad):
     with pytest.raises(ModelConfigError):
         check_model_available(ModelSpec(name="m", model="hosted_vllm/x", **bad))
 
 
 def test_loopback_detection():
-    assert models.is_loopback_url("http://127.0.0.1:8080/v1") and models.is_loopback_url("http://localhost/v1")
+    assert models.is_loopback_url("http://127.0.0.1:8080/v1") and models.is_loopback_url(
+        "http://localhost/v1"
+    )
     assert models.is_loopback_url("http://[::1]:9/v1") and models.is_loopback_url("http://127.3.4.5/v1")
     assert not models.is_loopback_url("http://10.0.0.1/v1") and not models.is_loopback_url(None)
     assert not models.is_loopback_url("https://api.deepseek.com")
@@ -277,8 +326,13 @@ def test_tool_choice_is_sent_only_when_configured(fake_openai):
 
 def test_a_local_server_gets_empty_content_on_tool_call_turns(fake_openai):
     """litellm drops a null content; llama-cpp-python's template then fails, so local servers get ""."""
-    turn = {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": "{}"}}]}
+    turn = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": "{}"}}
+        ],
+    }
     history = [*MSGS, turn, {"role": "tool", "tool_call_id": "c1", "name": "get_price", "content": "3"}]
     fake_openai.reply({"content": "ok"})
     c = asyncio.run(acomplete(local(fake_openai), history, TOOLS, retry=FAST))

@@ -31,8 +31,12 @@ def test_stop_server_ends_the_whole_process_group(smoke):
 
 
 def test_a_missing_venv_is_one_clear_error(tmp_path):
-    out = subprocess.run([sys.executable, str(SCRIPT), "--venv", str(tmp_path / "none"), "--out", str(tmp_path / "o")],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--venv", str(tmp_path / "none"), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert out.returncode == 2
     assert out.stderr.startswith("error: no virtualenv at") and "make local-smoke" in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
@@ -49,15 +53,37 @@ def test_a_non_loopback_api_base_is_refused(smoke, tmp_path):
 
 def test_summary_counts_calls_by_outcome(smoke, tmp_path):
     tools = [{"type": "function", "function": {"name": n}} for n in ("search", "finish")]
-    msgs = [{"role": "assistant", "tool_calls": [{"id": "a"}, {"id": "b"}]}, {"role": "assistant", "content": "hi"}]
+    msgs = [
+        {"role": "assistant", "tool_calls": [{"id": "a"}, {"id": "b"}]},
+        {"role": "assistant", "content": "hi"},
+    ]
     (tmp_path / "transcripts").mkdir()
-    (tmp_path / "transcripts" / "e1.json").write_text(json.dumps({"tools": tools, "messages": msgs, "turns": []}))
+    (tmp_path / "transcripts" / "e1.json").write_text(
+        json.dumps({"tools": tools, "messages": msgs, "turns": []})
+    )
     records = [
-        {"arm": "baseline", "task_id": "t1", "status": "agent_failed", "success": False, "transcript": "transcripts/e1.json",
-         "tool_calls": [{"tool": "search", "status": "ok"}, {"tool": "search", "status": "malformed"},
-                        {"tool": "nope", "status": "error"}], "final_answer": "hi"},
-        {"arm": "monitor", "task_id": "t1", "status": "infra_error", "success": False, "transcript": None,
-         "tool_calls": [], "error": "[timeout] model failed"},
+        {
+            "arm": "baseline",
+            "task_id": "t1",
+            "status": "agent_failed",
+            "success": False,
+            "transcript": "transcripts/e1.json",
+            "tool_calls": [
+                {"tool": "search", "status": "ok"},
+                {"tool": "search", "status": "malformed"},
+                {"tool": "nope", "status": "error"},
+            ],
+            "final_answer": "hi",
+        },
+        {
+            "arm": "monitor",
+            "task_id": "t1",
+            "status": "infra_error",
+            "success": False,
+            "transcript": None,
+            "tool_calls": [],
+            "error": "[timeout] model failed",
+        },
     ]
     (tmp_path / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     s = smoke.summarize(tmp_path)

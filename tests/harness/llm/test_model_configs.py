@@ -45,7 +45,9 @@ def _litellm_entry(model: str) -> dict | None:
     return lt.model_cost.get(model) or lt.model_cost.get(model.split("/", 1)[1])
 
 
-@pytest.mark.parametrize("path", [p for p in CONFIGS if p.stem.startswith(("deepseek-", "qwen-"))], ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in CONFIGS if p.stem.startswith(("deepseek-", "qwen-"))], ids=lambda p: p.stem
+)
 def test_real_model_prices_and_deprecation_match_litellms_bundled_map(path):
     """The committed table overrides litellm's map; here they agree, and a deprecation in the map is in the yaml."""
     spec = ModelSpec.from_config(yaml.safe_load(path.read_text()))

@@ -34,9 +34,18 @@ def test_bad_parameters_fail_before_a_run():
 
 def test_parameterised_model_runs_from_config(tmp_path):
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
-        cfg = to_config(compose("config", overrides=[
-            "study=smoke", "limit=1", "arms=[baseline]", "progress=false", f"models=['scripted/{NAME}']",
-        ]))
+        cfg = to_config(
+            compose(
+                "config",
+                overrides=[
+                    "study=smoke",
+                    "limit=1",
+                    "arms=[baseline]",
+                    "progress=false",
+                    f"models=['scripted/{NAME}']",
+                ],
+            )
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a scripted raw string needs no price warning
         counts = run_study(cfg, tmp_path)

@@ -40,14 +40,20 @@ def test_real_models_get_the_parameter_their_provider_takes():
 def test_the_provider_receives_the_budget_and_the_policy_ignores_it(monkeypatch):
     seen: list[dict] = []
     real = scripted.check_reasoning_params
-    monkeypatch.setattr(scripted, "check_reasoning_params",
-                        lambda p: (seen.append({k: p.get(k) for k in ("thinking", "reasoning_effort")}), real(p)))
+    monkeypatch.setattr(
+        scripted,
+        "check_reasoning_params",
+        lambda p: (seen.append({k: p.get(k) for k in ("thinking", "reasoning_effort")}), real(p)),
+    )
     plain = complete(ModelSpec(name="s", model="scripted/trusting", max_attempts=1), MESSAGES, [])
-    budget = complete(ModelSpec(name="s", model="scripted/trusting", max_attempts=1, reasoning_budget=8192),
-                      MESSAGES, [])
+    budget = complete(
+        ModelSpec(name="s", model="scripted/trusting", max_attempts=1, reasoning_budget=8192), MESSAGES, []
+    )
     assert seen[-1]["thinking"] == {"type": "enabled", "budget_tokens": 8192} and seen[0]["thinking"] is None
     assert budget.message == plain.message  # ignored by the policy
-    assert budget.request_params["reasoning_budget"] == 8192 and "reasoning_budget" not in plain.request_params
+    assert (
+        budget.request_params["reasoning_budget"] == 8192 and "reasoning_budget" not in plain.request_params
+    )
     assert budget.request_key != plain.request_key  # and cached separately
 
 
@@ -56,15 +62,25 @@ def test_malformed_reasoning_params_are_rejected():
         scripted.check_reasoning_params({"thinking": {"type": "enabled", "budget_tokens": 0}})
     with pytest.raises(scripted.ScriptedPolicyError):
         scripted.check_reasoning_params({"reasoning_effort": "extreme"})
-    scripted.check_reasoning_params({"thinking": {"type": "enabled", "budget_tokens": 5}, "reasoning_effort": "low"})
+    scripted.check_reasoning_params(
+        {"thinking": {"type": "enabled", "budget_tokens": 5}, "reasoning_effort": "low"}
+    )
 
 
 def test_reasoning_budget_arm_records_its_budget_with_scripted_models(tmp_path):
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
-        cfg = to_config(compose("config", overrides=[
-            "study=smoke", "limit=1", "arms=[baseline,reasoning-budget]", "models=[scripted-trusting]",
-            "progress=false",
-        ]))
+        cfg = to_config(
+            compose(
+                "config",
+                overrides=[
+                    "study=smoke",
+                    "limit=1",
+                    "arms=[baseline,reasoning-budget]",
+                    "models=[scripted-trusting]",
+                    "progress=false",
+                ],
+            )
+        )
     run_study(cfg, tmp_path)
     budget = load_arms(["reasoning-budget"])[0].reasoning_budget
     records = {r["arm"]: r for r in load_records(tmp_path / "episodes.jsonl")}

@@ -30,12 +30,27 @@ def test_key_is_passed_explicitly_and_appears_in_no_output(tmp_path, monkeypatch
     seen: dict = {}
 
     class Probe(lt.CustomLLM):
-        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                              encoding, api_key, logging_obj, optional_params, *a, **k):
+        async def acompletion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *a,
+            **k,
+        ):
             seen.update(api_key=api_key, timeout=k.get("timeout"), params=dict(optional_params))
             raise lt.AuthenticationError(f"bad key {api_key}", llm_provider="probe", model=model)
 
-    monkeypatch.setattr(lt, "custom_provider_map", [*lt.custom_provider_map, {"provider": "probe", "custom_handler": Probe()}])
+    monkeypatch.setattr(
+        lt, "custom_provider_map", [*lt.custom_provider_map, {"provider": "probe", "custom_handler": Probe()}]
+    )
     spec = ModelSpec(name="probe", model="probe/m", api_key_env="CANARY_API_KEY", timeout_s=7.0)
     with pytest.raises(InfraError) as err:
         asyncio.run(acomplete(spec, MSGS, TOOLS))

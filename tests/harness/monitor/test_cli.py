@@ -21,11 +21,16 @@ def test_learn_check_explain(tmp_path, capsys):
     inp.write_text(json.dumps(quote) + "\n" + json.dumps(bad) + "\n")
     for reg in ("r.json", "cf.json"):
         out = tmp_path / f"out-{reg}.jsonl"
-        assert main(["check", "--registry", str(tmp_path / reg), "--input", str(inp), "--output", str(out)]) == 0
+        assert (
+            main(["check", "--registry", str(tmp_path / reg), "--input", str(inp), "--output", str(out)]) == 0
+        )
         lines = [json.loads(x) for x in out.read_text().splitlines()]
         assert lines[0]["violations"] == [] and lines[0]["receipt"] is None
         assert lines[1]["violations"][0]["rule_class"] == "positive"
-        assert lines[1]["receipt"]["violated"] == "price must be positive" and lines[1]["result"] == bad["result"]
+        assert (
+            lines[1]["receipt"]["violated"] == "price must be positive"
+            and lines[1]["result"] == bad["result"]
+        )
     capsys.readouterr()
     assert main(["explain", "--registry", str(tmp_path / "r.json"), "--tool", "get_quote"]) == 0
     assert "price must be positive" in capsys.readouterr().out

@@ -38,8 +38,15 @@ def _leak_traces() -> list[dict]:
     rows = syn.traces(n_workflows=30, calls_per_workflow=3, seed=2)
     for w in {r["workflow_id"] for r in rows}:
         for i in range(12):
-            rows.append({"workflow_id": w, "tool": f"private_{w}", "arguments": {"i": i},
-                         "result": {"v": i + 1.5, "tag": "x"}, "status": "ok"})
+            rows.append(
+                {
+                    "workflow_id": w,
+                    "tool": f"private_{w}",
+                    "arguments": {"i": i},
+                    "result": {"v": i + 1.5, "tag": "x"},
+                    "status": "ok",
+                }
+            )
     return rows
 
 

@@ -14,12 +14,23 @@ def _database(seed: int = 0) -> dict:
     products = {}
     for p in range(12):
         pid = f"P{p:03d}"
-        variants = {f"I{p:03d}{v}": {"item_id": f"I{p:03d}{v}", "price": round(rnd.uniform(5, 500), 2),
-                                     "options": {"size": s, "colour": rnd.choice(["red", "blue", "green"])}}
-                    for v, s in enumerate(["S", "M", "L"])}
+        variants = {
+            f"I{p:03d}{v}": {
+                "item_id": f"I{p:03d}{v}",
+                "price": round(rnd.uniform(5, 500), 2),
+                "options": {"size": s, "colour": rnd.choice(["red", "blue", "green"])},
+            }
+            for v, s in enumerate(["S", "M", "L"])
+        }
         products[pid] = {"product_id": pid, "name": f"product {p}", "variants": variants}
-    users = {f"u{i:03d}": {"user_id": f"u{i:03d}", "payment_methods": {f"card_{i}{j}": {"id": f"card_{i}{j}"} for j in range(2)},
-                           "orders": []} for i in range(40)}
+    users = {
+        f"u{i:03d}": {
+            "user_id": f"u{i:03d}",
+            "payment_methods": {f"card_{i}{j}": {"id": f"card_{i}{j}"} for j in range(2)},
+            "orders": [],
+        }
+        for i in range(40)
+    }
     orders = {}
     for o in range(120):
         uid = f"u{rnd.randrange(40):03d}"
@@ -28,13 +39,24 @@ def _database(seed: int = 0) -> dict:
             pid = rnd.choice(sorted(products))
             iid = rnd.choice(sorted(products[pid]["variants"]))
             v = products[pid]["variants"][iid]
-            items.append({"product_id": pid, "item_id": iid, "name": products[pid]["name"], "price": v["price"],
-                          "options": dict(v["options"])})
+            items.append(
+                {
+                    "product_id": pid,
+                    "item_id": iid,
+                    "name": products[pid]["name"],
+                    "price": v["price"],
+                    "options": dict(v["options"]),
+                }
+            )
         oid = f"#O{o:04d}"
         pm = rnd.choice(sorted(users[uid]["payment_methods"]))
-        orders[oid] = {"order_id": oid, "user_id": uid, "items": items,
-                       "payments": [{"method_id": pm, "amount": round(sum(i["price"] for i in items), 2)}],
-                       "note": rnd.choice(["a", "b", "c", "d", "e", "f", "g", "h"])}
+        orders[oid] = {
+            "order_id": oid,
+            "user_id": uid,
+            "items": items,
+            "payments": [{"method_id": pm, "amount": round(sum(i["price"] for i in items), 2)}],
+            "note": rnd.choice(["a", "b", "c", "d", "e", "f", "g", "h"]),
+        }
         users[uid]["orders"].append(oid)
     return {"products": products, "users": users, "orders": orders}
 
@@ -45,8 +67,11 @@ def _registry(db: dict) -> Registry:
 
 
 def _cross(reg: Registry) -> dict[tuple[str, tuple[str, ...]], dict]:
-    return {(r.context, r.fields): r.params for r in reg.rules_for("get_order")
-            if r.cls == "relation" and r.params.get("form") in ("lookup", "member")}
+    return {
+        (r.context, r.fields): r.params
+        for r in reg.rules_for("get_order")
+        if r.cls == "relation" and r.params.get("form") in ("lookup", "member")
+    }
 
 
 def test_lookups_and_memberships_are_mined_with_their_tables():
@@ -86,7 +111,11 @@ def test_violations_name_the_referenced_record_and_survive_a_json_round_trip():
     stolen = copy.deepcopy(order)
     stolen["payments"][0]["method_id"] = sorted(db["users"][other]["payment_methods"])[0]
     hits = [x for x in reg.check("get_order", {}, stolen) if "method_id" in x.path]
-    assert hits and hits[0].observed == stolen["payments"][0]["method_id"] and "users[user_id]" in hits[0].sentence
+    assert (
+        hits
+        and hits[0].observed == stolen["payments"][0]["method_id"]
+        and "users[user_id]" in hits[0].sentence
+    )
     # an unknown product id is left to the reference rules: the lookup says nothing
     unknown = copy.deepcopy(order)
     unknown["items"][0]["product_id"] = "P999"

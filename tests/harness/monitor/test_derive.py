@@ -21,9 +21,21 @@ SCHEMA = {
         "placed": {"type": "string", "format": "date"},
         "items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/item"}},
     },
-    "$defs": {"item": {"type": "object", "required": ["price"], "properties": {"price": {"type": "number", "minimum": 0.01}}}},
+    "$defs": {
+        "item": {
+            "type": "object",
+            "required": ["price"],
+            "properties": {"price": {"type": "number", "minimum": 0.01}},
+        }
+    },
 }
-GOOD = {"order_id": "#W1234567", "status": "pending", "total": 3.5, "items": [{"price": 3.5}], "discount": None}
+GOOD = {
+    "order_id": "#W1234567",
+    "status": "pending",
+    "total": 3.5,
+    "items": [{"price": 3.5}],
+    "discount": None,
+}
 
 
 def test_schema_rules_cover_required_types_enums_signs_formats_and_lists():
@@ -41,9 +53,16 @@ def test_schema_registry_checks():
     assert reg.check("get_order", {}, GOOD) == []
     bad = {**GOOD, "status": "lost", "total": -1, "order_id": "W1", "placed": "yesterday", "items": []}
     fired = {(v.rule_class, v.path) for v in reg.check("get_order", {}, bad)}
-    assert {("domain", "$.status"), ("positive", "$.total"), ("type", "$.order_id"), ("type", "$.placed"),
-            ("positive", "len($.items)")} <= fired
-    assert {v.rule_class for v in reg.check("get_order", {}, {**GOOD, "items": [{"price": 0}]})} == {"positive"}
+    assert {
+        ("domain", "$.status"),
+        ("positive", "$.total"),
+        ("type", "$.order_id"),
+        ("type", "$.placed"),
+        ("positive", "len($.items)"),
+    } <= fired
+    assert {v.rule_class for v in reg.check("get_order", {}, {**GOOD, "items": [{"price": 0}]})} == {
+        "positive"
+    }
 
 
 def test_shape_pattern():
@@ -64,7 +83,11 @@ def test_records_give_domains_formats_and_references():
     status = [r for r in rules if r.cls == "domain" and r.fields == ("status",)]
     assert status and set(status[0].params["values"]) == {o["status"] for o in orders}
     assert [r for r in rules if r.cls == "type" and r.fields == ("order_id",) and r.params.get("pattern")]
-    assert [r for r in rules if r.cls == "domain" and r.fields == ("user_id",) and r.params.get("reference") == "users"]
+    assert [
+        r
+        for r in rules
+        if r.cls == "domain" and r.fields == ("user_id",) and r.params.get("reference") == "users"
+    ]
     reg = Registry(bind_records(rules, "get_order_details"))
     assert reg.check("get_order_details", {}, orders[0]) == []
     bad = {**orders[0], "status": "teleported", "user_id": "nobody_0000"}

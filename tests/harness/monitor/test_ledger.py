@@ -18,7 +18,10 @@ NET = net_field("history", "amount", "kind", "charge", "credit")
 
 
 def _order(rng: random.Random, i: int, status: str) -> dict:
-    items = [{"sku": f"S{rng.randrange(100)}", "price": round(rng.uniform(5, 300), 2)} for _ in range(rng.randint(1, 4))]
+    items = [
+        {"sku": f"S{rng.randrange(100)}", "price": round(rng.uniform(5, 300), 2)}
+        for _ in range(rng.randint(1, 4))
+    ]
     total = round(sum(it["price"] for it in items), 2)
     history = [{"kind": "charge", "amount": total}]
     if status == "void":
@@ -30,7 +33,9 @@ def _order(rng: random.Random, i: int, status: str) -> dict:
     return {"id": f"O{i:04d}", "status": status, "items": items, "history": history}
 
 
-def _orders(n: int = 60, seed: int = 0, statuses: tuple[str, ...] = ("open", "shipped", "void")) -> list[dict]:
+def _orders(
+    n: int = 60, seed: int = 0, statuses: tuple[str, ...] = ("open", "shipped", "void")
+) -> list[dict]:
     rng = random.Random(seed)
     return [_order(rng, i, statuses[i % len(statuses)]) for i in range(n)]
 
@@ -151,7 +156,9 @@ def test_guard_survives_json_and_closure_equals_generated_plan(registry):
 
 def test_merged_domains_keep_the_union_of_values():
     a = Registry([Rule("t", "domain", "$", ("size",), {"values": ["M", "S"], "nullable": True})])
-    b = Registry([Rule("t", "domain", "$", ("size",), {"values": ["L", "M"], "nullable": True}, source="records")])
+    b = Registry(
+        [Rule("t", "domain", "$", ("size",), {"values": ["L", "M"], "nullable": True}, source="records")]
+    )
     m = a.merged(b)
     (r,) = m.rules_for("t")
     assert r.params["values"] == ["L", "M", "S"] and r.source == "traces+records"
@@ -170,11 +177,25 @@ def test_a_sampled_domain_yields_to_records_that_show_the_field_open():
 def test_domains_widen_to_a_catalogs_values_under_the_same_keys():
     rng = random.Random(0)
     sizes = ["S", "M"]
-    orders = [{"id": f"O{i}", "status": ["open", "done"][i % 2],
-               "items": [{"sku": f"K{rng.randrange(9)}", "options": {"size": sizes[rng.randrange(2)]}} for _ in range(3)]}
-              for i in range(40)]
-    catalog = [{"id": f"P{i}", "status": "listed",
-                "variants": {f"K{i}{j}": {"options": {"size": s}} for j, s in enumerate(["S", "M", "L", "XL"])}} for i in range(3)]
+    orders = [
+        {
+            "id": f"O{i}",
+            "status": ["open", "done"][i % 2],
+            "items": [
+                {"sku": f"K{rng.randrange(9)}", "options": {"size": sizes[rng.randrange(2)]}}
+                for _ in range(3)
+            ],
+        }
+        for i in range(40)
+    ]
+    catalog = [
+        {
+            "id": f"P{i}",
+            "status": "listed",
+            "variants": {f"K{i}{j}": {"options": {"size": s}} for j, s in enumerate(["S", "M", "L", "XL"])},
+        }
+        for i in range(3)
+    ]
     rules = from_records({"orders": orders, "products": catalog})
     size = next(r for r in rules["orders"] if r.cls == "domain" and r.fields == ("options.size",))
     assert size.params["values"] == ["L", "M", "S", "XL"] and size.support["widened_from"] == 2

@@ -32,7 +32,15 @@ def test_coincidence_floor_is_the_smallest_count_below_the_confidence_limit():
 
 
 def test_all_seven_classes_are_learned():
-    assert set(REG.counts_by_class()) == {"required", "type", "positive", "domain", "echo", "date_order", "relation"}
+    assert set(REG.counts_by_class()) == {
+        "required",
+        "type",
+        "positive",
+        "domain",
+        "echo",
+        "date_order",
+        "relation",
+    }
 
 
 def test_generator_contracts_are_found():
@@ -45,7 +53,11 @@ def test_generator_contracts_are_found():
     assert "place_order:positive:$.items[*]:amount" in order
     assert "get_quote:echo:$:ticker|arg.ticker" in _ids("get_quote")
     affine = [r for r in REG.rules_for("get_weather") if r.params.get("form") == "affine"]
-    assert len(affine) == 1 and math.isclose(affine[0].params["k"], 1.8) and math.isclose(affine[0].params["c"], 32)
+    assert (
+        len(affine) == 1
+        and math.isclose(affine[0].params["k"], 1.8)
+        and math.isclose(affine[0].params["c"], 32)
+    )
     dom = [r for r in REG.rules_for("place_order") if r.cls == "domain"]
     assert dom and set(dom[0].params["values"]) == {"pending", "shipped", "delivered"}
 
@@ -102,7 +114,7 @@ def test_each_corruption_class_fires_its_rule():
     assert _fires("get_weather", lambda r, a: r.update(fahrenheit=r["fahrenheit"] + 10), "relation")
     assert _fires("place_order", lambda r, a: r["items"][0].update(amount=-1.0), "positive")
     # a cached error page in place of the object breaks the root type
-    assert _fires("get_quote", lambda r, a: (r.clear()), "required")
+    assert _fires("get_quote", lambda r, a: r.clear(), "required")
     assert REG.check("get_quote", {"ticker": "T001"}, "<html>502 Bad Gateway</html>")[0].rule_class == "type"
 
 
@@ -159,12 +171,17 @@ def test_error_rows_are_skipped():
 
 
 def test_sum_of_two_fields_is_learned_and_fires():
-    ex = [({"k": i}, {"sub": round(10 + 3.7 * i, 2), "fee": round(1 + (i * 7919 % 13) * 0.31, 2)}) for i in range(30)]
+    ex = [
+        ({"k": i}, {"sub": round(10 + 3.7 * i, 2), "fee": round(1 + (i * 7919 % 13) * 0.31, 2)})
+        for i in range(30)
+    ]
     for _args, res in ex:
         res["total"] = round(res["sub"] + res["fee"], 2)
     rules = mine_tool("t", ex)
     add = [r for r in rules if r.params.get("form") == "add"]
-    assert [(r.fields, r.sentence()) for r in add] == [(("total", "fee", "sub"), "total must equal fee + sub")]
+    assert [(r.fields, r.sentence()) for r in add] == [
+        (("total", "fee", "sub"), "total must equal fee + sub")
+    ]
     from harness.monitor import Registry
 
     reg = Registry(rules)

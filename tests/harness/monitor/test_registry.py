@@ -19,8 +19,9 @@ def test_json_round_trip_keeps_rules_and_checks(tmp_path):
     back = Registry.load(tmp_path / "r.json")
     assert back.to_json()["tools"] == REG.to_json()["tools"]
     bad = {"ticker": "T001", "price": -1.0, "currency": "USD", "as_of": "2025-01-01", "volume": 10}
-    assert [v.rule_id for v in back.check("get_quote", {"ticker": "T001"}, bad)] == \
-        [v.rule_id for v in REG.check("get_quote", {"ticker": "T001"}, bad)]
+    assert [v.rule_id for v in back.check("get_quote", {"ticker": "T001"}, bad)] == [
+        v.rule_id for v in REG.check("get_quote", {"ticker": "T001"}, bad)
+    ]
 
 
 def test_unknown_format_version_is_refused():

@@ -34,7 +34,7 @@ def reference_check(reg, tool, args, result):
     if (id(reg), tool) not in _PLANS:
         _PLANS[(id(reg), tool)] = _compile_tool(rules)
     for plan in _PLANS[(id(reg), tool)]:
-        for element, index in (((result, ()),) if not plan.chains else iter_context(result, plan.chains)):
+        for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
             if plan.shape_types is not None:
                 py, names, c = plan.shape_types
                 if type(element) not in py and not type_ok(element, names):
@@ -46,8 +46,13 @@ def reference_check(reg, tool, args, result):
                     vals[f] = g(element)
             else:
                 vals = {"": element}
-            ordered = ([c for _, c in plan.required] + [t[-1] for t in plan.typed] + [t[-1] for t in plan.positive]
-                       + [t[-1] for t in plan.domain] + plan.checks)
+            ordered = (
+                [c for _, c in plan.required]
+                + [t[-1] for t in plan.typed]
+                + [t[-1] for t in plan.positive]
+                + [t[-1] for t in plan.domain]
+                + plan.checks
+            )
             for c in ordered:
                 hit = c.fn(vals, args)
                 if hit is not None:
@@ -96,10 +101,16 @@ def test_generated_checks_equal_rule_closures_on_clean_and_perturbed_results(cod
             n_checked += 1
             n_fired += bool(got)
         bad_args = {k: ("zz" if isinstance(v, str) else -5) for k, v in args.items()}
-        assert reg.check(row["tool"], bad_args, row["result"]) == reference_check(reg, row["tool"], bad_args, row["result"])
+        assert reg.check(row["tool"], bad_args, row["result"]) == reference_check(
+            reg, row["tool"], bad_args, row["result"]
+        )
     assert n_fired > 0 and n_fired < n_checked  # both branches exercised
-    classes = {v.rule_class for row in TRACES[:80] for res in _mutants(row["result"], r)
-               for v in reg.check(row["tool"], row.get("arguments") or {}, res)}
+    classes = {
+        v.rule_class
+        for row in TRACES[:80]
+        for res in _mutants(row["result"], r)
+        for v in reg.check(row["tool"], row.get("arguments") or {}, res)
+    }
     assert {"type", "domain", "positive"} <= classes  # each looped class fired somewhere
 
 
@@ -126,7 +137,9 @@ def array_path(request, monkeypatch):
 def test_column_equality_screen_equals_full_comparison(array_path):
     for seed, rows in ((0, 1), (1, 2), (2, 9), (3, 40)):
         mat = _matrix(seed, rows, 9)
-        full = (np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))).all(axis=0)
+        full = (
+            np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat[:, None, :]))
+        ).all(axis=0)
         got = _all_rows_close(mat)
         assert (got == full).all() and got[0, 1] and got[1, 0]
 
@@ -144,7 +157,10 @@ def test_affine_prefilter_screen_equals_full_residuals(array_path):
             k = (mat[hi, :].T - mat[lo, :].T) / (mat[hi, ci] - mat[lo, ci])[None, :]
             c = mat[lo, :].T - k * mat[lo, ci][None, :]
             q = np.full(9, 0.01)
-            tol = 0.5 * (q[:, None] + np.abs(k) * q[None, :]) + 1e-6 * np.maximum(1.0, np.abs(mat)).max(axis=0)[:, None]
+            tol = (
+                0.5 * (q[:, None] + np.abs(k) * q[None, :])
+                + 1e-6 * np.maximum(1.0, np.abs(mat)).max(axis=0)[:, None]
+            )
             resid = np.abs(mat[:, :, None] - k[None] * mat[:, None, :] - c[None])
             full = np.isfinite(k) & (resid <= tol[None] * 1.001 + 1e-9).all(axis=0)
         assert all(ok(a, b) == bool(full[idx[a], idx[b]]) for a in names for b in names)
@@ -165,7 +181,9 @@ def test_product_and_sum_screen_equals_per_target_test(array_path):
         for a in range(9):
             xa = mat[:, a][:, None]
             ok = (np.abs(xa - prod) <= 0.5 * 0.01 + tol_bc + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
-            ok_add = (np.abs(xa - total) <= 0.5 * 0.01 + tol_add + 1e-9 * np.maximum(1.0, np.abs(xa))).all(axis=0)
+            ok_add = (np.abs(xa - total) <= 0.5 * 0.01 + tol_add + 1e-9 * np.maximum(1.0, np.abs(xa))).all(
+                axis=0
+            )
             assert mul.get(names[a], []) == np.flatnonzero(ok).tolist()
             assert add.get(names[a], []) == np.flatnonzero(ok_add).tolist()
         assert pairs.index((5, 6)) in mul["f4"] and pairs.index((5, 6)) in add["f7"]

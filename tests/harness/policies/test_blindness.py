@@ -9,7 +9,16 @@ from pathlib import Path
 import harness.agents.policies as pkg
 
 FORBIDDEN = ("environments", "harness.monitor", "harness.faults", "harness.runner", "harness.records")
-POLICY_MODULES = ["_checks", "_history", "_planner", "_schema", "trusting", "receipt_aware", "skeptic", "noisy"]
+POLICY_MODULES = [
+    "_checks",
+    "_history",
+    "_planner",
+    "_schema",
+    "trusting",
+    "receipt_aware",
+    "skeptic",
+    "noisy",
+]
 
 
 def _imports(path: Path) -> set[str]:

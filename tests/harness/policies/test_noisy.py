@@ -22,8 +22,13 @@ def _rates(policy: Noisy, convo, n: int = 400) -> dict[str, float]:
     for seed in range(n):
         reply = policy.respond(convo.messages, convo.tools, random.Random(seed))
         tool, args = convo.next_call(reply)
-        kind = "abandon" if tool == "finish" else "follow" if tool == "get_price_b" else (
-            "retry" if tool == "get_price_a" else "ignore")
+        kind = (
+            "abandon"
+            if tool == "finish"
+            else "follow"
+            if tool == "get_price_b"
+            else ("retry" if tool == "get_price_a" else "ignore")
+        )
         counts[kind] = counts.get(kind, 0) + 1
     return {k: v / n for k, v in counts.items()}
 
@@ -56,7 +61,10 @@ def test_notice_rate_moves_with_p_notice(convo):
 def test_a_choice_is_replayed_from_the_notes_in_later_turns(convo):
     _after_flagged(convo, RECEIPT)
     policy = Noisy(NoisyParams(p_follow=0.5, p_overreact=0.0))
-    seeds = {convo.next_call(policy.respond(convo.messages, convo.tools, random.Random(s)))[0]: s for s in range(50)}
+    seeds = {
+        convo.next_call(policy.respond(convo.messages, convo.tools, random.Random(s)))[0]: s
+        for s in range(50)
+    }
     assert {"get_price_b", "place_order"} <= set(seeds)  # both choices occur
     for tool, seed in seeds.items():
         turn = convo.__class__()
@@ -64,9 +72,16 @@ def test_a_choice_is_replayed_from_the_notes_in_later_turns(convo):
         reply = policy.respond(turn.messages, turn.tools, random.Random(seed))
         turn.messages.append({**reply, "tool_calls": [{**reply["tool_calls"][0], "id": "c9"}]})
         args = convo.next_call(reply)[1]
-        turn.messages.append({"role": "tool", "tool_call_id": "c9", "name": tool,
-                              "content": '{"item": "widget", "price": 12.5}' if tool == "get_price_b"
-                              else '{"confirmation_code": "CF-9"}'})
+        turn.messages.append(
+            {
+                "role": "tool",
+                "tool_call_id": "c9",
+                "name": tool,
+                "content": '{"item": "widget", "price": 12.5}'
+                if tool == "get_price_b"
+                else '{"confirmation_code": "CF-9"}',
+            }
+        )
         assert args  # a real call was made
         # whatever the next rng says, the earlier receipt decision stands
         for other in range(20):

@@ -68,6 +68,7 @@ def test_monitor_receipts_help_only_the_policies_that_read_them(env):
     from harness.monitor import build_crossfit
 
     crossfit = build_crossfit(traces(env, mode="P0"))
+
     def grid(policy: str, **kw) -> dict:
         return run_grid(policy, env, where={"mode": ["P3", "P4"]}, limit=8, **kw)
 

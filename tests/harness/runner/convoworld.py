@@ -32,18 +32,34 @@ from environments.seeding import sha256_hex, stable_int
 STOP = "###STOP###"
 N_TASKS = 6
 TOOLS = {
-    "lookup_order": ToolSpec("lookup_order", "Look up an order: its status and total.",
-                             {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
-                             category="read"),
-    "refund_order": ToolSpec("refund_order", "Refund an order's total to the customer.",
-                             {"type": "object", "properties": {"order_id": {"type": "string"}, "amount": {"type": "number"}},
-                              "required": ["order_id", "amount"]}, category="write"),
+    "lookup_order": ToolSpec(
+        "lookup_order",
+        "Look up an order: its status and total.",
+        {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+        category="read",
+    ),
+    "refund_order": ToolSpec(
+        "refund_order",
+        "Refund an order's total to the customer.",
+        {
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}, "amount": {"type": "number"}},
+            "required": ["order_id", "amount"],
+        },
+        category="write",
+    ),
 }
 
 
 def orders() -> dict[str, dict[str, Any]]:
-    return {f"O-{k}": {"order_id": f"O-{k}", "status": "delivered", "total": round(20 + stable_int("desk", k) % 8000 / 100, 2)}
-            for k in range(N_TASKS)}
+    return {
+        f"O-{k}": {
+            "order_id": f"O-{k}",
+            "status": "delivered",
+            "total": round(20 + stable_int("desk", k) % 8000 / 100, 2),
+        }
+        for k in range(N_TASKS)
+    }
 
 
 class DeskState:
@@ -145,7 +161,11 @@ class DeskWorld:
 
 
 def _msg(content: str | None = None, call: tuple[str, dict] | None = None) -> dict:
-    calls = [{"id": "", "type": "function", "function": {"name": call[0], "arguments": json.dumps(call[1])}}] if call else []
+    calls = (
+        [{"id": "", "type": "function", "function": {"name": call[0], "arguments": json.dumps(call[1])}}]
+        if call
+        else []
+    )
     return {"role": "assistant", "content": content, "tool_calls": calls}
 
 
@@ -155,7 +175,9 @@ class DeskAgent:
     def respond(self, messages: list[dict], tools: list[dict], rng: Any) -> dict:
         said = " ".join(m.get("content") or "" for m in messages if m["role"] == "user")
         order = re.search(r"O-\d+", said)
-        results = [json.loads(m["content"]) for m in messages if m["role"] == "tool" and m["content"].startswith("{")]
+        results = [
+            json.loads(m["content"]) for m in messages if m["role"] == "tool" and m["content"].startswith("{")
+        ]
         looked = [r for r in results if "total" in r]
         refunded = [r for r in results if "refunded" in r]
         last = messages[-1]
@@ -207,8 +229,14 @@ class DeskPlugin(Plugin):
 
     def clean_traces(self, env: Any, **options: Any):
         for k, order in enumerate(orders().values()):
-            yield {"tool": "lookup_order", "arguments": {"order_id": order["order_id"]}, "result": order,
-                   "status": "ok", "task_id": f"desk-{k}", "group_id": f"customer-{k % 3}"}
+            yield {
+                "tool": "lookup_order",
+                "arguments": {"order_id": order["order_id"]},
+                "result": order,
+                "status": "ok",
+                "task_id": f"desk-{k}",
+                "group_id": f"customer-{k % 3}",
+            }
 
     def scripted_policies(self):
         return {"trusting": DeskAgent, "receipt-aware": DeskCrasher}

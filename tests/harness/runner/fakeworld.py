@@ -30,20 +30,38 @@ N_WORKFLOWS = 12
 
 def _spec(name: str, desc: str, params: dict[str, tuple[str, str]], category: str = "read") -> ToolSpec:
     props = {k: {"type": t, "description": d} for k, (t, d) in params.items()}
-    return ToolSpec(name, desc, {"type": "object", "properties": props, "required": list(params)}, category=category)
+    return ToolSpec(
+        name, desc, {"type": "object", "properties": props, "required": list(params)}, category=category
+    )
 
 
 TOOLS = [
-    _spec("get_price_a", "Get the price. Looks up an item. Returns: item (string), price (number). Capability: shop.price",
-          {"item": ("string", "The item [from: query.item]")}),
-    _spec("get_price_b", "Get the price. Another catalog. Returns: item (string), price (number). Capability: shop.price",
-          {"product": ("string", "The item [from: query.item]")}),
-    _spec("buy_item", "Buy the item. Places an order. Returns: confirmation_code (string). Capability: shop.buy",
-          {"item": ("string", "The item [from: query.item]"), "price": ("number", "Its price [from: price]")},
-          category="write"),
-    _spec("finish", "End the episode with your final answer.",
-          {"status": ("string", "done or aborted"), "answer": ("string", "the answer"),
-           "reason": ("string", "why")}, category="terminal"),
+    _spec(
+        "get_price_a",
+        "Get the price. Looks up an item. Returns: item (string), price (number). Capability: shop.price",
+        {"item": ("string", "The item [from: query.item]")},
+    ),
+    _spec(
+        "get_price_b",
+        "Get the price. Another catalog. Returns: item (string), price (number). Capability: shop.price",
+        {"product": ("string", "The item [from: query.item]")},
+    ),
+    _spec(
+        "buy_item",
+        "Buy the item. Places an order. Returns: confirmation_code (string). Capability: shop.buy",
+        {"item": ("string", "The item [from: query.item]"), "price": ("number", "Its price [from: price]")},
+        category="write",
+    ),
+    _spec(
+        "finish",
+        "End the episode with your final answer.",
+        {
+            "status": ("string", "done or aborted"),
+            "answer": ("string", "the answer"),
+            "reason": ("string", "why"),
+        },
+        category="terminal",
+    ),
 ]
 SPECS = {s.name: s for s in TOOLS}
 
@@ -79,12 +97,15 @@ class FakeEpisode:
             if mode in ("P3", "P4") and self.victim is None:
                 self.victim = call.name
             if call.name == self.victim and (mode == "P4" or (mode == "P3" and prior == 0)):
-                return ToolResult({"item": item, "price": -price_of(item)}, meta={"perturbed": True,
-                                                                               "fault_kind": mode})
+                return ToolResult(
+                    {"item": item, "price": -price_of(item)}, meta={"perturbed": True, "fault_kind": mode}
+                )
             return ToolResult({"item": item, "price": price_of(item)})
         if call.name == "buy_item":
             self.bought.append(float(call.arguments["price"]))
-            return ToolResult({"confirmation_code": f"CF-{stable_int(item, call.arguments['price']) % 10**8:08d}"})
+            return ToolResult(
+                {"confirmation_code": f"CF-{stable_int(item, call.arguments['price']) % 10**8:08d}"}
+            )
         self.finished = str(call.arguments.get("status"))
         return ToolResult({"ok": True}, terminal=True)
 
@@ -104,9 +125,13 @@ class FakeWorld:
             for mode in ("P0", "P3", "P4"):
                 item = f"item-{k}"
                 self._tasks[f"{wid}_{mode}"] = Task(
-                    task_id=f"{wid}_{mode}", group_id=wid, env="fakeworld", terminal_tool="finish",
+                    task_id=f"{wid}_{mode}",
+                    group_id=wid,
+                    env="fakeworld",
+                    terminal_tool="finish",
                     query=f"Get the price, then buy the item.\nInputs: item={item}",
-                    strata={"complexity": "C3" if k % 2 else "C4", "mode": mode}, meta={"item": item},
+                    strata={"complexity": "C3" if k % 2 else "C4", "mode": mode},
+                    meta={"item": item},
                 )
 
     def tasks(self, split: str = "all") -> list[Task]:
@@ -140,9 +165,14 @@ class NegativePriceMonitor:
     def __init__(self, variant: str = "full"):
         self.variant = variant
 
-    def annotate(self, tool: str, arguments: dict, content: Any, exposed_tools: list[str],
-                 status: str = "ok") -> Annotation:
-        if not (isinstance(content, dict) and isinstance(content.get("price"), (int, float)) and content["price"] < 0):
+    def annotate(
+        self, tool: str, arguments: dict, content: Any, exposed_tools: list[str], status: str = "ok"
+    ) -> Annotation:
+        if not (
+            isinstance(content, dict)
+            and isinstance(content.get("price"), (int, float))
+            and content["price"] < 0
+        ):
             return Annotation(content, [], None, [], 0)
         recovery = [tool] + [t for t in exposed_tools if t.startswith("get_price") and t != tool]
         block: dict[str, Any] = {"violated": f"{tool}: price > 0", "observed": content["price"]}
@@ -151,8 +181,9 @@ class NegativePriceMonitor:
         elif self.variant == "generic":
             block = {"warning": "this result may be wrong"}
         violation = {"rule_id": f"{tool}.price.positive", "rule_class": "positive"}
-        return Annotation({"tool_result": content, "outcome_monitor": block}, [violation], block, recovery,
-                          len(recovery))
+        return Annotation(
+            {"tool_result": content, "outcome_monitor": block}, [violation], block, recovery, len(recovery)
+        )
 
 
 FAULT_KINDS = {"P0": "none", "P3": "implicit_transient", "P4": "implicit_permanent"}
@@ -177,8 +208,14 @@ class FakePlugin(Plugin):
                 continue
             item = task.meta["item"]
             for tool, arg in (("get_price_a", "item"), ("get_price_b", "product")):
-                yield {"tool": tool, "arguments": {arg: item}, "result": {"item": item, "price": price_of(item)},
-                       "status": "ok", "task_id": task.task_id, "group_id": task.group_id}
+                yield {
+                    "tool": tool,
+                    "arguments": {arg: item},
+                    "result": {"item": item, "price": price_of(item)},
+                    "status": "ok",
+                    "task_id": task.task_id,
+                    "group_id": task.group_id,
+                }
 
 
 PLUGIN = FakePlugin()

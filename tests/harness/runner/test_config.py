@@ -46,10 +46,18 @@ def test_table1_rule_is_the_documented_one():
     params = cfg.study.selection.params
     assert cfg.study.selection.rule == "stratified_hash"
     assert (params["levels"], params["values"], params["per_cell"], params["salt"]) == (
-        ["C3", "C4"], ["P3", "P4"], 20, "table1")
+        ["C3", "C4"],
+        ["P3", "P4"],
+        20,
+        "table1",
+    )
     assert len(params["levels"]) * len(params["values"]) * params["per_cell"] == 80
-    assert name_list(cfg.models) == ["scripted-trusting", "scripted-receipt-aware", "scripted-skeptic",
-                                     "scripted-noisy"]
+    assert name_list(cfg.models) == [
+        "scripted-trusting",
+        "scripted-receipt-aware",
+        "scripted-skeptic",
+        "scripted-noisy",
+    ]
 
 
 def test_ablations_and_clean_have_114_workflows():
@@ -68,8 +76,14 @@ def test_run_dir_default_and_override():
 
 @pytest.mark.parametrize(
     "overrides",
-    [["study=smoke", "sed=1"], ["study=smoke", "seed=abc"], [], ["study=nope"], ["study=smoke", "budget.dollars=3"],
-     ["study=smoke", "study.env.max_round=3"]],
+    [
+        ["study=smoke", "sed=1"],
+        ["study=smoke", "seed=abc"],
+        [],
+        ["study=nope"],
+        ["study=smoke", "budget.dollars=3"],
+        ["study=smoke", "study.env.max_round=3"],
+    ],
 )
 def test_typos_fail_at_composition(overrides):
     with pytest.raises((ConfigCompositionException, OmegaConfBaseException)):
@@ -93,8 +107,10 @@ def test_arm_validation():
 
 
 def test_models_accept_comma_lists_raw_strings_and_overrides():
-    assert [m.name for m in load_models("scripted-trusting, scripted-noisy")] == ["scripted-trusting",
-                                                                                  "scripted-noisy"]
+    assert [m.name for m in load_models("scripted-trusting, scripted-noisy")] == [
+        "scripted-trusting",
+        "scripted-noisy",
+    ]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         raw = load_models(["openai/gpt-4o-mini"])[0]
@@ -109,6 +125,11 @@ def test_models_accept_comma_lists_raw_strings_and_overrides():
 
 
 def test_model_overrides_from_the_command_line():
-    cfg = to_config(composed("study=smoke", "models=[scripted-trusting]",
-                             "+model_overrides.scripted-trusting.api_key_env=CANARY_KEY"))
+    cfg = to_config(
+        composed(
+            "study=smoke",
+            "models=[scripted-trusting]",
+            "+model_overrides.scripted-trusting.api_key_env=CANARY_KEY",
+        )
+    )
     assert load_models(cfg.models, cfg.model_overrides)[0].api_key_env == "CANARY_KEY"

@@ -101,7 +101,9 @@ def test_infra_error_is_a_stop_not_a_crash():
         raise FakeInfraError("429")
 
     task = WORLD.task("W00_P0")
-    out = asyncio.run(run_loop(WORLD.episode("W00_P0"), task, boom, system_prompt="s", infra_errors=(FakeInfraError,)))
+    out = asyncio.run(
+        run_loop(WORLD.episode("W00_P0"), task, boom, system_prompt="s", infra_errors=(FakeInfraError,))
+    )
     assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit" and "429" in out.error
 
 
@@ -137,7 +139,11 @@ def test_a_failing_world_is_an_env_error_not_the_agents(stage):
     script = Script(turn(call("get_price_a", {"item": it})), turn(content="done"))
     ep = _Raising(stage)
     out = asyncio.run(run_loop(ep, ep.task, script, system_prompt="s", infra_errors=(FakeInfraError,)))
-    assert out.stop_reason == "env_error" and out.error_kind in ("ConnectionError", "RuntimeError", "TimeoutError")
+    assert out.stop_reason == "env_error" and out.error_kind in (
+        "ConnectionError",
+        "RuntimeError",
+        "TimeoutError",
+    )
     assert out.error and out.final_answer in (None, "done")
 
 
@@ -148,8 +154,15 @@ def test_a_world_failure_raising_an_infra_error_stays_infra():
         raise FakeInfraError("user model 429")
 
     ep.call = call_
-    out = asyncio.run(run_loop(ep, ep.task, Script(turn(call("get_price_a", {"item": "x"}))), system_prompt="s",
-                               infra_errors=(FakeInfraError,)))
+    out = asyncio.run(
+        run_loop(
+            ep,
+            ep.task,
+            Script(turn(call("get_price_a", {"item": "x"}))),
+            system_prompt="s",
+            infra_errors=(FakeInfraError,),
+        )
+    )
     assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit"
 
 
@@ -174,7 +187,11 @@ class _Chatty:
         from environments.base import UserTurn
 
         self.heard.append(text)
-        return UserTurn("thanks, bye", done=True) if len(self.heard) == 3 else UserTurn(f"answer {len(self.heard)}")
+        return (
+            UserTurn("thanks, bye", done=True)
+            if len(self.heard) == 3
+            else UserTurn(f"answer {len(self.heard)}")
+        )
 
 
 def test_text_goes_to_the_user_and_the_user_ends_the_episode():
@@ -190,14 +207,24 @@ def test_text_goes_to_the_user_and_the_user_ends_the_episode():
 
 @pytest.mark.parametrize(
     ("second", "expected"),
-    [("get_price_b", "switched_listed"), ("get_price_a", "retried_same"), ("buy_item", "other_tool"),
-     ("finish", "stopped")],
+    [
+        ("get_price_b", "switched_listed"),
+        ("get_price_a", "retried_same"),
+        ("buy_item", "other_tool"),
+        ("finish", "stopped"),
+    ],
 )
 def test_receipt_next_action(second, expected):
     it = item("W02_P4")
-    args = {"get_price_b": {"product": it}, "get_price_a": {"item": it}, "buy_item": {"item": it, "price": 1.0},
-            "finish": {"status": "aborted", "answer": "x", "reason": "y"}}[second]
-    script = Script(turn(call("get_price_a", {"item": it}, "1")), turn(call(second, args, "2")), turn(content="end"))
+    args = {
+        "get_price_b": {"product": it},
+        "get_price_a": {"item": it},
+        "buy_item": {"item": it, "price": 1.0},
+        "finish": {"status": "aborted", "answer": "x", "reason": "y"},
+    }[second]
+    script = Script(
+        turn(call("get_price_a", {"item": it}, "1")), turn(call(second, args, "2")), turn(content="end")
+    )
     _, out = run("W02_P4", script, interposers=monitor_chain())
     assert out.hit
     assert len(out.receipts) >= 1
@@ -229,7 +256,7 @@ def test_deferred_receipt_arrives_with_next_tool_message():
     first, second = json.loads(tools[0]["content"]), tools[1]["content"]
     assert "outcome_monitor" not in first and first["price"] < 0  # raw result, no receipt yet
     assert second.startswith(prompts.DEFERRED_PREFIX)
-    note, _, rest = second[len(prompts.DEFERRED_PREFIX):].partition("\n\n")
+    note, _, rest = second[len(prompts.DEFERRED_PREFIX) :].partition("\n\n")
     assert json.loads(note)["recovery_tools"] == ["get_price_a", "get_price_b"]
     assert json.loads(rest)["price"] > 0
     assert out.receipts[0]["next_action"] == "switched_listed"
@@ -239,7 +266,9 @@ def test_deferred_receipt_after_final_answer_goes_to_a_user_message():
     it = item("W02_P4")
     script = Script(turn(call("get_price_a", {"item": it}, "1")), turn(content="end"))
     _, out = run("W02_P4", script, interposers=monitor_chain("deferred"), delivery="deferred")
-    assert out.messages[-1]["role"] == "user" and out.messages[-1]["content"].startswith(prompts.DEFERRED_PREFIX)
+    assert out.messages[-1]["role"] == "user" and out.messages[-1]["content"].startswith(
+        prompts.DEFERRED_PREFIX
+    )
 
 
 class RejectFirst:
@@ -248,14 +277,22 @@ class RejectFirst:
 
     async def review(self, task, messages, tools, call):
         self.n += 1
-        return Review(approved=self.n > 1, feedback="use the other provider", prompt_tokens=7,
-                      completion_tokens=3, cost_usd=0.5)
+        return Review(
+            approved=self.n > 1,
+            feedback="use the other provider",
+            prompt_tokens=7,
+            completion_tokens=3,
+            cost_usd=0.5,
+        )
 
 
 def test_reviewer_feedback_blocks_call_and_is_counted():
     it = item("W00_P0")
-    script = Script(turn(call("get_price_a", {"item": it}, "1")), turn(call("get_price_b", {"product": it}, "2")),
-                    turn(content="end"))
+    script = Script(
+        turn(call("get_price_a", {"item": it}, "1")),
+        turn(call("get_price_b", {"product": it}, "2")),
+        turn(content="end"),
+    )
     reviewer = RejectFirst()
     episode, out = run("W00_P0", script, reviewer=reviewer, max_reviewer_calls=5)
     assert episode.calls == {"get_price_b": 1}

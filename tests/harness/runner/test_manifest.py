@@ -36,7 +36,9 @@ def test_git_and_versions():
     state = git_state()
     assert state["commit"] is None or len(state["commit"]) == 40
     assert package_versions(("hydra-core", "no-such-package-xyz")) == {
-        "hydra-core": package_versions(("hydra-core",))["hydra-core"], "no-such-package-xyz": None}
+        "hydra-core": package_versions(("hydra-core",))["hydra-core"],
+        "no-such-package-xyz": None,
+    }
 
 
 def test_head_fallback_reads_git_files(tmp_path):
@@ -75,8 +77,16 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     shutil.copytree(harness.config.CONF_DIR, conf)
     monkeypatch.setattr(harness.config, "CONF_DIR", conf)
     harness.config.register()
-    overrides = ["study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "limit=1",
-                 "arms=[baseline]", "models=[scripted-trusting]", "progress=false", "sampling.temperature=null"]
+    overrides = [
+        "study=smoke",
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "limit=1",
+        "arms=[baseline]",
+        "models=[scripted-trusting]",
+        "progress=false",
+        "sampling.temperature=null",
+    ]
     with initialize_config_dir(str(conf), version_base="1.3"):
         cfg = harness.config.to_config(compose("config", overrides=overrides))
     run_dir = tmp_path / "run"
@@ -107,8 +117,15 @@ def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
 
     load_fakeworld()
     harness.config.register()
-    overrides = ["study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "limit=1",
-                 "arms=[baseline,monitor]", "models=[scripted-trusting]", "progress=false"]
+    overrides = [
+        "study=smoke",
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "limit=1",
+        "arms=[baseline,monitor]",
+        "models=[scripted-trusting]",
+        "progress=false",
+    ]
     with initialize_config_dir(str(harness.config.CONF_DIR), version_base="1.3"):
         cfg = harness.config.to_config(compose("config", overrides=overrides))
     run_study(cfg, tmp_path, factory=policy_factory)

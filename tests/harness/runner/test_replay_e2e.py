@@ -28,7 +28,11 @@ def recorded(tmp_path_factory):
     cache = root / "c.sqlite"
     run_study(config("cache.mode=record", f"cache.path={cache}"), root / "record")
     run_study(config("cache.mode=replay", f"cache.path={cache}"), root / "replay")
-    return root, load_records(root / "record" / "episodes.jsonl"), load_records(root / "replay" / "episodes.jsonl")
+    return (
+        root,
+        load_records(root / "record" / "episodes.jsonl"),
+        load_records(root / "replay" / "episodes.jsonl"),
+    )
 
 
 @pytest.mark.slow
@@ -64,8 +68,15 @@ def test_replay_miss_is_an_unscored_infra_error_that_says_how_to_fix_it(recorded
     root, _, _ = recorded
     # a model the recording never used: every request misses
     out = root / "miss"
-    counts = run_study(config("cache.mode=replay", f"cache.path={root / 'c.sqlite'}", "arms=[baseline]",
-                              "models=[scripted-skeptic]"), out)
+    counts = run_study(
+        config(
+            "cache.mode=replay",
+            f"cache.path={root / 'c.sqlite'}",
+            "arms=[baseline]",
+            "models=[scripted-skeptic]",
+        ),
+        out,
+    )
     records = load_records(out / "episodes.jsonl")
     assert counts["by_status"] == {"infra_error": len(records)} and records
     for rec in records:

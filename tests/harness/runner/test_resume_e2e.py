@@ -21,16 +21,28 @@ from harness.records import latest_by_episode, load_records
 REPO = Path(__file__).resolve().parents[3]
 CANARY = "CANARY-7f3a9c1e5b2d4068-must-never-be-written"
 ARGS = [
-    "study=smoke", "study.selection.params.per_cell=3", "arms=[baseline,reviewer]",
-    "models=[scripted-trusting,scripted-skeptic]", "concurrency=1",
+    "study=smoke",
+    "study.selection.params.per_cell=3",
+    "arms=[baseline,reviewer]",
+    "models=[scripted-trusting,scripted-skeptic]",
+    "concurrency=1",
     "+model_overrides.scripted-trusting.api_key_env=CANARY_KEY",
 ]
 
 
 def start(out: Path, log: Path) -> subprocess.Popen:
-    env = {**os.environ, "CANARY_KEY": CANARY, "LITELLM_LOG": "DEBUG"}  # loud logs: the canary must still not leak
-    return subprocess.Popen([sys.executable, "-m", "harness.run", *ARGS, f"out={out}"], cwd=REPO, env=env,
-                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "CANARY_KEY": CANARY,
+        "LITELLM_LOG": "DEBUG",
+    }  # loud logs: the canary must still not leak
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness.run", *ARGS, f"out={out}"],
+        cwd=REPO,
+        env=env,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+    )
 
 
 def n_lines(path: Path) -> int:

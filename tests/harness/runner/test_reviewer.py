@@ -21,13 +21,24 @@ from harness.agents.reviewer import (  # noqa: E402
     review_request,
 )
 
-TASK = Task("t1", "w1", "Get the price, then buy the item.\nInputs: item=widget-7", "fake", terminal_tool="finish")
+TASK = Task(
+    "t1", "w1", "Get the price, then buy the item.\nInputs: item=widget-7", "fake", terminal_tool="finish"
+)
 TOOLS = [{"type": "function", "function": {"name": "get_price", "parameters": {}}}]
 HISTORY = [
     {"role": "system", "content": "agent system prompt"},
     {"role": "user", "content": TASK.query},
-    {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "1", "type": "function", "function": {"name": "get_price", "arguments": '{"item": "widget-7"}'}}]},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "1",
+                "type": "function",
+                "function": {"name": "get_price", "arguments": '{"item": "widget-7"}'},
+            }
+        ],
+    },
     {"role": "tool", "tool_call_id": "1", "content": '{"item": "widget-7", "price": 12.5}'},
 ]
 
@@ -46,7 +57,9 @@ def test_request_carries_the_evidence_but_not_the_agent_prompt():
 
 
 def test_scripted_reviewer_approves_grounded_calls_and_flags_others():
-    assert verdict_for({"name": "buy", "arguments": {"item": "widget-7", "price": 12.5}}) == {"decision": "approve"}
+    assert verdict_for({"name": "buy", "arguments": {"item": "widget-7", "price": 12.5}}) == {
+        "decision": "approve"
+    }
     invented = verdict_for({"name": "buy", "arguments": {"item": "widget-7", "price": 99.0}})
     assert invented["decision"] == "revise" and "99.0" in invented["feedback"]
     negative = verdict_for({"name": "buy", "arguments": {"item": "widget-7", "price": -12.5}})
@@ -64,12 +77,22 @@ def test_parse_verdict():
 def test_model_reviewer_counts_usage():
     async def complete(messages, tools):
         assert tools == []  # the reviewer is offered no tools
-        return FakeCompletion({"role": "assistant", "content": '{"decision": "revise", "feedback": "no"}'},
-                              usage={"prompt_tokens": 40, "completion_tokens": 6}, cost_usd=0.2)
+        return FakeCompletion(
+            {"role": "assistant", "content": '{"decision": "revise", "feedback": "no"}'},
+            usage={"prompt_tokens": 40, "completion_tokens": 6},
+            cost_usd=0.2,
+        )
 
-    review = asyncio.run(ModelReviewer(complete).review(TASK, HISTORY, TOOLS, {"name": "get_price", "arguments": {}}))
-    assert (review.approved, review.feedback, review.prompt_tokens, review.completion_tokens, review.cost_usd) == (
-        False, "no", 40, 6, 0.2)
+    review = asyncio.run(
+        ModelReviewer(complete).review(TASK, HISTORY, TOOLS, {"name": "get_price", "arguments": {}})
+    )
+    assert (
+        review.approved,
+        review.feedback,
+        review.prompt_tokens,
+        review.completion_tokens,
+        review.cost_usd,
+    ) == (False, "no", 40, 6, 0.2)
 
 
 def test_scripted_reviewer_is_registered():

@@ -27,9 +27,15 @@ N_TASKS = 4  # 2 complexities x 2 modes x 1 per cell
 
 def config(*extra: str):
     overrides = [
-        "study=smoke", "study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}",
-        "study.selection.params.salt=test", f"arms=[{','.join(ARMS)}]",
-        f"models=[{','.join(MODELS)}]", "progress=false", "concurrency=2", *extra,
+        "study=smoke",
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "study.selection.params.salt=test",
+        f"arms=[{','.join(ARMS)}]",
+        f"models=[{','.join(MODELS)}]",
+        "progress=false",
+        "concurrency=2",
+        *extra,
     ]
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         return to_config(compose("config", overrides=overrides))
@@ -71,7 +77,9 @@ def test_pairs_share_everything_but_the_arm(finished):
     assert len(pairs) == N_TASKS * len(MODELS)
     for group in pairs.values():
         assert sorted(r["arm"] for r in group) == sorted(ARMS)
-        assert len({(r["task_id"], r["model"], r["fault_class"], r["seed"], r["replicate"]) for r in group}) == 1
+        assert (
+            len({(r["task_id"], r["model"], r["fault_class"], r["seed"], r["replicate"]) for r in group}) == 1
+        )
 
 
 def test_arms_behave_as_designed(finished):
@@ -175,9 +183,13 @@ def test_changed_study_refuses_to_mix(finished):
 def test_round_cap_is_an_agent_failure(tmp_path):
     def looping(spec, replicate):
         async def complete(messages, tools):
-            call = {"id": "x", "type": "function",
-                    "function": {"name": "get_price_a", "arguments": json.dumps({"item": "item-1"})}}
+            call = {
+                "id": "x",
+                "type": "function",
+                "function": {"name": "get_price_a", "arguments": json.dumps({"item": "item-1"})},
+            }
             return FakeCompletion({"role": "assistant", "content": None, "tool_calls": [call]})
+
         return complete
 
     run(tmp_path, "study.env.max_rounds=3", "arms=[baseline]", factory=looping)
@@ -188,17 +200,29 @@ def test_round_cap_is_an_agent_failure(tmp_path):
 def test_progress_text_shows_outcomes_mix_and_cost():
     from harness.runner import Spend, progress_text
 
-    text = progress_text(Counter(completed=2, infra_error=1), Counter(baseline=2, monitor=1), Counter(m=3),
-                         Spend(usd=0.25))
+    text = progress_text(
+        Counter(completed=2, infra_error=1), Counter(baseline=2, monitor=1), Counter(m=3), Spend(usd=0.25)
+    )
     assert "ok 2" in text and "infra 1" in text and "$0.2500" in text
     assert "baseline:2 monitor:1" in text and "m:3" in text
 
 
 def test_a_study_crosses_its_tasks_with_several_faults(tmp_path):
-    cfg = config("faults=[negative_or_zero,missing_field]", "study.selection.rule=all",
-                 "+study.selection.params.where={mode:[P0]}", "arms=[baseline]", "models=[scripted-trusting]")
-    counts = run(tmp_path, "faults=[negative_or_zero,missing_field]", "study.selection.rule=all",
-                 "+study.selection.params.where={mode:[P0]}", "arms=[baseline]", "models=[scripted-trusting]")
+    cfg = config(
+        "faults=[negative_or_zero,missing_field]",
+        "study.selection.rule=all",
+        "+study.selection.params.where={mode:[P0]}",
+        "arms=[baseline]",
+        "models=[scripted-trusting]",
+    )
+    counts = run(
+        tmp_path,
+        "faults=[negative_or_zero,missing_field]",
+        "study.selection.rule=all",
+        "+study.selection.params.where={mode:[P0]}",
+        "arms=[baseline]",
+        "models=[scripted-trusting]",
+    )
     records = load_records(tmp_path / "episodes.jsonl")
     assert counts["planned"] == len(records) == 2 * 12 and cfg.faults == ["negative_or_zero", "missing_field"]
     by_fault = Counter(r["fault_class"] for r in records)

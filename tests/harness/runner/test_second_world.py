@@ -24,15 +24,27 @@ pytestmark = pytest.mark.slow
 
 def run_cli(module: str, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT)])}
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def desk(out: Path, *extra: str) -> subprocess.CompletedProcess:
-    return run_cli("harness.run", "study=smoke", "study.name=desk", "study.env.name=convoworld:PLUGIN",
-                   "study.env.traces={}", "study.env.max_rounds=12", "study.selection.rule=all",
-                   "study.selection.params={}", "arms=[baseline,monitor]", "models=[scripted-trusting]",
-                   f"out={out}", "progress=false", *extra)
+    return run_cli(
+        "harness.run",
+        "study=smoke",
+        "study.name=desk",
+        "study.env.name=convoworld:PLUGIN",
+        "study.env.traces={}",
+        "study.env.max_rounds=12",
+        "study.selection.rule=all",
+        "study.selection.params={}",
+        "arms=[baseline,monitor]",
+        "models=[scripted-trusting]",
+        f"out={out}",
+        "progress=false",
+        *extra,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +71,10 @@ def test_user_turns_reach_the_agent_and_the_raising_task_is_an_env_error(clean_r
         assert not any("You want a refund" in (m.get("content") or "") for m in transcript["messages"])
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["resolved"]["user"]["model"] == "scripted/convoworld.customer"
-    assert manifest["config"]["resolved"]["models"]["scripted-trusting"]["model"] == "scripted/convoworld.trusting"
+    assert (
+        manifest["config"]["resolved"]["models"]["scripted-trusting"]["model"]
+        == "scripted/convoworld.trusting"
+    )
 
 
 def test_retry_reruns_only_the_env_errors_and_counts_each_episode_once(clean_run, tmp_path):
@@ -82,8 +97,14 @@ def test_analysis_reads_the_records_without_knowing_the_world(clean_run):
 
 
 def test_a_state_level_fault_corrupts_the_world_not_only_the_view(tmp_path):
-    res = desk(tmp_path, "fault=negative_or_zero", "fault.level=state", "fault.target.tool=lookup_order",
-               "fault.target.field=total", "arms=[baseline]")
+    res = desk(
+        tmp_path,
+        "fault=negative_or_zero",
+        "fault.level=state",
+        "fault.target.tool=lookup_order",
+        "fault.target.field=total",
+        "arms=[baseline]",
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     for r in load_records(tmp_path / "episodes.jsonl"):
         if r["status"] == "env_error":

@@ -17,16 +17,24 @@ from harness.studies import build_schedule, select_tasks  # noqa: E402
 fw = load_fakeworld()
 WORLD = fw.FakeWorld(12)
 PLUGIN = fw.PLUGIN
-PARAMS = {"salt": "t", "by": "complexity", "levels": ["C3", "C4"], "assign": "mode", "values": ["P3", "P4"],
-          "per_cell": 2}
+PARAMS = {
+    "salt": "t",
+    "by": "complexity",
+    "levels": ["C3", "C4"],
+    "assign": "mode",
+    "values": ["P3", "P4"],
+    "per_cell": 2,
+}
 
 
 def test_stratified_hash_rule():
     sel = select_tasks(WORLD, PLUGIN, "all", "stratified_hash", PARAMS, seed=0)
     assert len(sel) == 8
     for comp in ("C3", "C4"):
-        wids = sorted({t.group_id for t in WORLD.tasks() if t.strata["complexity"] == comp},
-                      key=lambda w: stable_int(0, "t", w))
+        wids = sorted(
+            {t.group_id for t in WORLD.tasks() if t.strata["complexity"] == comp},
+            key=lambda w: stable_int(0, "t", w),
+        )
         got = {s.group_id: s.strata["mode"] for s in sel if s.strata["complexity"] == comp}
         assert got == {wids[0]: "P3", wids[1]: "P3", wids[2]: "P4", wids[3]: "P4"}
     assert all(s.task_id == f"{s.group_id}_{s.strata['mode']}" for s in sel)
@@ -54,7 +62,9 @@ def test_selection_refuses_too_few_workflows():
 def test_other_rules_and_injected_faults():
     ids = select_tasks(WORLD, PLUGIN, "all", "ids", {"task_ids": ["W03_P0", "W01_P4"]}, seed=0)
     assert [s.task_id for s in ids] == ["W03_P0", "W01_P4"]
-    clean = select_tasks(WORLD, PLUGIN, "all", "all", {"where": {"mode": ["P0"]}}, seed=0, injected=("neg", "structured"))
+    clean = select_tasks(
+        WORLD, PLUGIN, "all", "all", {"where": {"mode": ["P0"]}}, seed=0, injected=("neg", "structured")
+    )
     assert len(clean) == 12 and {(s.fault_class, s.fault_kind) for s in clean} == {("neg", "structured")}
     with pytest.raises(ValueError, match="unknown selection rule"):
         select_tasks(WORLD, PLUGIN, "all", "random", {}, seed=0)

@@ -21,13 +21,27 @@ pytestmark = pytest.mark.slow
 
 def run_cli(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT)]), **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "harness.run", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "harness.run", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def test_submitit_local_jobs_are_merged_once(tmp_path):
-    res = run_cli("-m", "study=smoke", "hydra/launcher=submitit_local", "model=scripted-trusting,scripted-receipt-aware",
-                  "limit=1", f"out={tmp_path}", "progress=false", "hydra.launcher.timeout_min=15")
+    res = run_cli(
+        "-m",
+        "study=smoke",
+        "hydra/launcher=submitit_local",
+        "model=scripted-trusting,scripted-receipt-aware",
+        "limit=1",
+        f"out={tmp_path}",
+        "progress=false",
+        "hydra.launcher.timeout_min=15",
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     jobs = sorted(p.parent.name for p in tmp_path.glob("*/episodes.jsonl"))
     assert jobs == ["model=scripted-receipt-aware", "model=scripted-trusting"]
@@ -44,10 +58,22 @@ def job_records(sweep: Path, model: str) -> Path:
 
 
 def desk_sweep(out: Path, marker: Path) -> subprocess.CompletedProcess:
-    return run_cli("-m", "study=smoke", "study.name=desk", "study.env.name=convoworld:PLUGIN", "study.env.traces={}",
-                   "study.selection.rule=all", "study.selection.params={}", "arms=[baseline,monitor]",
-                   "hydra/launcher=local", "model=scripted-trusting,scripted-receipt-aware", f"out={out}",
-                   "progress=false", "concurrency=1", env_extra={"DESK_CRASH_MARKER": str(marker)})
+    return run_cli(
+        "-m",
+        "study=smoke",
+        "study.name=desk",
+        "study.env.name=convoworld:PLUGIN",
+        "study.env.traces={}",
+        "study.selection.rule=all",
+        "study.selection.params={}",
+        "arms=[baseline,monitor]",
+        "hydra/launcher=local",
+        "model=scripted-trusting,scripted-receipt-aware",
+        f"out={out}",
+        "progress=false",
+        "concurrency=1",
+        env_extra={"DESK_CRASH_MARKER": str(marker)},
+    )
 
 
 def test_a_killed_job_loses_nothing_and_a_rerun_counts_each_episode_once(tmp_path):

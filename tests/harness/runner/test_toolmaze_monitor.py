@@ -23,10 +23,17 @@ register()
 @pytest.mark.slow
 def test_monitor_arms_on_toolmaze(tmp_path):
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
-        cfg = to_config(compose("config", overrides=[
-            "study=smoke", "arms=[baseline,monitor,no-tools,schema-only]", "models=[scripted-receipt-aware]",
-            "progress=false",
-        ]))
+        cfg = to_config(
+            compose(
+                "config",
+                overrides=[
+                    "study=smoke",
+                    "arms=[baseline,monitor,no-tools,schema-only]",
+                    "models=[scripted-receipt-aware]",
+                    "progress=false",
+                ],
+            )
+        )
     counts = run_study(cfg, tmp_path, factory=policy_factory)
     records = load_records(tmp_path / "episodes.jsonl")
     assert counts["planned"] == len(records) == 4 * 4
@@ -34,7 +41,8 @@ def test_monitor_arms_on_toolmaze(tmp_path):
     crossfit = CrossFit.load(tmp_path / "registries" / "crossfit.json")
     assert crossfit.n_rules > 0
     assert sorted(p.name for p in (tmp_path / "registries").glob("schema_only_fold*.json")) == [
-        f"schema_only_fold{k}.json" for k in range(cfg.monitor.n_folds)]
+        f"schema_only_fold{k}.json" for k in range(cfg.monitor.n_folds)
+    ]
     for r in records:
         assert r["fold"] == fold_of(r["group_id"], cfg.monitor.n_folds, cfg.monitor.seed)
         if r["arm"] == "baseline":
@@ -49,8 +57,11 @@ def test_monitor_arms_on_toolmaze(tmp_path):
     for arm, has_tools in (("monitor", True), ("no-tools", False)):
         for r in (x for x in records if x["arm"] == arm and x["n_receipts"]):
             messages = json.loads((tmp_path / r["transcript"]).read_text())["messages"]
-            blocks = [json.loads(m["content"])["outcome_monitor"] for m in messages
-                      if m["role"] == "tool" and "outcome_monitor" in m["content"]]
+            blocks = [
+                json.loads(m["content"])["outcome_monitor"]
+                for m in messages
+                if m["role"] == "tool" and "outcome_monitor" in m["content"]
+            ]
             assert blocks and all(("recovery_tools" in b) == has_tools for b in blocks)
 
 
@@ -67,9 +78,13 @@ def test_table1_and_ablations_select_their_frozen_cells():
     from environments.seeding import stable_int
 
     plan = _plan("table1")
-    tasks = {(e.task_id, e.group_id, e.strata['complexity'], e.strata['mode']) for e in plan.schedule}
-    assert Counter((c, m) for _, _, c, m in tasks) == {("C3", "P3"): 20, ("C3", "P4"): 20, ("C4", "P3"): 20,
-                                                       ("C4", "P4"): 20}
+    tasks = {(e.task_id, e.group_id, e.strata["complexity"], e.strata["mode"]) for e in plan.schedule}
+    assert Counter((c, m) for _, _, c, m in tasks) == {
+        ("C3", "P3"): 20,
+        ("C3", "P4"): 20,
+        ("C4", "P3"): 20,
+        ("C4", "P4"): 20,
+    }
     assert len(plan.schedule) == 80 * 2 * 4
     # P3 went to the 20 lowest-ranked workflows of each complexity, P4 to the next 20
     for comp in ("C3", "C4"):
@@ -92,8 +107,10 @@ def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp
     real = cf.build_crossfit
     monkeypatch.setattr(cf, "build_crossfit", lambda *a, **k: calls.append(k) or real(*a, **k))
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
-        plans = [runner.plan_run(to_config(compose("config", overrides=["study=smoke", *extra])))
-                 for extra in ([], ["models=[scripted-skeptic]"], ["monitor.seed=1"])]
+        plans = [
+            runner.plan_run(to_config(compose("config", overrides=["study=smoke", *extra])))
+            for extra in ([], ["models=[scripted-skeptic]"], ["monitor.seed=1"])
+        ]
     built = []
     for i, p in enumerate(plans):
         (tmp_path / str(i)).mkdir()

@@ -30,8 +30,14 @@ def config(*extra: str):
 
 
 def fake_config(*extra: str):
-    return config("study.env.name='runner_fakeworld:PLUGIN'", "study.env.traces={}", "study.selection.params.salt=test",
-                  "arms=[baseline,monitor]", "models=[scripted-trusting,scripted-skeptic]", *extra)
+    return config(
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "study.selection.params.salt=test",
+        "arms=[baseline,monitor]",
+        "models=[scripted-trusting,scripted-skeptic]",
+        *extra,
+    )
 
 
 def monitors(group_id: str, variant: str, detector: str):
@@ -51,8 +57,9 @@ def test_two_workers_write_what_one_process_writes_through_litellm(tmp_path):
     assert one["by_status"] == two["by_status"]
     assert comparable(tmp_path / "one") == comparable(tmp_path / "two")
     assert len(load_records(tmp_path / "two" / "episodes.jsonl")) == two["planned"]  # each episode once
-    assert sorted(p.name for p in (tmp_path / "two" / "transcripts").iterdir()) == \
-        sorted(p.name for p in (tmp_path / "one" / "transcripts").iterdir())
+    assert sorted(p.name for p in (tmp_path / "two" / "transcripts").iterdir()) == sorted(
+        p.name for p in (tmp_path / "one" / "transcripts").iterdir()
+    )
 
 
 def dying_factory(marker: Path):
@@ -77,11 +84,17 @@ def test_a_dead_worker_loses_nothing_finished_and_a_rerun_completes(tmp_path):
     run_study(fake_config("workers=1"), reference, factory=policy_factory, monitors=monitors)
     run_dir = tmp_path / "run"
     with pytest.raises(WorkerFailed, match="exited with code 3") as err:
-        run_study(fake_config("workers=2", "concurrency=1"), run_dir, factory=dying_factory(tmp_path / "died"),
-                  monitors=monitors)
+        run_study(
+            fake_config("workers=2", "concurrency=1"),
+            run_dir,
+            factory=dying_factory(tmp_path / "died"),
+            monitors=monitors,
+        )
     assert "rerun the same command" in str(err.value)
     partial = load_records(run_dir / "episodes.jsonl")
-    assert 0 < len(partial) < len(comparable(reference))  # the other worker went on; the dead one's episode is missing
+    assert (
+        0 < len(partial) < len(comparable(reference))
+    )  # the other worker went on; the dead one's episode is missing
     counts = run_study(fake_config("workers=2"), run_dir, factory=policy_factory, monitors=monitors)
     assert counts["skipped_finished"] == len(partial)
     assert len(load_records(run_dir / "episodes.jsonl")) == counts["planned"]  # nothing counted twice
@@ -91,8 +104,14 @@ def test_a_dead_worker_loses_nothing_finished_and_a_rerun_completes(tmp_path):
 def plan_of(*models: tuple[str, bool], budget: float | None = None, n: int = 10) -> SimpleNamespace:
     specs = {name: SimpleNamespace(name=name, scripted=scripted) for name, scripted in models}
     cfg = SimpleNamespace(budget=SimpleNamespace(usd=budget, tokens=None))
-    return SimpleNamespace(models=specs, reviewers={}, user=None, schedule=[None] * n, cfg=cfg,
-                           specs=lambda: list(specs.values()))
+    return SimpleNamespace(
+        models=specs,
+        reviewers={},
+        user=None,
+        schedule=[None] * n,
+        cfg=cfg,
+        specs=lambda: list(specs.values()),
+    )
 
 
 def test_how_many_workers_run():
@@ -102,7 +121,9 @@ def test_how_many_workers_run():
     assert worker_count(0, plan_of(scripted, n=1)) == 1  # never more workers than episodes
     assert worker_count(0, plan_of(scripted), multirun=True) == 1  # a sweep's jobs already run side by side
     assert worker_count(0, plan_of(scripted, budget=1.0)) == 1  # a budget stops exactly in one process
-    assert worker_count(0, plan_of(scripted, ("deepseek-chat", False))) == 1  # real models wait on the network
+    assert (
+        worker_count(0, plan_of(scripted, ("deepseek-chat", False))) == 1
+    )  # real models wait on the network
     assert worker_count(3, plan_of(scripted)) == 3
     with pytest.raises(ValueError, match="deepseek-chat call a provider.*workers=1"):
         worker_count(2, plan_of(scripted, ("deepseek-chat", False)))
@@ -126,9 +147,21 @@ def test_workers_of_a_killed_run_exit_instead_of_lingering(tmp_path):
     import time
 
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "harness.run", "study=table1", "limit=40", "workers=2", "progress=false",
-                             f"out={out}"], cwd=Path(__file__).resolve().parents[3],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "harness.run",
+            "study=table1",
+            "limit=40",
+            "workers=2",
+            "progress=false",
+            f"out={out}",
+        ],
+        cwd=Path(__file__).resolve().parents[3],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     records, deadline = out / "episodes.jsonl", time.monotonic() + 300
     children: list[int] = []
     while time.monotonic() < deadline and proc.poll() is None:
