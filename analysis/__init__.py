@@ -1,3 +1,3 @@
 """Numbers and pictures from episode records alone. Never imports litellm."""
 
-from environments import _offline  # noqa: F401  (sets the litellm offline variables first)
+from core import offline  # noqa: F401  (sets the litellm offline variables first)

@@ -122,7 +122,7 @@ def validate_records(
 
 
 def upgrade_v1(df: pd.DataFrame) -> pd.DataFrame:
-    """Version-1 records (ToolMaze-era): ``complexity`` and ``mode`` columns become ``strata``."""
+    """Version-1 records (from before worlds had strata): ``complexity`` and ``mode`` columns become ``strata``."""
     if "strata" in df.columns or not {"complexity", "mode"} & set(df.columns):
         return df
     cols = [c for c in ("complexity", "mode") if c in df.columns]

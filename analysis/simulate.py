@@ -23,7 +23,7 @@ from analysis.stats import (
     paired_bootstrap_ci,
     signflip_test,
 )
-from environments.seeding import np_rng
+from core.seeding import np_rng
 
 
 @dataclass(frozen=True)

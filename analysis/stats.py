@@ -1,7 +1,7 @@
 """Paired-binary statistics: exact McNemar, bootstrap CIs, cluster sign-flip test, exact power, MDE, Holm.
 
 Inputs are plain numpy arrays (per-pair differences ``y_treat - y_base`` in {-1, 0, 1} and a cluster
-label per pair, the workflow). Every random draw comes from ``environments.seeding.np_rng`` with a
+label per pair, the workflow). Every random draw comes from ``core.seeding.np_rng`` with a
 ``seed`` argument defaulting to 0. This module knows nothing about records, tables or litellm.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 from scipy import optimize, special
 from scipy import stats as sps
 
-from environments.seeding import np_rng
+from core.seeding import np_rng
 
 # Keeps one (resamples x clusters) block of the bootstrap below ~32 MB of int64 indices.
 _MAX_BLOCK = 4_000_000

@@ -1,3 +1,5 @@
-"""Worlds the agents act in: tasks, tools and graders. They know nothing of monitors or models."""
+"""The worlds: one folder each (tasks, tools, users, graders, configs and a plugin).
 
-from environments import _offline  # noqa: F401  (sets the litellm offline variables first)
+A world knows nothing of monitors, models or the analysis; what it implements is in ``core``
+(``core.protocol``, ``core.plugin``) and how it is found is ``core.worlds``.
+"""

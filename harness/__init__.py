@@ -1,3 +1,3 @@
 """The tool-result stream (faults, monitor), the agent loop over litellm, and the runner."""
 
-from environments import _offline  # noqa: F401  (sets the litellm offline variables first)
+from core import offline  # noqa: F401  (sets the litellm offline variables first)

@@ -18,9 +18,10 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
+from core import worlds
 from harness.llm.models import CUSTOM_PROVIDERS
 
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+CONF_DIR = worlds.ROOT_CONF  # the generic configs (arms, models, launchers); worlds bring their own
 
 PROMPTS = ("fault_aware", "no_hint")
 MONITOR_VARIANTS = ("none", "full", "stripped", "generic")  # harness.monitor.VARIANTS plus "none"
@@ -31,7 +32,7 @@ CACHE_MODES = ("off", "record", "replay", "passthrough")
 
 @dataclass
 class EnvCfg:
-    name: str = MISSING  # a world of environments.registry, or "module:attr" of a Plugin (tests' worlds)
+    name: str = MISSING  # a world of core.worlds, or "module:attr" of a Plugin (tests' worlds)
     max_rounds: int = 25
     options: dict[str, Any] = field(default_factory=dict)  # keyword options for the world's make()
     traces: dict[str, Any] = field(default_factory=dict)  # options for the world's clean_traces()
@@ -223,11 +224,17 @@ def _load_group(group: str, name: str, schema: type, conf_dir: Path, override: d
 
 
 def load_fault(name: str, conf_dir: Path | None = None) -> dict[str, Any]:
-    """A conf/fault/<name>.yaml node as a plain mapping (the fault library validates it)."""
-    path = (conf_dir or CONF_DIR) / "fault" / f"{name}.yaml"
-    if not path.exists():
-        known = sorted(p.stem for p in path.parent.glob("*.yaml"))
-        raise ValueError(f"no fault '{name}': {path} does not exist (known: {', '.join(known)})")
+    """A fault config as a plain mapping (the fault library validates it): ``conf/fault/<name>.yaml``
+    or a world's own ``<world>/conf/fault/<name>.yaml``."""
+    if conf_dir is not None:
+        path: Path | None = conf_dir / "fault" / f"{name}.yaml"
+        known = sorted(p.stem for p in (conf_dir / "fault").glob("*.yaml"))
+    else:
+        path, known = worlds.config_file("fault", name), sorted(worlds.config_index()["fault"])
+    if path is None or not path.exists():
+        raise ValueError(
+            f"no fault '{name}' in conf/fault or any world's conf/fault (known: {', '.join(known)})"
+        )
     node = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
     assert isinstance(node, dict)
     return node

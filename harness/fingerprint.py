@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from environments.seeding import sha256_hex
+from core.seeding import sha256_hex
 from harness.agents import prompts
 
 

@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from environments.seeding import sha256_hex
+from core.seeding import sha256_hex
 
 PINNED = ("hydra-core", "omegaconf", "numpy", "pandas", "scipy", "tqdm", "matplotlib", "litellm", "httpx")
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from environments.seeding import sha256_hex
+from core.seeding import sha256_hex
 
 RECORD_VERSION = 2
 STATUSES = ("completed", "agent_failed", "infra_error", "env_error", "budget_exhausted")

@@ -5,7 +5,7 @@ compose + validate the config (Hydra's own messages for typos and gaps), plan th
 keys, arms, tasks), pick the run folder, hand over to :func:`harness.runner.run_study`. A plan
 error (unknown model, missing API key...) ends the process with status 2 and a one-paragraph
 message, before any episode, record or manifest; so does a world that cannot start (its data or
-install missing: ``environments.base.WorldUnavailable``). Tests use the compose API and ``run_study``
+install missing: ``core.protocol.WorldUnavailable``). Tests use the compose API and ``run_study``
 directly, never this function.
 """
 
@@ -19,7 +19,8 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
-from environments.base import WorldUnavailable
+from core import worlds
+from core.protocol import WorldUnavailable
 from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
 from harness.records import RecordCorruptError
@@ -73,7 +74,17 @@ def study_help(argv: list[str]) -> bool:
     return True
 
 
+def check_worlds() -> None:
+    """Two worlds, or two studies (env, fault...) of one name: one line naming both, before Hydra
+    composes anything (it would silently take the first it finds)."""
+    try:
+        worlds.check()
+    except worlds.DuplicateError as exc:
+        fail(exc, "no episode was run.")
+
+
 if __name__ == "__main__":
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
+    check_worlds()
     if not study_help(sys.argv[1:]):
         main()

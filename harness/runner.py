@@ -30,9 +30,9 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from environments.base import Environment
-from environments.plugin import Plugin
-from environments.registry import UnknownEnvironmentError, get_plugin
+from core.plugin import Plugin
+from core.protocol import Environment
+from core.worlds import UnknownEnvironmentError, get_plugin
 from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, run_loop
 from harness.agents.reviewer import ModelReviewer
@@ -224,7 +224,7 @@ def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
 
 def fault_injectors(cfg: Config) -> dict[str, Any]:
     """Fault name -> the fault library's injector: ``faults`` (conf/fault names, crossed with the
-    tasks), else the ``fault`` node when it names a fault; none for none/toolmaze."""
+    tasks), else the ``fault`` node when it names a fault; none for none or a world's own planted faults."""
     from harness.faults.inject import build_injector
 
     nodes = [load_fault(name) for name in cfg.faults] if cfg.faults else [cfg.fault]
@@ -492,7 +492,7 @@ def episode_record(
         "model": ep.model,
         "task_id": ep.task_id,
         "group_id": ep.group_id,
-        "workflow_id": ep.group_id,  # the ToolMaze-era name of group_id, kept for readers of v1 records
+        "workflow_id": ep.group_id,  # the version-1 name of group_id, kept for its readers
         "strata": dict(ep.strata),
         "fold": plan.folds.get(ep.group_id),
         "fault_class": ep.fault_class,

@@ -10,7 +10,7 @@ Meta keys by convention:
   "corrupted"}`` (``kind`` is "structured" or "string"); they may corrupt state via ``ctx.episode``.
 - the monitor: ``meta["receipt"]`` (str | None), ``meta["violations"]``, ``meta["recovery_tools"]``,
   ``meta["n_admissible"]``.
-- environments' own perturbations (ToolMaze P1-P4): ``meta["perturbed"]``, ``["fault_kind"]``,
+- environments' own perturbations (e.g. planted perturbation modes): ``meta["perturbed"]``, ``["fault_kind"]``,
   ``["contract_class"]``.
 
 This module knows nothing about models, monitors or faults; it only defines the protocol and
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from environments.base import Episode, Task, ToolCall, ToolResult
+from core.protocol import Episode, Task, ToolCall, ToolResult
 
 
 @dataclass

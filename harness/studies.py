@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from environments.base import Environment, Task
-from environments.plugin import Plugin
-from environments.seeding import rng, stable_int
+from core.plugin import Plugin
+from core.protocol import Environment, Task
+from core.seeding import rng, stable_int
 from harness.records import make_episode_id, make_pair_id
 
 GENERIC_RULES = ("all", "ids", "stratified_hash")

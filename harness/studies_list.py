@@ -1,18 +1,16 @@
-"""``python -m harness.studies_list`` (``make studies``): every study in conf/study, one line each.
+"""``python -m harness.studies_list`` (``make studies``): every study (in each world's ``conf/study``), one line each.
 
 A study file's first comment line after ``# @package _global_`` is its one-line description.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from harness.config import CONF_DIR
+from core import worlds
 
 
-def studies(conf_dir: Path = CONF_DIR) -> dict[str, str]:
+def studies() -> dict[str, str]:
     out = {}
-    for path in sorted((conf_dir / "study").glob("*.yaml")):
+    for _name, path in sorted(worlds.config_index()["study"].items()):
         lines = [ln.lstrip("# ").strip() for ln in path.read_text().splitlines() if ln.startswith("#")]
         text = next((ln for ln in lines if not ln.startswith("@package")), "")
         out[path.stem] = text

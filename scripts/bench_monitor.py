@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from environments.registry import get_plugin  # noqa: E402
+from core.worlds import get_plugin  # noqa: E402
 from harness.evaluations.payload_audit import detection_audit, false_alarms  # noqa: E402
 from harness.monitor import build_crossfit, learn  # noqa: E402
 

@@ -111,7 +111,7 @@ def extras(args: argparse.Namespace) -> int:
     import tempfile
 
     if args.contracts:
-        from environments.registry import get_plugin
+        from core.worlds import get_plugin
 
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from taubench_contracts import contracts

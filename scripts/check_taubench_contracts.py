@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from environments.registry import get_plugin  # noqa: E402
+from core.worlds import get_plugin  # noqa: E402
 from harness.monitor.derive import bind_records, from_records, registry_from_schemas  # noqa: E402
 from harness.monitor.registry import Registry  # noqa: E402
 

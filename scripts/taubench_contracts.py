@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from environments.registry import get_plugin  # noqa: E402
-from environments.seeding import rng  # noqa: E402
+from core.seeding import rng  # noqa: E402
+from core.worlds import get_plugin  # noqa: E402
 from harness.faults.classes import field_filter, get_class  # noqa: E402
 from harness.monitor.derive import bind_records, from_records  # noqa: E402
 from harness.monitor.registry import Registry, learn  # noqa: E402

@@ -9,7 +9,7 @@ import argparse
 import time
 from types import SimpleNamespace
 
-from environments.base import ToolCall, ToolResult
+from core.protocol import ToolCall, ToolResult
 from harness.faults.classes import CLASSES
 from harness.faults.inject import FaultInjector
 from harness.stream import StreamContext
@@ -59,7 +59,7 @@ def main() -> None:
 
         for folds in ((0,), None):
             t0 = time.perf_counter()
-            rep = run_validity(StudyOptions(folds=folds))
+            rep = run_validity(StudyOptions(env="toolmaze", folds=folds))
             print(f"validity study, folds {rep['folds']}: {time.perf_counter() - t0:.1f} s wall")
 
 

@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from environments._offline import OFFLINE_ENV
+from core.offline import OFFLINE_ENV
 
 for _k, _v in OFFLINE_ENV.items():
     os.environ.setdefault(_k, _v)

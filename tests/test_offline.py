@@ -31,7 +31,7 @@ def run_probe(*modules: str) -> subprocess.CompletedProcess:
 
 
 def test_importing_packages_sets_offline_and_stays_offline():
-    res = run_probe("environments", "harness", "analysis", "environments.base")
+    res = run_probe("environments", "harness", "analysis", "core.protocol")
     assert res.returncode == 0, res.stdout + res.stderr
     assert "ok" in res.stdout
 

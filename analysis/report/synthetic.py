@@ -1,6 +1,6 @@
 """Synthetic run folders (records + transcripts) for the report's tests and its benchmark.
 
-Everything is drawn from :func:`environments.seeding.rng` seeded by the arguments, so the same call
+Everything is drawn from :func:`core.seeding.rng` seeded by the arguments, so the same call
 writes byte-identical files. The shapes follow the runner's version-2 records and transcripts
 (``episodes.jsonl`` plus ``transcripts/<episode_id>.json``); the content is invented. This module
 knows nothing about the report's HTML, statistics or the harness.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from environments.seeding import rng
+from core.seeding import rng
 
 FAULTS: tuple[tuple[str, str], ...] = (
     ("out_of_domain_enum", "implicit_permanent"),
@@ -133,7 +133,7 @@ def write_synthetic_run(
     run_dir: str | Path,
     n_episodes: int = 40,
     models: tuple[str, ...] = ("scripted-trusting", "scripted-careful"),
-    studies: tuple[str, ...] = ("toolmaze-implicit",),
+    studies: tuple[str, ...] = ("synthetic-implicit",),
     seed: int = 0,
     scripted: bool = True,
 ) -> Path:

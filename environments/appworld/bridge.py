@@ -17,8 +17,8 @@ import os
 import signal
 from typing import Any
 
+from core.protocol import WorldUnavailable
 from environments.appworld import paths
-from environments.base import WorldUnavailable
 
 DEFAULT_TIMEOUT = 120.0  # seconds for one request (seeding a world takes ~10 s, a task world more)
 _LIVE: set[int] = set()  # process group ids of running bridges, killed at exit

@@ -14,9 +14,7 @@ import subprocess
 from collections.abc import Mapping
 from typing import Any
 
-from environments.appworld import paths
-from environments.appworld.bridge import DEFAULT_TIMEOUT, Bridge, BridgeError, BridgePool
-from environments.base import (
+from core.protocol import (
     Outcome,
     Task,
     ToolCall,
@@ -29,6 +27,8 @@ from environments.base import (
     validate_arguments,
     validation_error,
 )
+from environments.appworld import paths
+from environments.appworld.bridge import DEFAULT_TIMEOUT, Bridge, BridgeError, BridgePool
 
 NAME = "appworld"
 TERMINAL_TOOL = "supervisor__complete_task"

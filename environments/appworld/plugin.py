@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from core.plugin import Plugin
+from core.protocol import Environment, Task
+from core.seeding import sha256_hex, stable_int
 from environments.appworld import paths
 from environments.appworld.env import AppWorldEnv
-from environments.base import Environment, Task
-from environments.plugin import Plugin
-from environments.seeding import sha256_hex, stable_int
 
 
 class AppWorldPlugin(Plugin):

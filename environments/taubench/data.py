@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from environments.base import WorldUnavailable
+from core.protocol import WorldUnavailable
 from environments.taubench.checksums import DB_FILES, SHA256, SPLITS, TASK_FILES
 from environments.taubench.db import BaseDB
 

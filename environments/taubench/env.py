@@ -1,4 +1,4 @@
-"""``TauBenchRetailEnv``: tau-bench retail behind the shared ``environments.base.Environment`` protocol.
+"""``TauBenchRetailEnv``: tau-bench retail behind the shared ``core.protocol.Environment`` protocol.
 
 Task ids are ``<split>-<index>`` (``test-0``, ``train-17``, ``dev-3``); ``group_id`` is the task's
 customer (tasks of one customer share a fold and a cluster: they read and write the same
@@ -13,7 +13,7 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from environments.base import Task, ToolSpec, UserModel
+from core.protocol import Task, ToolSpec, UserModel
 from environments.taubench import reward
 from environments.taubench.checksums import SPLITS
 from environments.taubench.data import RetailData, TaskRecord, load

@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from environments.base import Outcome, ToolCall, ToolResult, ToolSpec, UserModel, UserTurn
+from core.protocol import Outcome, ToolCall, ToolResult, ToolSpec, UserModel, UserTurn
 from environments.taubench import reward
 from environments.taubench.data import TaskRecord
 from environments.taubench.tools import TERMINAL_TOOLS, execute, to_result
 from environments.taubench.user import SimulatedUser, is_stop
 
 if TYPE_CHECKING:
-    from environments.base import Task
+    from core.protocol import Task
     from environments.taubench.env import TauBenchRetailEnv
 
 RESPOND = "respond"

@@ -1,4 +1,4 @@
-"""tau-bench retail's plugin: what a study needs to know about this world (see ``environments.plugin``).
+"""tau-bench retail's plugin: what a study needs to know about this world (see ``core.plugin``).
 
 Contracts come from clean traces (ground-truth replays plus seeded random calls) and from the
 public database (initial records plus the ground-truth post-states of a split), with bindings
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from environments.base import ToolCall
-from environments.plugin import Database, Plugin, PolicyFactory
+from core.plugin import Database, Plugin, PolicyFactory
+from core.protocol import ToolCall
 from environments.taubench.env import MAX_STEPS, TauBenchRetailEnv
 from environments.taubench.episode import RECORD_OF
 
@@ -36,7 +36,7 @@ class TauBenchPlugin(Plugin):
         among tasks that have a user card (``carded: false`` ranks every task of the split)."""
         if rule != "carded_hash":
             return None
-        from environments.seeding import stable_int
+        from core.seeding import stable_int
         from environments.taubench.cards import cards_of
 
         split = str(params.get("split", "test"))

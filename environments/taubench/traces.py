@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from environments.seeding import rng
+from core.seeding import rng
 from environments.taubench.db import RetailDB
 from environments.taubench.env import TauBenchRetailEnv
 from environments.taubench.tools import execute, to_result

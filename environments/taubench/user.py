@@ -9,7 +9,7 @@ the conversation starts from a fixed agent greeting. Knows nothing about tools o
 
 from __future__ import annotations
 
-from environments.base import UserModel
+from core.protocol import UserModel
 
 STOP = "###STOP###"
 GREETING = "Hi! How can I help you today?"

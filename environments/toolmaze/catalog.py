@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from environments.base import ToolSpec
+from core.protocol import ToolSpec
 from environments.toolmaze.vocab import DOMAINS, PROCESSORS, Domain, ProcessorKind, Subject
 
 FINISH = "finish"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from environments.base import Task
-from environments.seeding import rng, sha256_hex
+from core.protocol import Task
+from core.seeding import rng, sha256_hex
 from environments.toolmaze.catalog import FINISH, Tool, build_catalog, catalog_specs
 from environments.toolmaze.faults import MODES, Fault, make_fault, mode_flags
 from environments.toolmaze.vocab import CROSS_DOMAIN_ACTION_DOMAINS, DOMAINS, PROCESSORS, Domain

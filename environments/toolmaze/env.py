@@ -1,4 +1,4 @@
-"""``ToolMazeEnv``: the ToolMaze world behind the shared ``environments.base.Environment`` protocol.
+"""``ToolMazeEnv``: the ToolMaze world behind the shared ``core.protocol.Environment`` protocol.
 
 The dataset for a seed is generated once per process (lazily, cached) and is identical on every
 run and machine. Must not know harness, monitors or models.
@@ -6,7 +6,7 @@ run and machine. Must not know harness, monitors or models.
 
 from __future__ import annotations
 
-from environments.base import LocalEpisode, Task, ToolSpec, UserModel
+from core.protocol import LocalEpisode, Task, ToolSpec, UserModel
 from environments.toolmaze.catalog import catalog_specs
 from environments.toolmaze.dag import COMPLEXITIES, Dataset, Instance, build_dataset
 from environments.toolmaze.episode import ToolMazeEpisode

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.base import (
+from core.protocol import (
     Outcome,
     ToolCall,
     ToolResult,

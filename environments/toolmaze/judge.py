@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.base import Outcome
+from core.protocol import Outcome
 from environments.toolmaze.catalog import FINISH, build_catalog
 from environments.toolmaze.dag import Instance, Path
 

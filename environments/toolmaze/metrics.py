@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from environments.base import Outcome
+from core.protocol import Outcome
 
 
 def _tc(o: Outcome) -> dict:

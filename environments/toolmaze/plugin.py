@@ -1,4 +1,4 @@
-"""ToolMaze's plugin: what a study needs to know about this world (see ``environments.plugin``).
+"""ToolMaze's plugin: what a study needs to know about this world (see ``core.plugin``).
 
 Tasks are ``<workflow>_<mode>``; ``strata`` holds ``complexity`` (C1-C4) and ``mode`` (P0-P4). The
 world plants its own faults: the mode is the fault's label in ids, the payload kind on the task's
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from environments.base import Task, ToolCall
-from environments.plugin import PlannedFault, Plugin
+from core.plugin import PlannedFault, Plugin
+from core.protocol import Task, ToolCall
 from environments.toolmaze.env import ToolMazeEnv
 
 FAULT_KINDS = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.base import Outcome, ToolCall, ToolResult
+from core.protocol import Outcome, ToolCall, ToolResult
 from environments.toolmaze.catalog import FINISH, build_catalog
 from environments.toolmaze.dag import Route, build_arguments
 

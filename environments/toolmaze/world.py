@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from environments.seeding import rng, sha256_hex
+from core.seeding import rng, sha256_hex
 from environments.toolmaze.catalog import (
     MATCH_STATUS,
     ORDER_STATUS,

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from environments.base import Episode, Task, ToolCall, ToolResult
+from core.protocol import Episode, Task, ToolCall, ToolResult
 from harness.agents import prompts
 from harness.stream import Interposer, StreamContext, apply_chain, is_hit
 

@@ -1,6 +1,6 @@
 """System prompts and the fixed texts the agent loop sends (written for this project).
 
-The baseline prompt paraphrases the intent of ToolMaze's fault-aware prompt: tools may fail or
+The baseline prompt paraphrases the intent of the fault-aware prompt the paper's first benchmark uses: tools may fail or
 return wrong data, sub-tasks may be reachable through other tools, check what comes back, and
 abort naming the failed step when nothing works. This module holds text only.
 """

@@ -17,7 +17,7 @@ import random
 import re
 from typing import Any
 
-from environments.base import Task
+from core.protocol import Task
 from harness.agents.loop import Completer, Review
 
 REVIEWER_SYSTEM = """You review the next tool call an agent proposes, before it runs.

@@ -1,6 +1,6 @@
 """Command line of the evaluations that combine the fault library and the monitor.
 
-python -m harness.evaluations validity --env toolmaze [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
+python -m harness.evaluations validity --env WORLD [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
 python -m harness.evaluations stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
 """
 
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = ap.add_subparsers(dest="cmd", required=True)
     val = sub.add_parser("validity", help="incident detection, clean fire rate and propagation")
-    val.add_argument("--env", default="toolmaze")
+    val.add_argument("--env", required=True, help="a discovered world (python -m environments list)")
     val.add_argument("--seed", type=int, default=0)
     val.add_argument("--env-seed", type=int, default=0)
     val.add_argument("--folds", help="comma-separated held-out folds (default: all)")

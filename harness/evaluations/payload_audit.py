@@ -1,5 +1,5 @@
 """Quality measurements of a monitor on a world: held-out false alarms on clean traces, and the
-task-disjoint detection audit of the silent payloads a world plants itself (ToolMaze's P3/P4).
+task-disjoint detection audit of the silent payloads a world plants itself (e.g. implicit perturbation modes).
 
 Reads fault labels (``ToolResult.meta``) only to *score* the monitor after it has decided; the
 monitor itself never sees them. Asks the world's plugin for its planned faults and its oracle;
@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from environments.base import Environment, ToolCall, ToolResult
+from core.protocol import Environment, ToolCall, ToolResult
 from harness.monitor.crossfit import CrossFit, workflow_of
 from harness.monitor.receipt import Monitor
 
@@ -72,7 +72,7 @@ def detection_audit(
     """Replay the world's oracle on the tasks that plant a fault of ``kinds`` (and match ``where``);
     score each distinct perturbed outcome and each clean response seen on the way, with the fold
     registry that never saw the group. ``focus`` (strata values) adds a summary of that subset."""
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
 
     plugin = get_plugin(env.name)
     catalog = env.tool_specs()

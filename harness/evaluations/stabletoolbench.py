@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from environments.seeding import stable_int
+from core.seeding import stable_int
 
 _MAX_LITERAL = 20_000  # longer argument keys are not parsed as Python literals (cost, safety)
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from environments.base import ToolCall, ToolResult, ToolSpec
-from environments.seeding import canonical_json, rng
+from core.protocol import ToolCall, ToolResult, ToolSpec
+from core.seeding import canonical_json, rng
 from harness.faults.incidents import IncidentFault, Suite, load_suite
 from harness.faults.inject import FaultInjector
 from harness.faults.propagation import summarise, track_episode
@@ -32,7 +32,7 @@ NON_TARGET_CATEGORIES = ("write", "terminal")  # implicit faults hit what the ag
 
 @dataclass
 class StudyOptions:
-    env: str = "toolmaze"
+    env: str  # a discovered world (python -m environments list) that plants its own faults
     env_seed: int = 0
     seed: int = 0
     n_folds: int = 5
@@ -50,7 +50,7 @@ class StudyOptions:
 
 def clean_rows(env: Any) -> list[dict[str, Any]]:
     """Distinct clean tool executions of the world (per group, tool and arguments), from its plugin."""
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
 
     seen: set[str] = set()
     rows = []
@@ -241,7 +241,7 @@ PROPAGATION_POLICY = "trusting"  # the scripted policy that trusts every result 
 
 def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOptions) -> dict[str, Any]:
     """Episodes of the trusting scripted policy on clean tasks with one fault injected each."""
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
     from harness.agents.policies.driver import run_policy_episode
 
     plugin = get_plugin(env.name)
@@ -293,10 +293,9 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
 # The whole study.
 
 
-def run_validity(opts: StudyOptions | None = None) -> dict[str, Any]:
-    from environments.registry import get_environment
+def run_validity(opts: StudyOptions) -> dict[str, Any]:
+    from core.worlds import get_environment
 
-    opts = opts or StudyOptions()
     env = get_environment(opts.env, seed=opts.env_seed)
     suite = load_suite()
     specs = env.tool_specs()

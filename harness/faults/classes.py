@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from environments.base import ToolSpec
+from core.protocol import ToolSpec
 from harness.faults import paths
 
 MISSING = "<missing>"  # the "corrupted" label of a deleted field

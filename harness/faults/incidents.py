@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from core import worlds
 from harness.faults.classes import get_class
 
 SUITE_PATH = Path(__file__).with_name("incidents.yaml")
@@ -83,14 +84,29 @@ class Suite:
 
 
 FAULT_KEYS = frozenset({"id", "type", "kind", "fault_class", "params", "target", "mode"})
-INCIDENT_KEYS = frozenset({"id", "name", "url", "taxonomy_class", "what_went_wrong", "faults"})
+INCIDENT_KEYS = frozenset({"id", "name", "date", "url", "taxonomy_class", "what_went_wrong", "faults"})
 
 
-def world_notes(incident: dict[str, Any], fault: dict[str, Any]) -> dict[str, str]:
-    """Every other key of an incident or of its fault is a world's name with how the fault shows there."""
-    notes = {k: str(v) for k, v in incident.items() if k not in INCIDENT_KEYS}
-    notes.update({k: str(v) for k, v in fault.items() if k not in FAULT_KEYS})
-    return dict(sorted(notes.items()))
+WORLD_NOTES = "incidents.yaml"  # in a world's folder: {notes: {incident or fault id: how it shows there}}
+
+
+def world_notes() -> dict[str, dict[str, str]]:
+    """World name -> its notes (incident or fault id -> text), from each discovered world's folder."""
+    out = {}
+    for name, world in sorted(worlds.discover().items()):
+        path = world.folder / WORLD_NOTES if world.folder else None
+        if path is not None and path.is_file():
+            out[name] = {
+                str(k): str(v) for k, v in (yaml.safe_load(path.read_text()) or {}).get("notes", {}).items()
+            }
+    return out
+
+
+def notes_for(notes: dict[str, dict[str, str]], incident_id: str, fault_id: str) -> dict[str, str]:
+    """How fault ``fault_id`` of ``incident_id`` shows in each world that says (the fault's own note first)."""
+    return {
+        w: n.get(fault_id) or n[incident_id] for w, n in notes.items() if fault_id in n or incident_id in n
+    }
 
 
 def load_suite(path: str | Path = SUITE_PATH) -> Suite:
@@ -98,7 +114,17 @@ def load_suite(path: str | Path = SUITE_PATH) -> Suite:
     types = dict(data["types"])
     taxonomy = {str(k): v for k, v in data["taxonomy"].items()}
     faults: list[IncidentFault] = []
+    notes = world_notes()
     for inc in data["incidents"]:
+        for keys, allowed, what in (
+            (inc, INCIDENT_KEYS, f"incident {inc.get('id')}"),
+            *((f, FAULT_KEYS, f"fault {f.get('id')}") for f in inc["faults"]),
+        ):
+            if set(keys) - allowed:
+                raise ValueError(
+                    f"{what}: unknown keys {sorted(set(keys) - allowed)} (a world's note goes in "
+                    f"its own folder's {WORLD_NOTES})"
+                )
         for f in inc["faults"]:
             fault = IncidentFault(
                 id=f["id"],
@@ -110,7 +136,7 @@ def load_suite(path: str | Path = SUITE_PATH) -> Suite:
                 url=inc["url"],
                 taxonomy_class=str(inc["taxonomy_class"]),
                 what_went_wrong=" ".join(str(inc["what_went_wrong"]).split()),
-                worlds=world_notes(inc, f),
+                worlds=notes_for(notes, inc["id"], f["id"]),
                 params=dict(f.get("params") or {}),
                 target=dict(f.get("target") or {}),
                 mode=f.get("mode", "permanent"),

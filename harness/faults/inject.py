@@ -24,8 +24,8 @@ choice among eligible fields, stable for the episode so a permanent fault keeps 
 
 Levels: ``observation`` corrupts only what the agent sees (the world is unchanged). ``state``
 also asks the world to store the corrupted value through its optional state access (protocol v2
-``episode.state``: ``locate(call, result, path)`` then ``corrupt(ref, value)``). Worlds without it
-(ToolMaze), or a result path the world cannot locate, get observation-level faults; the record
+``episode.state``: ``locate(call, result, path)`` then ``corrupt(ref, value)``). Worlds without it,
+or a result path the world cannot locate, get observation-level faults; the record
 says which level applied in ``meta["injected_fault"]["level"]``.
 
 The caller's result is never mutated: content and meta are deep-copied before corruption.
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from environments.base import StateAccess, ToolCall, ToolResult, ToolSpec
-from environments.seeding import rng
+from core.protocol import StateAccess, ToolCall, ToolResult, ToolSpec
+from core.seeding import rng
 from harness.faults import paths
 from harness.faults.classes import FaultClass, field_filter, get_class, shape_of
 
@@ -229,7 +229,7 @@ def _resolve_incident(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_injector(config: Mapping[str, Any] | None, seed: int = 0) -> FaultInjector | None:
-    """The injector for a ``conf/fault`` node, or None when it names no fault (none, toolmaze)."""
+    """The injector for a ``conf/fault`` node, or None when it names no fault (none, or a world that plants its own)."""
     cfg = _plain(config or {})
     if not cfg.get("incident") and cfg.get("fault_class") in (None, "none"):
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from environments.base import ToolCall, ToolResult
+from core.protocol import ToolCall, ToolResult
 from harness.faults import paths
 from harness.faults.classes import MISSING, is_number
 

@@ -35,8 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from environments import _offline  # noqa: F401  (offline litellm variables before any import)
-from environments.seeding import rng, sha256_hex
+from core import offline  # noqa: F401  (offline litellm variables before any import)
+from core.seeding import rng, sha256_hex
 
 if TYPE_CHECKING:
     from harness.llm.cache import Cache

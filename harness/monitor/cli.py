@@ -2,7 +2,7 @@
 
     python -m harness.monitor learn --env NAME [--sources traces,database,schemas] [--fold K | --all-folds] --out PATH
     python -m harness.monitor learn --input TRACES.jsonl [--fold K | --all-folds] --out FILE
-    python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env toolmaze]
+    python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env WORLD]
     python -m harness.monitor explain --registry FILE [--tool NAME]
 
 A cross-fit file (``--all-folds``) checks each row with the registry of its workflow's fold.
@@ -41,7 +41,7 @@ def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def _world(name: str) -> tuple[Any, Any]:
-    from environments.registry import UnknownEnvironmentError, get_plugin
+    from core.worlds import UnknownEnvironmentError, get_plugin
 
     try:
         plugin = get_plugin(name)
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("learn", help="mine contracts from clean traces")
     src = lp.add_mutually_exclusive_group(required=True)
-    src.add_argument("--env", help="a registered world (toolmaze, taubench, appworld): its contract sources")
+    src.add_argument("--env", help="a discovered world (python -m environments list): its contract sources")
     src.add_argument(
         "--input", help="trace JSONL ({tool, arguments, result[, status, workflow_id]} per line)"
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from environments.seeding import rng, stable_int
+from core.seeding import rng, stable_int
 from harness.monitor.mine import Collected, admit, collect, gc_paused, index_executions
 from harness.monitor.registry import FORMAT_VERSION, Registry, learn
 from harness.monitor.thresholds import DEFAULT, Thresholds
@@ -32,7 +32,7 @@ def fold_of(workflow_id: str, n_folds: int = 5, seed: int = 0) -> int:
 
     Ids ending in a number (``C3_task_017``) are dealt in blocks of ``n_folds`` consecutive
     numbers per prefix, each block through its own seeded permutation of the folds: exactly
-    balanced for consecutively numbered workflows (20 per fold per complexity in ToolMaze) and
+    balanced for consecutively numbered workflows and
     stratified by prefix. Other ids fall back to a seeded hash bucket.
     """
     head, _, tail = workflow_id.rpartition("_")

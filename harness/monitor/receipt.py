@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.base import ToolResult, ToolSpec
+from core.protocol import ToolResult, ToolSpec
 from harness.monitor.recovery import recovery_tools
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Violation

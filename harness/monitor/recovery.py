@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from environments.base import ToolSpec
+from core.protocol import ToolSpec
 
 _LEAF = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*")
 ACTION_CATEGORIES = {"action", "write", "terminal"}  # never offered as a way to re-read a value

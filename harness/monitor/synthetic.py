@@ -2,15 +2,15 @@
 
 Four tools whose results carry every rule class (required, types, positive values, categorical
 domains, echoed arguments, ordered dates, equality/affine/product/sum relations, nested lists).
-Seeded only through ``environments.seeding``. Not a model of any real environment.
+Seeded only through ``core.seeding``. Not a model of any real environment.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from environments.base import ToolSpec
-from environments.seeding import rng
+from core.protocol import ToolSpec
+from core.seeding import rng
 
 TICKERS = [f"T{i:03d}" for i in range(60)]
 CITIES = [f"city_{i}" for i in range(40)]
@@ -84,7 +84,7 @@ TOOLS = ("get_quote", "place_order", "get_weather")
 
 
 def traces(n_workflows: int = 60, calls_per_workflow: int = 6, seed: int = 0) -> list[dict[str, Any]]:
-    """Clean trace rows ``{workflow_id, tool, arguments, result, status}`` in the ToolMaze format."""
+    """Clean trace rows ``{workflow_id, tool, arguments, result, status}`` in the trace format."""
     rows = []
     for w in range(n_workflows):
         wid = f"C3_task_{w:03d}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from environments.seeding import rng
+from core.seeding import rng
 
 ACTIONS = ("switched_listed", "other_tool", "retried_same", "stopped")
 

@@ -1,5 +1,5 @@
-from environments.base import ToolSpec, validate_arguments
-from environments.seeding import rng, stable_int
+from core.protocol import ToolSpec, validate_arguments
+from core.seeding import rng, stable_int
 
 SPEC = ToolSpec(
     name="get_quote",

@@ -1,4 +1,4 @@
-"""Scripted retail agents: trusting, receipt-aware, skeptic and noisy, as ToolMaze's four behaviours.
+"""Scripted retail agents: trusting, receipt-aware, skeptic and noisy, the four stock behaviours written for this world.
 
 Each sees only what a model sees (chat messages and tool schemas). Each request it rebuilds the
 conversation: the user's latest ``REQUEST {...}`` line (identity and one goal in product names and

@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import Any
 
-from environments.base import ToolResult, ToolSpec
+from core.protocol import ToolResult, ToolSpec
 from environments.taubench.schemas import RESULT_SCHEMAS
 from environments.taubench.tools._base import Tool
 from environments.taubench.tools.calculate import Calculate

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from environments.base import ToolSpec
+from core.protocol import ToolSpec
 
 
 class Tool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.base import Environment, Outcome, Task
+from core.protocol import Environment, Outcome, Task
 from harness.agents.loop import LoopResult, run_loop
 from harness.agents.prompts import system_prompt
 from harness.llm.providers.scripted import Policy, finalize_reply, get_policy, policy_rng
@@ -125,7 +125,7 @@ def monitor_interposers(
     cross-fitted, so a task is checked by the registry learned from the other folds' groups (pass
     ``crossfit`` to reuse one).
     """
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
     from harness.monitor import Monitor, build_crossfit
     from harness.stream import MonitorInterposer
 

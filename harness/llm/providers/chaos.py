@@ -23,7 +23,7 @@ import asyncio
 import re
 from typing import Any
 
-from environments.seeding import rng, sha256_hex
+from core.seeding import rng, sha256_hex
 from harness.llm.providers.scripted import (
     _plain,
     build_response,

@@ -2,7 +2,7 @@
 
 Policies register here (``register_policy``); the provider in ``scripted.py`` and the chaos
 provider look them up. A policy may say which worlds it can play: ``plays`` lists the text
-conventions it relies on (``environments.plugin.Plugin.conventions``); ``None`` plays any world.
+conventions it relies on (``core.plugin.Plugin.conventions``); ``None`` plays any world.
 Imports nothing of the harness, so policies and providers can both depend on it without a circle.
 """
 

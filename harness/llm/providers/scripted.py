@@ -14,7 +14,7 @@ import math
 import random
 from typing import Any
 
-from environments.seeding import canonical_json, rng, sha256_hex
+from core.seeding import canonical_json, rng, sha256_hex
 from harness.llm.providers.registry import (  # noqa: F401  (re-exported: the provider's public names)
     Policy,
     ScriptedPolicyError,

@@ -143,8 +143,8 @@ def test_concurrent_requests_on_two_bridges():
 
 
 def test_episode_bridge_killed_mid_open_is_an_env_error_and_frees_the_slot():
+    from core.protocol import Task
     from environments.appworld.env import AppWorldEnv, AppWorldEpisode
-    from environments.base import Task
 
     async def run():
         env = AppWorldEnv(pool_size=1)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from core.protocol import ToolCall
+from core.worlds import get_plugin
 from environments.appworld import paths
 from environments.appworld.env import TERMINAL_TOOL, AppWorldDataMissing, AppWorldEnv
-from environments.base import ToolCall
-from environments.registry import get_plugin
 
 REPO = Path(__file__).resolve().parents[3]
 needs_setup = pytest.mark.skipif(not paths.is_set_up(), reason=f"AppWorld setup missing: {paths.SETUP_HINT}")
@@ -101,8 +101,8 @@ def test_episode_tools_are_the_catalog():
 @needs_setup
 def test_call_validates_before_the_bridge():
     env = AppWorldEnv()
+    from core.protocol import Task
     from environments.appworld.env import AppWorldEpisode
-    from environments.base import Task
 
     ep = AppWorldEpisode(env, Task("t_1", "t", "", "appworld"))
     bad = asyncio.run(ep.call(ToolCall("spotify__show_song", {"song_id": "x"})))
@@ -116,7 +116,7 @@ def test_heldout_study_config():
 
     from harness.config import CONF_DIR, register, to_config
 
-    assert (REPO / "conf/study/appworld-heldout.yaml").read_text().startswith("# @package _global_")
+    assert (REPO / "environments/appworld/conf/study/appworld-heldout.yaml").read_text().startswith("# @package _global_")
     register()
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = to_config(compose("config", overrides=["study=appworld-heldout"]))
@@ -134,7 +134,7 @@ def test_heldout_study_config():
 def test_heldout_selection_is_frozen():
     plugin = get_plugin("appworld")
     env = plugin.make()
-    cfg = yaml.safe_load((REPO / "conf/study/appworld-heldout.yaml").read_text())
+    cfg = yaml.safe_load((REPO / "environments/appworld/conf/study/appworld-heldout.yaml").read_text())
     sel = cfg["study"]["selection"]
     first = plugin.select(env, sel["rule"], sel["params"], 0)
     again = plugin.select(plugin.make(), sel["rule"], sel["params"], 0)

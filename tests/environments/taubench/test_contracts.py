@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def registry(env):
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
     from harness.monitor.derive import bind_records, from_records
     from harness.monitor.registry import Registry, learn
 
@@ -29,7 +29,7 @@ def registry(env):
 
 @pytest.fixture(scope="module")
 def held_out(env):
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
 
     plugin = get_plugin("taubench")
     return [
@@ -99,7 +99,7 @@ def test_conservation_fault_is_flagged_on_held_out_orders(registry, held_out):
     """The paper's conservation fault (a payment no longer matching the items' total), applied by
     the fault library's class to every held-out order it can touch, is flagged on >= 95% of them;
     open and cancelled orders both take part (the ledger nets to the items or to 0)."""
-    from environments.seeding import rng
+    from core.seeding import rng
     from harness.faults.classes import field_filter, get_class
 
     fc = get_class("broken_relation")

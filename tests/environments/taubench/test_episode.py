@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from environments.base import Episode, StateAccess, ToolCall, UserTurn
+from core.protocol import Episode, StateAccess, ToolCall, UserTurn
 from environments.taubench.user import GREETING, STOP
 
 

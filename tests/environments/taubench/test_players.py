@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from environments.base import ToolCall
+from core.protocol import ToolCall
 
 
 def _find(order: dict, want: dict, used: list) -> str:
@@ -222,7 +222,7 @@ def test_card_user_without_card_stops():
 
 
 def test_plugin_registers_players_and_card_user_first():
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
 
     plugin = get_plugin("taubench")
     assert set(plugin.scripted_policies()) == {"trusting", "receipt-aware", "skeptic", "noisy"}
@@ -230,7 +230,7 @@ def test_plugin_registers_players_and_card_user_first():
 
 
 def test_carded_hash_selection_is_frozen_and_carded(env):
-    from environments.registry import get_plugin
+    from core.worlds import get_plugin
     from environments.taubench.cards import cards_of
 
     plugin = get_plugin("taubench")

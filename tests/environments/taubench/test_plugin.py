@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from environments.plugin import Database, Plugin
-from environments.registry import get_environment, get_plugin
+from core.plugin import Database, Plugin
+from core.worlds import get_environment, get_plugin
 from environments.taubench.tools import TOOLS
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from environments.seeding import rng
+from core.seeding import rng
 from environments.taubench import reward
 from environments.taubench.db import exact_digest
 from environments.taubench.replay import run_ground_truth

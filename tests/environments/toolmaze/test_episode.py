@@ -2,7 +2,7 @@
 
 import pytest
 
-from environments.base import Environment, Episode, ToolCall
+from core.protocol import Environment, Episode, ToolCall
 from environments.toolmaze.catalog import build_catalog
 from environments.toolmaze.dag import build_arguments
 

@@ -1,6 +1,6 @@
 """The deterministic judge: actions, provenance of their arguments, finish status, aborts, trace check."""
 
-from environments.base import ToolCall
+from core.protocol import ToolCall
 from environments.toolmaze.judge import oracle_suffix_cost
 from environments.toolmaze.policies import run_policy
 

@@ -2,7 +2,7 @@
 
 import math
 
-from environments.base import Outcome
+from core.protocol import Outcome
 from environments.toolmaze.metrics import prr, rc, rc_run, tsr
 
 

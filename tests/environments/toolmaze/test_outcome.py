@@ -5,7 +5,7 @@
 
 import pytest
 
-from environments.base import ToolCall
+from core.protocol import ToolCall
 from environments.toolmaze.catalog import build_catalog
 from environments.toolmaze.dag import build_arguments
 from environments.toolmaze.policies import run_policy

@@ -6,7 +6,7 @@ categories). This is the evidence that the README's planning conventions suffice
 
 import re
 
-from environments.base import ToolCall
+from core.protocol import ToolCall
 
 TAG = re.compile(r"\[from: (query\.\w+|\w+)\]$")
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from hydra import compose, initialize_config_dir
 
-from environments.registry import get_plugin
+from core.worlds import get_plugin
 from harness.config import CONF_DIR, register, to_config
 from harness.runner import fault_kinds_hit, plan_run
 

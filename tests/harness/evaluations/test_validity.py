@@ -6,7 +6,11 @@ from harness.evaluations.validity import StudyOptions, format_report, run_validi
 @pytest.mark.slow
 def test_validity_study_on_toolmaze_small_and_seeded():
     opts = StudyOptions(
-        folds=(0,), per_fault=2, propagation_tasks=1, fault_ids=("united-2", "steam-1", "narr-d-1", "phe-2")
+        env="toolmaze",
+        folds=(0,),
+        per_fault=2,
+        propagation_tasks=1,
+        fault_ids=("united-2", "steam-1", "narr-d-1", "phe-2"),
     )
     rep = run_validity(opts)
     det = rep["incident_detection"]

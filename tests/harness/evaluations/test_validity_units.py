@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from environments.base import ToolSpec
+from core.protocol import ToolSpec
 from harness.evaluations.validity import StudyOptions, clean_fire_rate, incident_detection
 from harness.faults.incidents import load_suite
 
@@ -43,7 +43,7 @@ SPECS = {
 
 def test_detection_counts_flags_and_coverage():
     suite = load_suite()
-    opts = StudyOptions(per_fault=4, fault_ids=("united-2", "steam-1"))
+    opts = StudyOptions(env="toolmaze", per_fault=4, fault_ids=("united-2", "steam-1"))
     assignment = {r["workflow_id"]: 0 for r in ROWS}
     rep = incident_detection(suite, ROWS, SPECS, assignment, {0: SignRegistry()}, opts)
     by_id = {f["id"]: f for f in rep["faults"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.base import Task, ToolSpec
+from core.protocol import Task, ToolSpec
 
 
 @dataclass

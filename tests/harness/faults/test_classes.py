@@ -3,8 +3,8 @@ import copy
 import pytest
 from faults_fakes import ORDER, QUOTE
 
-from environments.base import ToolSpec
-from environments.seeding import rng
+from core.protocol import ToolSpec
+from core.seeding import rng
 from harness.faults import paths
 from harness.faults.classes import CLASSES, MISSING, get_class, parse_date, schema_at
 

@@ -3,7 +3,7 @@ import copy
 import pytest
 from faults_fakes import QUOTE, Ctx, FakeEpisode, StatefulEpisode, make_task
 
-from environments.base import ToolCall, ToolResult, ToolSpec
+from core.protocol import ToolCall, ToolResult, ToolSpec
 from harness.faults.inject import FaultInjector
 
 

@@ -1,4 +1,4 @@
-from environments.base import ToolCall, ToolResult
+from core.protocol import ToolCall, ToolResult
 from harness.faults.propagation import summarise, track_episode, trackable, value_occurs
 
 

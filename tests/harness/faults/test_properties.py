@@ -6,8 +6,8 @@ from faults_fakes import Ctx, FakeEpisode, make_task
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from environments.base import ToolCall, ToolResult
-from environments.seeding import rng
+from core.protocol import ToolCall, ToolResult
+from core.seeding import rng
 from harness.faults import paths
 from harness.faults.classes import CLASSES, MISSING
 from harness.faults.inject import FaultInjector

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from environments.base import ToolCall, ToolResult
+from core.protocol import ToolCall, ToolResult
 from harness.monitor import Monitor, annotate_stream, learn, wrap_tool
 from harness.monitor import synthetic as syn
 from harness.monitor.recovery import leaf_names, recovery_tools

@@ -10,7 +10,7 @@ import gc
 import numpy as np
 import pytest
 
-from environments.seeding import np_rng, rng
+from core.seeding import np_rng, rng
 from harness.monitor import learn, mine, plancode
 from harness.monitor import synthetic as syn
 from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused

@@ -25,7 +25,7 @@ GOLDEN_CROSSFIT_SEED0 = "8529dee335adfb135025325502d623793fbcd7d0b810cef382ad366
 
 
 def test_crossfit_registries_are_the_pinned_ones(setup):
-    from environments.seeding import sha256_hex
+    from core.seeding import sha256_hex
 
     _, _, cf = setup
     assert [r.n_rules for r in cf.registries] == [7887, 7754, 7841, 7727, 7785]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from environments.registry import get_environment
+from core.worlds import get_environment
 from environments.toolmaze.policies import run_policy
 from harness.agents.policies.driver import run_grid, run_policy_episode
 

@@ -60,7 +60,7 @@ class FakeInfraError(Exception):
 
 def policy_factory(spec, replicate: int):
     """A completer answering with the scripted policy of ``spec`` directly (no litellm in the way)."""
-    from environments.seeding import rng, sha256_hex
+    from core.seeding import rng, sha256_hex
     from harness.llm.providers.scripted import get_policy
 
     policy = get_policy(spec.model.split("/", 1)[1])

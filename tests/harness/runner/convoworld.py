@@ -16,7 +16,8 @@ import re
 import signal
 from typing import Any
 
-from environments.base import (
+from core.plugin import Plugin
+from core.protocol import (
     Outcome,
     Task,
     ToolCall,
@@ -26,8 +27,7 @@ from environments.base import (
     UserTurn,
     validate_arguments,
 )
-from environments.plugin import Plugin
-from environments.seeding import sha256_hex, stable_int
+from core.seeding import sha256_hex, stable_int
 
 STOP = "###STOP###"
 N_TASKS = 6

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.base import (
+from core.plugin import PlannedFault, Plugin
+from core.protocol import (
     LocalEpisode,
     Outcome,
     Task,
@@ -22,8 +23,7 @@ from environments.base import (
     unknown_tool_error,
     validate_arguments,
 )
-from environments.plugin import PlannedFault, Plugin
-from environments.seeding import stable_int
+from core.seeding import stable_int
 
 N_WORKFLOWS = 12
 

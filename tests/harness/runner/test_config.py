@@ -9,10 +9,11 @@ from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
 from omegaconf.errors import OmegaConfBaseException
 
+from core import worlds
 from harness.config import CONF_DIR, ArmCfg, load_arms, load_models, name_list, register, to_config
 
 register()
-STUDIES = sorted(p.stem for p in (CONF_DIR / "study").glob("*.yaml"))
+STUDIES = sorted(worlds.config_index()["study"])
 
 
 def composed(*overrides: str, hydra: bool = False):

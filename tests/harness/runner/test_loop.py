@@ -184,7 +184,7 @@ class _Chatty:
         return await self.inner.call(c)
 
     async def say(self, text):
-        from environments.base import UserTurn
+        from core.protocol import UserTurn
 
         self.heard.append(text)
         return (

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from environments.seeding import sha256_hex
+from core.seeding import sha256_hex
 from harness.manifest import finish_manifest, git_state, identity_hash, package_versions, start_manifest
 
 CFG = {"study": {"name": "s"}, "seed": 0, "progress": True, "budget": {"usd": 1.0}}
@@ -75,6 +75,7 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     load_fakeworld()
     conf = tmp_path / "conf"
     shutil.copytree(harness.config.CONF_DIR, conf)
+    shutil.copytree(harness.config.CONF_DIR.parent / "environments" / "toolmaze" / "conf", conf, dirs_exist_ok=True)
     monkeypatch.setattr(harness.config, "CONF_DIR", conf)
     harness.config.register()
     overrides = [

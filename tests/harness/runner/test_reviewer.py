@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import FakeCompletion  # noqa: E402
 
-from environments.base import Task  # noqa: E402
+from core.protocol import Task  # noqa: E402
 from harness.agents.reviewer import (  # noqa: E402
     ModelReviewer,
     ScriptedReviewerPolicy,

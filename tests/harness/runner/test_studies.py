@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import load_fakeworld  # noqa: E402
 
-from environments.seeding import stable_int  # noqa: E402
+from core.seeding import stable_int  # noqa: E402
 from harness.studies import build_schedule, select_tasks  # noqa: E402
 
 fw = load_fakeworld()

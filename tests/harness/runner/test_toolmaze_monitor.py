@@ -75,7 +75,7 @@ def _plan(study: str):
 def test_table1_and_ablations_select_their_frozen_cells():
     from collections import Counter
 
-    from environments.seeding import stable_int
+    from core.seeding import stable_int
 
     plan = _plan("table1")
     tasks = {(e.task_id, e.group_id, e.strata["complexity"], e.strata["mode"]) for e in plan.schedule}

@@ -1,9 +1,9 @@
 """The plugin interface: everything a study needs to know about a world, from that world's package.
 
 Each world ships one ``Plugin`` (``environments/<name>/plugin.py`` as ``PLUGIN``), found through
-``environments.registry``. The harness asks the plugin and imports no world: how to build the
+``core.worlds``. The harness asks the plugin and imports no world: how to build the
 environment, which tasks a world-specific selection rule picks, the fault a task plants itself
-(ToolMaze's modes), where contracts come from (clean traces to mine, a JSON Schema per tool's
+(a world's own perturbation modes), where contracts come from (clean traces to mine, a JSON Schema per tool's
 result, a public database), which scripted agents and users can play it, and an oracle.
 
 Every method has a neutral default, so a small world overrides only what it has.
@@ -15,15 +15,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from environments.base import Environment, Task, ToolCall
+from core.protocol import Environment, Task, ToolCall
 
 
 @dataclass(frozen=True)
 class PlannedFault:
     """A fault the world plants in a task itself (no injector).
 
-    ``label`` enters episode and pair ids (ToolMaze: the mode, "P3"); ``fault_class`` is what
-    records call it (ToolMaze: the payload kind, "negative_value"; "none" for a clean task);
+    ``label`` enters episode and pair ids (e.g. a perturbation mode, "P3"); ``fault_class`` is what
+    records call it (e.g. the payload kind, "negative_value"; "none" for a clean task);
     ``fault_kind`` is its family (none | explicit_transient | implicit_permanent ...).
     """
 
@@ -60,6 +60,11 @@ class Plugin:
 
     def make(self, **options: Any) -> Environment:
         raise NotImplementedError(f"plugin {self.name!r} does not build an environment")
+
+    def unavailable(self) -> str | None:
+        """None when the world can start on this machine; else what is missing and the command that
+        fetches it (data not downloaded, an install not made). Cheap: no environment is built."""
+        return None
 
     def select(self, env: Environment, rule: str, params: Mapping[str, Any], seed: int) -> list[Task] | None:
         """Tasks for a world-specific selection rule, or None when the rule is not the world's."""

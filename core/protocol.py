@@ -1,11 +1,11 @@
-"""Protocol v2: the one interface every world implements (ToolMaze, tau-bench retail, AppWorld, yours).
+"""Protocol v2: the one interface every world implements (each folder under ``environments/``, and yours).
 
 The harness sees only these types, so it special-cases no environment; environments must not
 import ``harness`` or ``analysis``.
 
 One episode, as the harness drives it::
 
-    env = get_environment("toolmaze")            # environments.registry
+    env = get_environment("<world>")             # core.worlds
     ep = env.episode(task_id, seed=0, user=None)  # cheap: no I/O yet
     opening = await ep.open()                     # the user's first message (the agent's prompt)
     result = await ep.call(ToolCall("get_x", {...}))   # never raises for a bad call
@@ -17,7 +17,7 @@ One episode, as the harness drives it::
 - **Async** so a world behind a process or HTTP bridge never blocks other episodes. An in-process
   world may stay synchronous and be wrapped by :class:`LocalEpisode`.
 - **Conversation**: ``say`` hands the agent's text to the world's user, who answers or ends the
-  episode. Worlds without a user (ToolMaze) end on the first text. A task's hidden instruction
+  episode. Worlds without a user end on the first text. A task's hidden instruction
   stays inside the world: the agent sees ``open()``'s message and what the user says.
 - **User model**: a world that simulates a user with a language model asks for one
   (``Environment.needs_user``); the harness passes a :class:`UserModel` (messages in, text out)
@@ -45,7 +45,7 @@ CATEGORIES = ("read", "write", "terminal")
 class ToolSpec:
     """Public description of one tool: what an agent sees, plus metadata a monitor may use.
 
-    ``category`` is read | write | terminal. ``kind`` is the world's own finer label (ToolMaze:
+    ``category`` is read | write | terminal. ``kind`` is the world's own finer label (e.g.
     Source / Processor / Action / Terminal). ``capability`` groups tools that compute the same
     thing; ``substitutes`` lists tools the world declares as alternatives; ``output_fields`` are
     the JSON paths the result carries (``$.price``, ``$.items[*].amount``). No hidden task data.
@@ -83,7 +83,7 @@ class ToolSpec:
 class Task:
     """A public task. Hidden solution data (and a simulated user's instruction) stays in the world.
 
-    ``query`` is the public opening text when the world has one (ToolMaze); worlds with a user
+    ``query`` is the public opening text when the world has one; worlds with a user
     leave it empty and open with the user's first message. ``instructions`` (a policy the agent
     must follow) is appended to the harness's system prompt.
     """
@@ -96,11 +96,11 @@ class Task:
     terminal_tool: str | None = None  # the tool whose successful call ends the episode (e.g. "finish")
     strata: Mapping[str, str] = field(default_factory=dict)  # public labels studies stratify on
     meta: Mapping[str, Any] = field(default_factory=dict)  # other public labels
-    instructions: str = ""  # the world's standing instructions to the agent (tau-bench: its policy)
+    instructions: str = ""  # the world's standing instructions to the agent (e.g. a customer-service policy)
 
     @property
     def workflow_id(self) -> str:
-        """ToolMaze's word for ``group_id``, kept as an alias."""
+        """The first world's word for ``group_id``, kept as an alias."""
         return self.group_id
 
 

@@ -1,0 +1,1 @@
+"""Hydra finds this package's search-path plugin by scanning the ``hydra_plugins`` namespace."""
