@@ -42,7 +42,11 @@ def test_the_contracts_hold():
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("environments/toolmaze/env.py", "import harness.records", "environments know nothing of the harness"),
+        (
+            "environments/toolmaze/env.py",
+            "import harness.records",
+            "environments know nothing of the harness",
+        ),
         ("environments/toolmaze/env.py", "import environments.taubench.env", "worlds are independent"),
         ("core/protocol.py", "import harness.records", "core is the floor"),
         ("harness/workers.py", "import harness.runner", "no circle between the harness's modules"),

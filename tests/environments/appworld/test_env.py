@@ -116,7 +116,11 @@ def test_heldout_study_config():
 
     from harness.config import CONF_DIR, register, to_config
 
-    assert (REPO / "environments/appworld/conf/study/appworld-heldout.yaml").read_text().startswith("# @package _global_")
+    assert (
+        (REPO / "environments/appworld/conf/study/appworld-heldout.yaml")
+        .read_text()
+        .startswith("# @package _global_")
+    )
     register()
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = to_config(compose("config", overrides=["study=appworld-heldout"]))

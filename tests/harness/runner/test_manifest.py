@@ -75,7 +75,9 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     load_fakeworld()
     conf = tmp_path / "conf"
     shutil.copytree(harness.config.CONF_DIR, conf)
-    shutil.copytree(harness.config.CONF_DIR.parent / "environments" / "toolmaze" / "conf", conf, dirs_exist_ok=True)
+    shutil.copytree(
+        harness.config.CONF_DIR.parent / "environments" / "toolmaze" / "conf", conf, dirs_exist_ok=True
+    )
     monkeypatch.setattr(harness.config, "CONF_DIR", conf)
     harness.config.register()
     overrides = [
