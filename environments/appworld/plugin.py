@@ -21,6 +21,12 @@ class AppWorldPlugin(Plugin):
     def make(self, **options: Any) -> AppWorldEnv:
         return AppWorldEnv(**options)
 
+    def unavailable(self) -> str | None:
+        """AppWorld's own venv and app code must be set up (the tools work without the task download)."""
+        if not paths.is_set_up():
+            return f"AppWorld is not set up: {paths.SETUP_HINT}"
+        return None
+
     def tool_schemas(self, env: Environment) -> Mapping[str, Mapping[str, Any]]:
         """``{api name: JSON Schema of its success (200) response}``, from the bridge at run time."""
         if not isinstance(env, AppWorldEnv):

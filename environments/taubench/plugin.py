@@ -31,6 +31,16 @@ class TauBenchPlugin(Plugin):
             raise TypeError(f"taubench takes only 'data_dir' and 'max_steps', got {sorted(options)}")
         return TauBenchRetailEnv(data_dir=data_dir, max_steps=max_steps)
 
+    def unavailable(self) -> str | None:
+        """The data folder's pinned files must be there (their sha256 is checked when the world starts)."""
+        from environments.taubench.data import FIX, SHA256, resolve_dir
+
+        folder = resolve_dir()
+        missing = [name for name in sorted(SHA256) if not (folder / name).is_file()]
+        if missing:
+            return f"tau-bench data missing in {folder} ({', '.join(missing[:3])}{'...' if len(missing) > 3 else ''}): {FIX}"
+        return None
+
     def select(self, env: Any, rule: str, params: Mapping[str, Any], seed: int) -> list | None:
         """``carded_hash``: the ``n`` tasks of ``split`` with the smallest stable_int(seed, salt, task_id),
         among tasks that have a user card (``carded: false`` ranks every task of the split)."""
