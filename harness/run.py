@@ -23,8 +23,9 @@ from core import worlds
 from core.protocol import WorldUnavailable
 from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
+from harness.plan import plan_run
 from harness.records import RecordCorruptError
-from harness.runner import plan_run, run_study
+from harness.runner import run_study
 from harness.workers import WorkerFailed, worker_count
 
 register()

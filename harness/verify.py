@@ -39,8 +39,9 @@ def flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def recompute(manifest: dict[str, Any]) -> dict[str, Any]:
+    from harness.contracts import build_monitors
     from harness.fingerprint import plan_fingerprint, registries_digest
-    from harness.runner import build_monitors, plan_run
+    from harness.plan import plan_run
 
     plan = plan_run(saved_config(manifest))
     now = plan_fingerprint(plan)

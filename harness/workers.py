@@ -29,6 +29,17 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from harness.contracts import build_monitors, monitor_parts, monitor_source
+from harness.episode import chain_for, episode_chains, run_episode
+from harness.execution import (
+    Progress,
+    arm_factories,
+    close_world,
+    cost_of,
+    pending_work,
+    run_summary,
+    within_budget,
+)
 from harness.llm.inline import run_inline_if_scripted
 from harness.records import RecordWriter
 
@@ -66,7 +77,7 @@ def worker_count(requested: int, plan: Any, multirun: bool = False) -> int:
 
 
 class SharedSpend:
-    """``runner.Spend`` across processes: every worker charges the same two counters."""
+    """``execution.Spend`` across processes: every worker charges the same two counters."""
 
     def __init__(self, ctx: Any, usd: float, tokens: int):
         self._usd = ctx.Value("d", usd)
@@ -81,8 +92,6 @@ class SharedSpend:
         return int(self._tokens.value)
 
     def charge(self, completion: Any) -> None:
-        from harness.runner import cost_of
-
         usd, tokens = cost_of(completion)
         with self._usd.get_lock():
             self._usd.value += usd
@@ -94,13 +103,12 @@ def execute_forked(
     plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None
 ) -> dict[str, Any]:
     """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
-    from harness import runner
 
-    records_path, before, todo = runner.pending_work(plan, run_dir)
+    records_path, before, todo = pending_work(plan, run_dir)
     if monitors is None and factory is None:
         monitors = _monitors_beside_litellm(plan, run_dir)
     elif monitors is None:
-        monitors = runner.build_monitors(plan, run_dir)
+        monitors = build_monitors(plan, run_dir)
     ctx = multiprocessing.get_context("fork")
     spend = SharedSpend(ctx, before.usd, before.tokens)
     claim = ctx.Value("q", 0)
@@ -119,7 +127,7 @@ def execute_forked(
         sender.close()  # the parent reads only: EOF on a reader means its worker has ended
         procs[reader] = proc
 
-    progress = runner.Progress(len(todo), plan.cfg, spend)
+    progress = Progress(len(todo), plan.cfg, spend)
     stopped = False
     failures: list[str] = []
 
@@ -169,7 +177,7 @@ def execute_forked(
             f"is recorded in {records_path}; rerun the same command to run the rest (workers=1 runs them in one "
             "process)."
         )
-    return runner.run_summary(plan, records_path, todo, progress.counts, stopped, spend)
+    return run_summary(plan, records_path, todo, progress.counts, stopped, spend)
 
 
 _PARTS_JOB: tuple[Any, Path] | None = None
@@ -181,7 +189,6 @@ def _monitors_beside_litellm(plan: Any, run_dir: Path) -> Any:
     global _PARTS_JOB
     from concurrent.futures import ProcessPoolExecutor
 
-    from harness import runner
     from harness.llm.models import _litellm
 
     _PARTS_JOB = (plan, run_dir)  # the forked child reads it: a plan is too big to pickle
@@ -189,16 +196,15 @@ def _monitors_beside_litellm(plan: Any, run_dir: Path) -> Any:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             parts = pool.submit(_build_parts)
             _litellm()
-            return runner.monitor_source(plan, parts.result())
+            return monitor_source(plan, parts.result())
     finally:
         _PARTS_JOB = None
 
 
 def _build_parts() -> Any:
-    from harness import runner
 
     assert _PARTS_JOB is not None
-    return runner.monitor_parts(*_PARTS_JOB)
+    return monitor_parts(*_PARTS_JOB)
 
 
 def _worker(
@@ -244,17 +250,16 @@ async def _run_claimed(
     spend: SharedSpend,
     sender: Connection,
 ) -> bool:
-    from harness import runner
 
     cfg = plan.cfg
     run_inline_if_scripted(plan.specs())
-    factories, cache = runner.arm_factories(plan, run_dir, factory, spend)
-    chains = runner.episode_chains(plan, monitors)
+    factories, cache = arm_factories(plan, run_dir, factory, spend)
+    chains = episode_chains(plan, monitors)
     model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
     stopped = False
 
     def budget_ok() -> bool:
-        return runner.within_budget(cfg, spend)
+        return within_budget(cfg, spend)
 
     def next_episode() -> Any:
         with claim.get_lock():
@@ -269,8 +274,8 @@ async def _run_claimed(
                 if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
                     stopped = True
                     return
-                rec = await runner.run_episode(
-                    plan, ep, factories[ep.arm], runner.chain_for(plan, chains, ep), budget_ok, run_dir
+                rec = await run_episode(
+                    plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir
                 )
             sender.send(("record", rec))
 
@@ -279,7 +284,7 @@ async def _run_claimed(
     finally:
         if cache is not None and hasattr(cache, "close"):
             cache.close()
-        await runner.close_world(plan)
+        await close_world(plan)
     if stopped:
         log.warning(
             "budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6), spend.tokens

@@ -79,7 +79,7 @@ def episode_plan(
     from hydra import compose, initialize_config_dir
 
     from harness.config import CONF_DIR, register, to_config
-    from harness.runner import plan_run
+    from harness.plan import plan_run
 
     register()
     overrides = [

@@ -198,7 +198,7 @@ def test_round_cap_is_an_agent_failure(tmp_path):
 
 
 def test_progress_text_shows_outcomes_mix_and_cost():
-    from harness.runner import Spend, progress_text
+    from harness.execution import Spend, progress_text
 
     text = progress_text(
         Counter(completed=2, infra_error=1), Counter(baseline=2, monitor=1), Counter(m=3), Spend(usd=0.25)

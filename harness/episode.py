@@ -1,0 +1,250 @@
+"""One episode, the one way: the arm's tool-result stream, the agent loop, the world's score, the record.
+
+``run_episode`` sets an episode up (system prompt with the task's standing instructions, the arm's
+interposers behind the run's fault injector, the reviewer, the simulated user), runs the agent loop,
+asks the world to score it, writes its transcript and returns its record. An exception from the
+world, its bridge or its user becomes an ``env_error`` record (infrastructure: never scored).
+Knows no particular world.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.agents import prompts
+from harness.agents.loop import Completer, LoopResult, run_loop
+from harness.agents.reviewer import ModelReviewer
+from harness.config import ArmCfg
+from harness.contracts import MonitorSource
+from harness.execution import RETRIED_STATUSES, CompleterFactory
+from harness.llm.models import InfraError
+from harness.manifest import write_atomic
+from harness.plan import Plan
+from harness.records import RECORD_VERSION
+from harness.stream import Interposer, MonitorInterposer
+from harness.studies import EpisodeSpec
+
+log = logging.getLogger(__name__)
+
+
+def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
+    """The environment's fault kinds the episode actually received, in call order (ToolResult.meta)."""
+    return [str(m["fault_kind"]) for m in results_meta if m.get("perturbed") and m.get("fault_kind")]
+
+
+def arm_interposers(
+    arm: ArmCfg, faults: list[Interposer], monitors: MonitorSource | None
+) -> list[Interposer]:
+    chain = list(faults)
+    if arm.monitor != "none":
+        if monitors is None:
+            raise ValueError(f"arm {arm.name!r} needs a monitor but none was built")
+        chain.append(
+            MonitorInterposer(
+                lambda ctx: monitors(ctx.task.group_id, arm.monitor, arm.detector), arm.delivery
+            )
+        )
+    return chain
+
+
+def episode_chains(
+    plan: Plan, monitors: MonitorSource | None
+) -> dict[tuple[str, str | None], list[Interposer]]:
+    """(arm, fault label) -> the arm's interposers behind that fault's injector."""
+    return {
+        (name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
+        for name, arm in plan.arms.items()
+        for label, injector in ({**plan.faults} or {None: None}).items()
+    }
+
+
+def chain_for(plan: Plan, chains: dict, ep: EpisodeSpec) -> list[Interposer]:
+    return chains[(ep.arm, ep.fault_class if plan.faults else None)]
+
+
+def _jsonable(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+def episode_record(
+    plan: Plan,
+    ep: EpisodeSpec,
+    loop: LoopResult,
+    user: UserChannel | None,
+    success: bool,
+    status: str,
+    outcome: dict | None,
+    latency_s: float,
+    transcript: str,
+) -> dict[str, Any]:
+    spec = plan.models[ep.model]
+    outcome = dict(outcome or {})
+    trace_check = outcome.pop("trace_check", None)
+    return {
+        "record_version": RECORD_VERSION,
+        "study": ep.study,
+        "arm": ep.arm,
+        "model": ep.model,
+        "task_id": ep.task_id,
+        "group_id": ep.group_id,
+        "workflow_id": ep.group_id,  # the version-1 name of group_id, kept for its readers
+        "strata": dict(ep.strata),
+        "fold": plan.folds.get(ep.group_id),
+        "fault_class": ep.fault_class,
+        "fault_kind": ep.fault_kind,
+        "fault_kinds_hit": fault_kinds_hit(loop.results_meta),
+        "seed": ep.seed,
+        "pair_id": ep.pair_id,
+        "success": bool(success),
+        "outcome_correct": outcome.get("outcome_correct")
+        if status in ("completed", "agent_failed")
+        else None,
+        "status": status,
+        "env": plan.plugin.name,
+        "replicate": ep.replicate,
+        "episode_id": ep.episode_id,
+        "scripted": bool(spec.scripted),
+        "tool_calls": _jsonable(loop.tool_calls),
+        "n_tool_calls": sum(1 for c in loop.tool_calls if c["status"] in ("ok", "error")),
+        "ignored_parallel_calls": loop.ignored_parallel_calls,
+        "receipts": _jsonable(loop.receipts),
+        "n_receipts": len(loop.receipts),
+        "hit": loop.hit,
+        "final_answer": loop.final_answer,
+        "finish_status": loop.finish_status,
+        "stop_reason": loop.stop_reason,
+        "rounds": loop.rounds,
+        "user_turns": loop.user_turns,
+        "prompt_tokens": loop.prompt_tokens,
+        "completion_tokens": loop.completion_tokens,
+        "cost_usd": loop.cost_usd,
+        "reviewer_calls": loop.reviewer_calls,
+        "reviewer_prompt_tokens": loop.reviewer_prompt_tokens,
+        "reviewer_completion_tokens": loop.reviewer_completion_tokens,
+        "reviewer_cost_usd": loop.reviewer_cost_usd,
+        "user_calls": user.calls if user else 0,
+        "user_prompt_tokens": user.prompt_tokens if user else 0,
+        "user_completion_tokens": user.completion_tokens if user else 0,
+        "user_cost_usd": user.cost_usd if user else 0.0,
+        "latency_s": latency_s,
+        "error": loop.error,
+        "error_kind": loop.error_kind,
+        "transcript": transcript,
+        "trace_check": _jsonable(trace_check) if trace_check is not None else None,
+        "outcome": _jsonable(outcome) if outcome else None,
+        "labels": _jsonable(loop.labels),
+    }
+
+
+@dataclass
+class UserChannel:
+    """The world's simulated user as a ``UserModel``: its model's replies, costed apart from the agent's."""
+
+    complete: Completer
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    async def __call__(self, messages: list[dict]) -> str:
+        completion = await self.complete(messages, [])
+        usage = completion.usage or {}
+        self.calls += 1
+        self.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+        self.completion_tokens += int(usage.get("completion_tokens") or 0)
+        self.cost_usd += float(completion.cost_usd or 0.0)
+        return str((completion.message or {}).get("content") or "")
+
+
+async def run_episode(
+    plan: Plan,
+    ep: EpisodeSpec,
+    factory: CompleterFactory,
+    interposers: list[Interposer],
+    budget_ok: Callable[[], bool],
+    run_dir: Path,
+) -> dict[str, Any]:
+    arm = plan.arms[ep.arm]
+    spec = plan.models[ep.model]
+    if arm.reasoning_budget is not None:  # scripted providers accept it too (recorded, ignored): same path
+        spec = dataclasses.replace(spec, reasoning_budget=arm.reasoning_budget)
+    reviewer = None
+    if arm.reviewer:
+        reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.replicate))
+    user = UserChannel(factory(plan.user, ep.replicate)) if plan.user is not None else None
+    task = plan.env.task(ep.task_id)
+    t0 = time.monotonic()  # latency is a measurement, never an input to a draw
+    episode = plan.env.episode(ep.task_id, seed=ep.seed, user=user)
+    outcome: dict | None = None
+    success = False
+    try:
+        loop = await run_loop(
+            episode,
+            task,
+            factory(spec, ep.replicate),
+            system_prompt=system_prompt(arm.prompt, task),
+            interposers=interposers,
+            seed=ep.seed,
+            max_rounds=plan.cfg.study.env.max_rounds,
+            delivery=arm.delivery,
+            reviewer=reviewer,
+            max_reviewer_calls=arm.max_reviewer_calls,
+            budget_ok=budget_ok,
+            infra_errors=(InfraError,),
+        )
+        status = {"infra_error": "infra_error", "env_error": "env_error", "budget": "budget_exhausted"}.get(
+            loop.stop_reason, ""
+        )
+        if not status:
+            try:
+                verdict = await episode.score()
+            except Exception as exc:  # noqa: BLE001  (the world's grader failed: infrastructure)
+                loop.stop_reason, loop.error = "env_error", f"score: {type(exc).__name__}: {exc}"[:500]
+                loop.error_kind, status = type(exc).__name__, "env_error"
+            else:
+                outcome = dict(verdict.details or {})
+                success = bool(verdict.success) and loop.stop_reason != "round_cap"
+                status = "completed" if success else "agent_failed"
+    finally:
+        try:
+            await episode.close()
+        except Exception:  # noqa: BLE001  (a failed close must not lose the record)
+            log.warning("episode %s: close failed", ep.episode_id, exc_info=True)
+    if status in RETRIED_STATUSES:
+        log.warning("episode %s: %s (%s)", ep.episode_id, status, loop.error)
+    latency = time.monotonic() - t0
+    transcript = f"transcripts/{ep.episode_id}.json"
+    write_atomic(
+        run_dir / transcript,
+        {
+            "episode": ep.to_json(),
+            "arm": dataclasses.asdict(arm),
+            "model": spec.name,
+            "litellm_model": spec.model,
+            "tools": [s.openai_schema() for s in episode.tools()],
+            "messages": loop.messages,
+            "turns": loop.turns,
+            "results_meta": _jsonable(loop.results_meta),
+            "reviews": loop.reviews,
+            "status": status,
+            "error": loop.error,
+            "outcome": _jsonable(outcome) if outcome is not None else None,
+        },
+        indent=None,
+    )
+    return episode_record(plan, ep, loop, user, success, status, outcome, latency, transcript)
+
+
+def system_prompt(arm_prompt: str, task: Any) -> str:
+    """The arm's prompt; a world with standing instructions (its policy) has them appended and says
+    itself how an episode ends, else the prompt names the terminal tool."""
+    if task.instructions:
+        return f"{prompts.system_prompt(arm_prompt, None)}\n\n{task.instructions}"
+    return prompts.system_prompt(arm_prompt, task.terminal_tool)

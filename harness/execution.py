@@ -1,0 +1,212 @@
+"""What running episodes needs in any process: completers, spend and budget, pending work, progress.
+
+Shared by the one-process runner (``harness.runner``) and the forked workers (``harness.workers``):
+the arms' metered completer factories around the one litellm door and the reply cache, the spend
+that budgets stop on, the episodes still to run (resume), the progress bar, the world's release
+and the run's summary. Knows no particular world.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.agents.loop import Completer
+from harness.config import Config
+from harness.llm.models import ModelSpec, acomplete
+from harness.plan import Plan
+from harness.records import latest_by_episode, load_records
+from harness.studies import EpisodeSpec
+
+log = logging.getLogger(__name__)
+
+# spec, replicate -> completer; the default calls harness.llm.models.acomplete with the run's cache
+CompleterFactory = Callable[[ModelSpec, int], Completer]
+RETRIED_STATUSES = ("infra_error", "env_error")  # what --retry-infra-errors reruns
+
+
+@dataclass
+class Spend:
+    """Money and tokens spent by the run so far (earlier invocations included), updated per call."""
+
+    usd: float = 0.0
+    tokens: int = 0
+
+    def charge(self, completion: Any) -> None:
+        usd, tokens = cost_of(completion)
+        self.usd += usd
+        self.tokens += tokens
+
+    def add(self, rec: dict) -> None:
+        self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
+        self.tokens += int(rec.get("prompt_tokens") or 0) + int(rec.get("completion_tokens") or 0)
+        for who in ("reviewer", "user"):
+            self.tokens += int(rec.get(f"{who}_prompt_tokens") or 0) + int(
+                rec.get(f"{who}_completion_tokens") or 0
+            )
+
+
+def cost_of(completion: Any) -> tuple[float, int]:
+    """(USD, prompt + completion tokens) of one completion."""
+    usage = completion.usage or {}
+    return (
+        float(completion.cost_usd or 0.0),
+        int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0),
+    )
+
+
+def within_budget(cfg: Config, spend: Spend) -> bool:
+    if cfg.budget.usd is not None and spend.usd >= cfg.budget.usd:
+        return False
+    return not (cfg.budget.tokens is not None and spend.tokens >= cfg.budget.tokens)
+
+
+def _default_factory(cache: Any, arm: str) -> CompleterFactory:
+    """Completers of one arm: the arm is part of every cache key (arms never share a recorded reply)."""
+
+    def factory(spec: ModelSpec, replicate: int) -> Completer:
+        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+            return await acomplete(spec, messages, tools, replicate=replicate, cache=cache, arm=arm)
+
+        return complete
+
+    return factory
+
+
+def _metered(factory: CompleterFactory, spend: Spend) -> CompleterFactory:
+    """Charge every completion (agent and reviewer) to the run's spend as it returns."""
+
+    def metered_factory(spec: ModelSpec, replicate: int) -> Completer:
+        inner = factory(spec, replicate)
+
+        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+            completion = await inner(messages, tools)
+            spend.charge(completion)
+            return completion
+
+        return complete
+
+    return metered_factory
+
+
+def _open_cache(cfg: Config, run_dir: Path) -> Any:
+    if cfg.cache.mode == "off":
+        return None
+    from harness.llm.cache import Cache
+
+    path = Path(cfg.cache.path) if cfg.cache.path else run_dir / "llm_cache.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Cache(path, mode=cfg.cache.mode)
+
+
+def pending_episodes(
+    schedule: list[EpisodeSpec], records: list[dict], retry_infra: bool
+) -> list[EpisodeSpec]:
+    """Episodes still to run: never recorded, stopped by the budget, or (when asked) infra/env errors."""
+    latest = latest_by_episode(records)
+    todo = []
+    for ep in schedule:
+        rec = latest.get(ep.episode_id)
+        if rec is None or rec.get("status") == "budget_exhausted":
+            todo.append(ep)
+        elif retry_infra and rec.get("status") in RETRIED_STATUSES:
+            todo.append(ep)
+    return todo
+
+
+def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str], spend: Spend) -> str:
+    """The progress bar's postfix: outcomes, errors, cost, and the arm/model mix so far."""
+
+    def mix(c: Counter[str]) -> str:
+        return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
+
+    return (
+        f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
+        f"env {counts['env_error']} "
+        f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}"
+    )
+
+
+class Progress:
+    """Outcomes so far, and the bar that shows them with the spend."""
+
+    def __init__(self, total: int, cfg: Config, spend: Any):
+        from tqdm import tqdm
+
+        self.counts: Counter[str] = Counter()
+        self.arms: Counter[str] = Counter()
+        self.models: Counter[str] = Counter()
+        self.spend = spend
+        self.bar = tqdm(
+            total=total,
+            disable=not cfg.progress,
+            desc=cfg.study.name,
+            unit="ep",
+            dynamic_ncols=True,
+            mininterval=1.0,
+        )
+
+    def add(self, rec: dict) -> None:
+        self.counts[rec["status"]] += 1
+        self.arms[rec["arm"]] += 1
+        self.models[rec["model"]] += 1
+        self.bar.update(1)
+        self.bar.set_postfix_str(
+            progress_text(self.counts, self.arms, self.models, self.spend), refresh=False
+        )
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def pending_work(plan: Plan, run_dir: Path) -> tuple[Path, Spend, list[EpisodeSpec]]:
+    """The records file, what earlier invocations spent (superseded attempts cost money too) and the
+    episodes still to run."""
+    (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
+    records_path = run_dir / "episodes.jsonl"
+    existing = load_records(records_path, repair=True)
+    spend = Spend()
+    for rec in existing:
+        spend.add(rec)
+    return records_path, spend, pending_episodes(plan.schedule, existing, plan.cfg.retry_infra_errors)
+
+
+def arm_factories(
+    plan: Plan, run_dir: Path, factory: CompleterFactory | None, spend: Any
+) -> tuple[dict, Any]:
+    """Each arm's metered completer factory, and the reply cache they share (None when off)."""
+    if factory is not None:  # a test's completers: one for every arm
+        return dict.fromkeys(plan.arms, _metered(factory, spend)), None
+    cache = _open_cache(plan.cfg, run_dir)
+    return {arm: _metered(_default_factory(cache, arm), spend) for arm in plan.arms}, cache
+
+
+async def close_world(plan: Plan) -> None:
+    """Release what the world holds (bridges, pools) once its episodes are done, if it says how."""
+    closer = getattr(plan.env, "aclose", None)
+    if callable(closer):
+        try:
+            await closer()
+        except Exception:  # noqa: BLE001  (records are written; a failed release must not hide them)
+            log.warning("closing environment %s failed", plan.plugin.name, exc_info=True)
+
+
+def run_summary(
+    plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Counter[str], stopped: bool, spend: Any
+) -> dict[str, Any]:
+    final = latest_by_episode(load_records(records_path, repair=False))
+    in_schedule = {ep.episode_id for ep in plan.schedule}
+    by_status = Counter(r.get("status") for eid, r in final.items() if eid in in_schedule)
+    return {
+        "planned": len(plan.schedule),
+        "ran_now": sum(ran.values()),
+        "skipped_finished": len(plan.schedule) - len(todo),
+        "by_status": dict(by_status),
+        "stopped_by_budget": stopped or ran["budget_exhausted"] > 0,
+        "cost_usd": round(spend.usd, 6),
+        "tokens": spend.tokens,
+    }

@@ -1,0 +1,214 @@
+"""The plan of a run: study config -> world, arms, models, faults and the paired schedule.
+
+``plan_run(cfg)`` resolves everything before the first episode: the world through its plugin
+(``core.worlds``), arms and models (a scripted policy fitted to the world: its own player, or a
+stock one), the simulated user when the world has one, model availability (keys, local servers),
+the fault injectors, the frozen task list and the interleaved schedule, and the resolved specs that
+enter the saved config, the manifest and the identity hash. Every config error surfaces here as a
+``ValueError`` (family), before anything is written. Knows no particular world.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import OmegaConf
+
+from core.plugin import Plugin
+from core.protocol import Environment
+from core.worlds import UnknownEnvironmentError, get_plugin
+from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
+from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
+from harness.llm.providers import registry as policies
+from harness.stream import Interposer
+from harness.studies import EpisodeSpec, build_schedule, select_tasks
+
+log = logging.getLogger(__name__)
+
+REVIEWER_SCRIPTED = "scripted-reviewer"
+
+
+@dataclass
+class Plan:
+    """Everything resolved before the first episode starts."""
+
+    cfg: Config
+    plugin: Plugin
+    env: Environment
+    arms: dict[str, ArmCfg]
+    models: dict[str, ModelSpec]
+    reviewers: dict[str, ModelSpec]  # agent model name -> reviewer model spec
+    user: ModelSpec | None  # the world's simulated user, when it has one
+    schedule: list[EpisodeSpec]
+    resolved: dict[str, Any]
+    # fault label -> its injector (shared by every arm); a study may cross its tasks with several faults
+    faults: dict[str, Interposer] = field(default_factory=dict)
+    folds: dict[str, int | None] = field(default_factory=dict)
+
+    def specs(self) -> list[ModelSpec]:
+        return model_specs(self.models, self.reviewers, self.user)
+
+
+def model_specs(
+    models: dict[str, ModelSpec], reviewers: dict[str, ModelSpec], user: ModelSpec | None
+) -> list[ModelSpec]:
+    """Every model a run calls: agents, reviewers and the simulated user."""
+    return [*models.values(), *reviewers.values(), *([user] if user else [])]
+
+
+def spec_of(model: Any) -> ModelSpec:
+    return ModelSpec.from_config(model_fields(model))
+
+
+def register_world_players(plugin: Plugin) -> dict[str, str]:
+    """Register the world's own scripted agents and users as ``<world>.<name>``; returns name -> policy."""
+    out = {}
+    for name, factory in {**plugin.scripted_policies(), **plugin.scripted_users()}.items():
+        policies.register_policy(f"{plugin.name}.{name}", factory)
+        out[name] = f"{plugin.name}.{name}"
+    return out
+
+
+def fit_to_world(spec: ModelSpec, plugin: Plugin, own: dict[str, str]) -> ModelSpec:
+    """A scripted model for this world: the world's own player of that name, or a generic one that
+    understands the world's conventions; anything else is refused before any episode."""
+    if spec.provider != "scripted":
+        return spec
+    name = spec.model.split("/", 1)[1]
+    if name in own:
+        return dataclasses.replace(spec, model=f"scripted/{own[name]}")
+    try:
+        needs = policies.plays(name)
+    except KeyError as exc:
+        raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
+    if needs is None or needs & set(plugin.conventions):
+        return spec
+    raise ModelConfigError(
+        f"model {spec.name!r}: scripted policy {name!r} was written for worlds following {sorted(needs)}, and "
+        f"environment {plugin.name!r} follows {list(plugin.conventions) or 'none of them'}; it would score 0 "
+        f"without meaning it. Scripted players this world ships: {sorted(own) or 'none'}"
+    )
+
+
+def sampled(spec: ModelSpec, cfg: Config) -> ModelSpec:
+    """The agent model with the study's sampling settings (recorded in the resolved specs)."""
+    if cfg.sampling.temperature is None:
+        return spec
+    return dataclasses.replace(spec, temperature=float(cfg.sampling.temperature))
+
+
+def resolved_specs(plan_parts: dict[str, Any]) -> dict[str, Any]:
+    """The resolved specs (not just names) that enter the saved config, the manifest and the identity hash."""
+    return json.loads(json.dumps(plan_parts, default=lambda o: dataclasses.asdict(o)))
+
+
+def plan_run(cfg: Config) -> Plan:
+    """Resolve world, arms, models and schedule; every config error surfaces here (ValueError family)."""
+    try:
+        plugin = get_plugin(cfg.study.env.name)
+    except UnknownEnvironmentError as exc:
+        raise ValueError(exc.args[0]) from None
+    own = register_world_players(plugin)
+    arms = {a.name: a for a in ([cfg.arm] if cfg.arm is not None else load_arms(cfg.arms))}
+    chosen = [cfg.model] if cfg.model is not None else load_models(cfg.models, cfg.model_overrides)
+    models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg) for m in chosen}
+    reviewers: dict[str, ModelSpec] = {}
+    if any(a.reviewer for a in arms.values()):
+        from harness.agents.reviewer import register_scripted_reviewer
+
+        register_scripted_reviewer()
+        for name, spec in models.items():
+            chosen = cfg.reviewer_model or (REVIEWER_SCRIPTED if spec.scripted else None)
+            reviewers[name] = spec_of(load_models([chosen])[0]) if chosen else spec
+    try:
+        env = plugin.make(**cfg.study.env.options)
+    except TypeError as exc:
+        raise ValueError(f"environment {plugin.name!r}: bad study.env.options: {exc}") from None
+    user = None
+    if getattr(env, "needs_user", False):
+        user = spec_of(load_models([cfg.user_model or default_user(plugin, own)])[0])
+        user = fit_to_world(user, plugin, own)
+    for spec in model_specs(models, reviewers, user):  # before any task is selected
+        check_model_available(spec)
+    faults = fault_injectors(cfg)
+    selected = []
+    for injector in faults.values() or [None]:  # every task under each fault, the limit per fault
+        injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
+        selected += select_tasks(
+            env,
+            plugin,
+            cfg.study.split,
+            cfg.study.selection.rule,
+            cfg.study.selection.params,
+            cfg.seed,
+            injected=injected,
+            fault_name=str(cfg.fault.get("name", "none")),
+            limit=cfg.limit,
+        )
+    if not selected:
+        raise ValueError(f"study {cfg.study.name!r} selects no task")
+    schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
+    resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
+    assert isinstance(resolved, dict)
+    resolved["resolved"] = resolved_specs(
+        {
+            "arms": arms,
+            "models": models,
+            "reviewers": reviewers,
+            "user": user,
+            "env": {
+                "name": plugin.name,
+                "options": dict(cfg.study.env.options),
+                "contract_sources": list(cfg.monitor.sources or plugin.contract_sources),
+            },
+        }
+    )
+    plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
+    record_folds(plan)
+    log.info(
+        "planned %d episodes of study %s on %s (%d arms x %d models)",
+        len(schedule),
+        cfg.study.name,
+        plugin.name,
+        len(arms),
+        len(models),
+    )
+    return plan
+
+
+def default_user(plugin: Plugin, own: dict[str, str]) -> str:
+    users = list(plugin.scripted_users())
+    if not users:
+        raise ValueError(
+            f"environment {plugin.name!r} needs a simulated user: set user_model=<conf/model name "
+            "or litellm string>"
+        )
+    return f"scripted/{own[users[0]]}"
+
+
+def fault_injectors(cfg: Config) -> dict[str, Any]:
+    """Fault name -> the fault library's injector: ``faults`` (conf/fault names, crossed with the
+    tasks), else the ``fault`` node when it names a fault; none for none or a world's own planted faults."""
+    from harness.faults.inject import build_injector
+
+    nodes = [load_fault(name) for name in cfg.faults] if cfg.faults else [cfg.fault]
+    out: dict[str, Any] = {}
+    for node in nodes:
+        injector = build_injector(node, seed=cfg.seed)
+        if injector is not None:
+            if injector.spec.name in out:
+                raise ValueError(f"two faults of this study are both named {injector.spec.name!r}")
+            out[injector.spec.name] = injector
+    return out
+
+
+def record_folds(plan: Plan) -> None:
+    """Each group's cross-fitting fold (from its id alone), recorded for every arm."""
+    from harness.monitor.crossfit import fold_of
+
+    n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
+    plan.folds.update({ep.group_id: fold_of(ep.group_id, n, seed) for ep in plan.schedule})
