@@ -10,16 +10,37 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.plugin import Plugin
+from core.protocol import Environment
 from harness.plan import Plan
 
 log = logging.getLogger(__name__)
 
 MonitorSource = Callable[[str, str, str], Any]  # (group_id, variant, detector) -> monitor | None
+
+
+@dataclass(frozen=True)
+class ContractSpec:
+    """What a run's registries are built from: the sources, the cross-fitting, the trace options."""
+
+    sources: tuple[str, ...]
+    n_folds: int = 5
+    seed: int = 0
+    traces: tuple[tuple[str, Any], ...] = ()  # options of the world's clean_traces, as sorted items
+    schema_only: bool = False  # also the schema-only twins of the mined registries
+
+
+@dataclass
+class Parts:
+    """The registries a monitor source serves (plain data: a forked child may build them)."""
+
+    shared: Any  # schema and database rules, merged into every fold's registry
+    mined: MinedRegistries | None
 
 
 def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
@@ -30,40 +51,55 @@ def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
     ``schemas``: each tool's result schema. ``database``: the world's public database, bound to the
     tools that return its records. Every fold's registry holds the rules of every source used.
     """
-    return monitor_source(plan, monitor_parts(plan, run_dir))
+    return monitor_source(plan.env.tool_specs(), monitor_parts(plan, run_dir))
 
 
-def monitor_parts(plan: Plan, run_dir: Path) -> tuple[Any, MinedRegistries | None] | None:
-    """The registries ``build_monitors`` serves (plain data: a forked child may build them), or None
-    when no arm has a monitor."""
+def plan_contracts(plan: Plan) -> ContractSpec:
+    monitored = [a for a in plan.arms.values() if a.monitor != "none"]
+    return ContractSpec(
+        sources=tuple(plan.cfg.monitor.sources or plan.plugin.contract_sources),
+        n_folds=plan.cfg.monitor.n_folds,
+        seed=plan.cfg.monitor.seed,
+        traces=tuple(sorted(plan.cfg.study.env.traces.items())),
+        schema_only=any(a.detector == "schema_only" for a in monitored),
+    )
+
+
+def monitor_parts(plan: Plan, run_dir: Path) -> Parts | None:
+    """The registries of ``plan``'s monitored arms, saved under ``run_dir/registries``; None when no
+    arm has a monitor."""
     if all(a.monitor == "none" for a in plan.arms.values()):
         return None
+    return contract_parts(plan.plugin, plan.env, plan_contracts(plan), run_dir / "registries")
+
+
+def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec, out: Path | None = None) -> Parts:
+    """The registries of ``spec`` for a world (the one way they are built: runs, the driver, the
+    validity study); saved under ``out`` when given."""
     from harness.monitor.registry import Registry
 
-    sources = list(plan.cfg.monitor.sources or plan.plugin.contract_sources)
-    out = run_dir / "registries"
-    out.mkdir(parents=True, exist_ok=True)
-    shared = Registry([], {"source": "+".join(s for s in sources if s != "traces") or "none"})
-    if "schemas" in sources:
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    shared = Registry([], {"source": "+".join(s for s in spec.sources if s != "traces") or "none"})
+    if "schemas" in spec.sources:
         from harness.monitor import registry_from_schemas
 
-        shared = shared.merged(registry_from_schemas(plan.plugin.tool_schemas(plan.env)))
-    if "database" in sources:
-        shared = shared.merged(database_registry(plan))
-    if shared.n_rules:
+        shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
+    if "database" in spec.sources:
+        shared = shared.merged(database_registry(plugin, env))
+    if shared.n_rules and out is not None:
         shared.save(out / "shared.json")
-    mined = MinedRegistries.build(plan, out) if "traces" in sources else None
-    return shared, mined
+    mined = MinedRegistries.build(plugin, env, spec, out) if "traces" in spec.sources else None
+    return Parts(shared, mined)
 
 
-def monitor_source(plan: Plan, parts: tuple[Any, MinedRegistries | None] | None) -> MonitorSource | None:
+def monitor_source(catalog: Mapping[str, Any], parts: Parts | None) -> MonitorSource | None:
     """(group, variant, detector) -> the monitor of that group's fold, made once per key."""
     if parts is None:
         return None
     from harness.monitor import Monitor
 
-    shared, mined = parts
-    catalog = plan.env.tool_specs()
+    shared, mined = parts.shared, parts.mined
     cache: dict[tuple[int, str, str], Any] = {}
 
     def source(group_id: str, variant: str, detector: str) -> Any:
@@ -87,60 +123,58 @@ class MinedRegistries:
     schema_only: dict[int, Any]
 
     @classmethod
-    def build(cls, plan: Plan, out: Path) -> MinedRegistries:
+    def build(cls, plugin: Plugin, env: Environment, spec: ContractSpec, out: Path | None) -> MinedRegistries:
         from harness.monitor.crossfit import build_crossfit, workflow_of
         from harness.monitor.registry import learn_schema_only
 
-        n, seed = plan.cfg.monitor.n_folds, plan.cfg.monitor.seed
-        key = crossfit_key(plan)
+        key = json.dumps(
+            [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
+            sort_keys=True,
+            default=str,
+        )
         memo = _CROSSFIT_MEMO.get(key)
         if memo is None:
-            traces = list(plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces))
+            traces = list(plugin.clean_traces(env, **dict(spec.traces)))
             _CROSSFIT_MEMO.clear()
-            memo = _CROSSFIT_MEMO[key] = (traces, build_crossfit(traces, n_folds=n, seed=seed))
+            memo = _CROSSFIT_MEMO[key] = (
+                traces,
+                build_crossfit(traces, n_folds=spec.n_folds, seed=spec.seed),
+            )
         traces, crossfit = memo
-        crossfit.save(out / "crossfit.json")
+        if out is not None:
+            crossfit.save(out / "crossfit.json")
         schema_only: dict[int, Any] = {}
-        if any(a.detector == "schema_only" for a in plan.arms.values() if a.monitor != "none"):
-            for k in range(n):
+        if spec.schema_only:
+            for k in range(spec.n_folds):
                 schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
-                schema_only[k].save(out / f"schema_only_fold{k}.json")
+                if out is not None:
+                    schema_only[k].save(out / f"schema_only_fold{k}.json")
         return cls(crossfit, schema_only)
 
     def registry(self, fold: int, detector: str) -> Any:
         return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
 
 
-# Cross-fitted registries are a pure function of the world's data and the study's env and monitor
-# config. A sweep's worker process runs several jobs of one study (joblib's loky reuses it), so
-# every job after the first takes them from here instead of mining the same traces again. One
+# Cross-fitted registries are a pure function of the world's data, the trace options and the
+# cross-fitting. A sweep's worker process runs several jobs of one study (joblib's loky reuses it),
+# so every job after the first takes them from here instead of mining the same traces again. One
 # entry: a worker holds no more traces than one job needs.
 _CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
 
 
-def crossfit_key(plan: Plan) -> str:
-    parts = [
-        plan.plugin.name,
-        plan.plugin.data_digest(plan.env),
-        plan.resolved.get("study", {}).get("env"),
-        plan.resolved.get("monitor"),
-    ]
-    return json.dumps(parts, sort_keys=True, default=str)
-
-
-def database_registry(plan: Plan) -> Any:
+def database_registry(plugin: Plugin, env: Environment) -> Any:
     """Contracts of the world's public database, bound to the tools whose results are its records."""
     from harness.monitor import bind_records, from_records
     from harness.monitor.registry import Registry
 
-    db = plan.plugin.database(plan.env)
+    db = plugin.database(env)
     by_collection = from_records(db.collections)
     rules = []
     for tool, places in sorted(db.bindings.items()):
         for collection, context in places:
             if collection not in by_collection:
                 raise ValueError(
-                    f"environment {plan.plugin.name!r} binds {tool} to unknown collection {collection!r}"
+                    f"environment {plugin.name!r} binds {tool} to unknown collection {collection!r}"
                 )
             rules.extend(bind_records(by_collection[collection], tool, context))
     return Registry(rules, {"source": "database"})

@@ -13,13 +13,14 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.protocol import Environment, Outcome, Task
 from harness.agents import prompts
-from harness.agents.loop import Completer, LoopResult, run_loop
+from harness.agents.loop import Completer, LoopResult, LoopSettings, run_loop
 from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg
 from harness.contracts import MonitorSource
@@ -163,6 +164,77 @@ class UserChannel:
         return str((completion.message or {}).get("content") or "")
 
 
+STOP_STATUS = {"infra_error": "infra_error", "env_error": "env_error", "budget": "budget_exhausted"}
+
+
+@dataclass
+class Played:
+    """An episode played to its end: what the agent did, its status, the world's verdict and tools."""
+
+    loop: LoopResult
+    status: str  # completed | agent_failed | infra_error | env_error | budget_exhausted
+    success: bool
+    verdict: Outcome | None
+    tools: list[dict]  # the tools the episode exposed, as the model saw them
+
+    @property
+    def outcome(self) -> dict | None:
+        return dict(self.verdict.details or {}) if self.verdict is not None else None
+
+
+def loop_settings(
+    arm: ArmCfg,
+    task: Task,
+    interposers: Sequence[Interposer],
+    *,
+    seed: int,
+    max_rounds: int,
+    reviewer: ModelReviewer | None = None,
+    budget_ok: Callable[[], bool] = lambda: True,
+) -> LoopSettings:
+    """The loop an arm runs on a task: its prompt (with the task's standing instructions), its
+    interposers, delivery and reviewer; the model door's errors are infrastructure."""
+    return LoopSettings(
+        system_prompt=system_prompt(arm.prompt, task),
+        interposers=interposers,
+        seed=seed,
+        max_rounds=max_rounds,
+        delivery=arm.delivery,
+        reviewer=reviewer,
+        max_reviewer_calls=arm.max_reviewer_calls,
+        budget_ok=budget_ok,
+        infra_errors=(InfraError,),
+    )
+
+
+async def play(
+    env: Environment, task_id: str, seed: int, complete: Completer, settings: LoopSettings, user: Any = None
+) -> Played:
+    """Open the episode, run the loop, ask the world to score it, close it: the one way an episode
+    is played (the runner, the driver and the evaluations all come through here)."""
+    episode = env.episode(task_id, seed=seed, user=user)
+    verdict: Outcome | None = None
+    success = False
+    try:
+        loop = await run_loop(episode, env.task(task_id), complete, settings)
+        status = STOP_STATUS.get(loop.stop_reason, "")
+        if not status:
+            try:
+                verdict = await episode.score()
+            except Exception as exc:  # noqa: BLE001  (the world's grader failed: infrastructure)
+                loop.stop_reason, loop.error = "env_error", f"score: {type(exc).__name__}: {exc}"[:500]
+                loop.error_kind, status = type(exc).__name__, "env_error"
+            else:
+                success = bool(verdict.success) and loop.stop_reason != "round_cap"
+                status = "completed" if success else "agent_failed"
+    finally:
+        try:
+            await episode.close()
+        except Exception:  # noqa: BLE001  (a failed close must not lose the record)
+            log.warning("episode %s (seed %s): close failed", task_id, seed, exc_info=True)
+    return Played(loop, status, success, verdict, [s.openai_schema() for s in episode.tools()])
+
+
 async def run_episode(
     plan: Plan,
     ep: EpisodeSpec,
@@ -171,54 +243,27 @@ async def run_episode(
     budget_ok: Callable[[], bool],
     run_dir: Path,
 ) -> dict[str, Any]:
+    """One scheduled episode of a run: played, its transcript written, its record returned."""
     arm = plan.arms[ep.arm]
     spec = plan.models[ep.model]
     if arm.reasoning_budget is not None:  # scripted providers accept it too (recorded, ignored): same path
         spec = dataclasses.replace(spec, reasoning_budget=arm.reasoning_budget)
-    reviewer = None
-    if arm.reviewer:
-        reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.replicate))
+    reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.replicate)) if arm.reviewer else None
     user = UserChannel(factory(plan.user, ep.replicate)) if plan.user is not None else None
-    task = plan.env.task(ep.task_id)
+    settings = loop_settings(
+        arm,
+        plan.env.task(ep.task_id),
+        interposers,
+        seed=ep.seed,
+        max_rounds=plan.cfg.study.env.max_rounds,
+        reviewer=reviewer,
+        budget_ok=budget_ok,
+    )
     t0 = time.monotonic()  # latency is a measurement, never an input to a draw
-    episode = plan.env.episode(ep.task_id, seed=ep.seed, user=user)
-    outcome: dict | None = None
-    success = False
-    try:
-        loop = await run_loop(
-            episode,
-            task,
-            factory(spec, ep.replicate),
-            system_prompt=system_prompt(arm.prompt, task),
-            interposers=interposers,
-            seed=ep.seed,
-            max_rounds=plan.cfg.study.env.max_rounds,
-            delivery=arm.delivery,
-            reviewer=reviewer,
-            max_reviewer_calls=arm.max_reviewer_calls,
-            budget_ok=budget_ok,
-            infra_errors=(InfraError,),
-        )
-        status = {"infra_error": "infra_error", "env_error": "env_error", "budget": "budget_exhausted"}.get(
-            loop.stop_reason, ""
-        )
-        if not status:
-            try:
-                verdict = await episode.score()
-            except Exception as exc:  # noqa: BLE001  (the world's grader failed: infrastructure)
-                loop.stop_reason, loop.error = "env_error", f"score: {type(exc).__name__}: {exc}"[:500]
-                loop.error_kind, status = type(exc).__name__, "env_error"
-            else:
-                outcome = dict(verdict.details or {})
-                success = bool(verdict.success) and loop.stop_reason != "round_cap"
-                status = "completed" if success else "agent_failed"
-    finally:
-        try:
-            await episode.close()
-        except Exception:  # noqa: BLE001  (a failed close must not lose the record)
-            log.warning("episode %s: close failed", ep.episode_id, exc_info=True)
-    if status in RETRIED_STATUSES:
-        log.warning("episode %s: %s (%s)", ep.episode_id, status, loop.error)
+    played = await play(plan.env, ep.task_id, ep.seed, factory(spec, ep.replicate), settings, user)
+    loop, outcome = played.loop, played.outcome
+    if played.status in RETRIED_STATUSES:
+        log.warning("episode %s: %s (%s)", ep.episode_id, played.status, loop.error)
     latency = time.monotonic() - t0
     transcript = f"transcripts/{ep.episode_id}.json"
     write_atomic(
@@ -228,18 +273,18 @@ async def run_episode(
             "arm": dataclasses.asdict(arm),
             "model": spec.name,
             "litellm_model": spec.model,
-            "tools": [s.openai_schema() for s in episode.tools()],
+            "tools": played.tools,
             "messages": loop.messages,
             "turns": loop.turns,
             "results_meta": _jsonable(loop.results_meta),
             "reviews": loop.reviews,
-            "status": status,
+            "status": played.status,
             "error": loop.error,
             "outcome": _jsonable(outcome) if outcome is not None else None,
         },
         indent=None,
     )
-    return episode_record(plan, ep, loop, user, success, status, outcome, latency, transcript)
+    return episode_record(plan, ep, loop, user, played.success, played.status, outcome, latency, transcript)
 
 
 def system_prompt(arm_prompt: str, task: Any) -> str:

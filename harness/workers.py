@@ -196,7 +196,7 @@ def _monitors_beside_litellm(plan: Any, run_dir: Path) -> Any:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             parts = pool.submit(_build_parts)
             _litellm()
-            return monitor_source(plan, parts.result())
+            return monitor_source(plan.env.tool_specs(), parts.result())
     finally:
         _PARTS_JOB = None
 

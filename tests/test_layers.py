@@ -67,3 +67,19 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract
     assert res.returncode != 0
     broken = res.stdout[res.stdout.index("Broken contracts") :]
     assert contract in broken, broken[:2000]
+
+
+LONG = 80  # lines: a function longer than this in the run's spine hides its steps
+
+
+@pytest.mark.parametrize("module", ["harness/runner.py", "harness/workers.py", "harness/agents/loop.py"])
+def test_no_long_function_in_the_runs_spine(module):
+    import ast
+
+    tree = ast.parse((ROOT / module).read_text())
+    long = [
+        f"{n.name} ({n.end_lineno - n.lineno + 1} lines)"
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.end_lineno - n.lineno + 1 > LONG
+    ]
+    assert not long, f"{module}: {', '.join(long)} over {LONG} lines"

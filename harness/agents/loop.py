@@ -121,74 +121,112 @@ def _violation_summary(violations: Any) -> tuple[list[str], str | None]:
     return names, rule_class
 
 
-async def run_loop(
-    episode: Episode,
-    task: Task,
-    complete: Completer,
-    *,
-    system_prompt: str,
-    interposers: Sequence[Interposer] = (),
-    seed: int = 0,
-    max_rounds: int = 25,
-    delivery: str = "immediate",
-    reviewer: ReviewerLike | None = None,
-    max_reviewer_calls: int = 5,
-    budget_ok: Callable[[], bool] = lambda: True,
-    infra_errors: tuple[type[BaseException], ...] = (),
-) -> LoopResult:
+@dataclass(frozen=True)
+class LoopSettings:
+    """How an arm runs the loop: its prompt, the interposer chain, caps, delivery and reviewer.
+
+    ``infra_errors``: exception types of the model door (and the user model) that stop the episode
+    as ``infra_error``; anything else the world raises stops it as ``env_error``.
+    """
+
+    system_prompt: str
+    interposers: Sequence[Interposer] = ()
+    seed: int = 0
+    max_rounds: int = 25
+    delivery: str = "immediate"
+    reviewer: ReviewerLike | None = None
+    max_reviewer_calls: int = 5
+    budget_ok: Callable[[], bool] = lambda: True
+    infra_errors: tuple[type[BaseException], ...] = ()
+
+
+async def run_loop(episode: Episode, task: Task, complete: Completer, settings: LoopSettings) -> LoopResult:
     """Run one episode to its end (the caller opened it); never raises for agent mistakes.
 
     Infrastructure failures come back as a stop: ``infra_error`` (the model door's, or the user
     model's, ``infra_errors``) or ``env_error`` (anything else the world raised).
     """
-    specs = episode.tools()
-    tools = [s.openai_schema() for s in specs]
-    exposed = [s.name for s in specs]
-    terminal_tool = task.terminal_tool
-    messages: list[dict] = [{"role": "system", "content": system_prompt}]
-    out = LoopResult(messages=messages)
+    return await _Loop(episode, task, complete, settings).run()
 
-    def world_failed(exc: BaseException) -> None:
-        infra = isinstance(exc, infra_errors)
-        out.stop_reason = "infra_error" if infra else "env_error"
-        out.error = f"{type(exc).__name__}: {exc}"[:500]
-        out.error_kind = getattr(exc, "kind", None) if infra else type(exc).__name__
 
-    try:
-        messages.append({"role": "user", "content": await episode.open()})
-    except Exception as exc:  # noqa: BLE001  (the world's failure, recorded, never the agent's)
-        world_failed(exc)
-        return out
-    calls_per_tool: dict[str, int] = {}
-    pending: dict | None = None  # the receipt whose next action is not classified yet
-    deferred_text: str | None = None  # a deferred receipt waiting for the next turn
+class _Loop:
+    """One episode's loop state: the messages, what the agent did, and the receipt awaiting its next move."""
 
-    def classify_pending(next_tool: str | None) -> None:
-        nonlocal pending
-        if pending is not None:
-            pending["next_action"] = next_action_class(
-                pending["tool"], pending["recovery_tools"], next_tool, terminal_tool
-            )
-            pending = None
+    def __init__(self, episode: Episode, task: Task, complete: Completer, settings: LoopSettings) -> None:
+        self.episode, self.task, self.complete, self.s = episode, task, complete, settings
+        specs = episode.tools()
+        self.tools = [spec.openai_schema() for spec in specs]
+        self.exposed = [spec.name for spec in specs]
+        self.messages: list[dict] = [{"role": "system", "content": settings.system_prompt}]
+        self.out = LoopResult(messages=self.messages)
+        self.calls_per_tool: dict[str, int] = {}
+        self.pending: dict | None = None  # the receipt whose next action is not classified yet
+        self.deferred_text: str | None = None  # a deferred receipt waiting for the next turn
 
-    while True:
-        if out.rounds >= max_rounds:
-            out.stop_reason = "round_cap"
-            break
-        if not budget_ok():
-            out.stop_reason = "budget"
-            break
-        out.rounds += 1
+    async def run(self) -> LoopResult:
         try:
-            completion = await complete(messages, tools)
-        except infra_errors as exc:
+            self.messages.append({"role": "user", "content": await self.episode.open()})
+        except Exception as exc:  # noqa: BLE001  (the world's failure, recorded, never the agent's)
+            self.world_failed(exc)
+            return self.out
+        while await self.turn():
+            pass
+        if self.pending is not None:  # a receipt on the last executed call: the agent made no further move
+            self.classify_pending(None)
+        return self.out
+
+    def world_failed(self, exc: BaseException) -> None:
+        infra = isinstance(exc, self.s.infra_errors)
+        self.out.stop_reason = "infra_error" if infra else "env_error"
+        self.out.error = f"{type(exc).__name__}: {exc}"[:500]
+        self.out.error_kind = getattr(exc, "kind", None) if infra else type(exc).__name__
+
+    def classify_pending(self, next_tool: str | None) -> None:
+        if self.pending is not None:
+            self.pending["next_action"] = next_action_class(
+                self.pending["tool"], self.pending["recovery_tools"], next_tool, self.task.terminal_tool
+            )
+            self.pending = None
+
+    async def turn(self) -> bool:
+        """One model call and what follows from it; False once the episode has ended."""
+        out = self.out
+        if out.rounds >= self.s.max_rounds:
+            out.stop_reason = "round_cap"
+            return False
+        if not self.s.budget_ok():
+            out.stop_reason = "budget"
+            return False
+        out.rounds += 1
+        message = await self.ask_model()
+        if message is None:
+            return False
+        # every call needs an id its tool message can answer (some providers and policies omit it)
+        calls = [
+            {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"}
+            for i, tc in enumerate(message.get("tool_calls") or [])
+        ]
+        assistant: dict = {"role": "assistant", "content": message.get("content")}
+        if calls:
+            assistant["tool_calls"] = calls
+        self.messages.append(assistant)
+        if not calls:
+            return await self.on_text(message)
+        return await self.on_calls(calls)
+
+    async def ask_model(self) -> dict | None:
+        """The model's next message (usage and cost tallied), or None when the door failed."""
+        out = self.out
+        try:
+            completion = await self.complete(self.messages, self.tools)
+        except self.s.infra_errors as exc:
             out.stop_reason = "infra_error"
             out.error = str(exc)[:500]
             out.error_kind = getattr(exc, "kind", type(exc).__name__)
             out.turns.append(
                 {"round": out.rounds, "error": out.error, "attempts": getattr(exc, "attempts", [])}
             )
-            break
+            return None
         usage = completion.usage or {}
         out.prompt_tokens += int(usage.get("prompt_tokens") or 0)
         out.completion_tokens += int(usage.get("completion_tokens") or 0)
@@ -210,50 +248,43 @@ async def run_loop(
         message = completion.message or {}
         if message.get("reasoning_content"):  # kept in the transcript, not sent back to the provider
             out.turns[-1]["reasoning_content"] = message["reasoning_content"]
-        # every call needs an id its tool message can answer (some providers and policies omit it)
-        calls = [
-            {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"}
-            for i, tc in enumerate(message.get("tool_calls") or [])
-        ]
-        assistant: dict = {"role": "assistant", "content": message.get("content")}
-        if calls:
-            assistant["tool_calls"] = calls
-        messages.append(assistant)
+        return message
 
-        if not calls:  # text goes to the world's user, who answers or ends the episode
-            text = message.get("content") or ""
-            out.final_answer = message.get("content")
-            try:
-                reply = await episode.say(text)
-            except Exception as exc:  # noqa: BLE001
-                world_failed(exc)
-                break
-            if deferred_text is not None:  # the receipt arrives after the agent's words
-                messages.append({"role": "user", "content": prompts.DEFERRED_PREFIX + deferred_text})
-                deferred_text = None
-            if reply.done:
-                out.stop_reason = "final"
-                classify_pending(None)
-                if reply.text:
-                    messages.append({"role": "user", "content": reply.text})
-                break
-            out.user_turns += 1
-            messages.append({"role": "user", "content": reply.text or ""})
-            continue
+    async def on_text(self, message: dict) -> bool:
+        """Text goes to the world's user, who answers or ends the episode."""
+        out = self.out
+        out.final_answer = message.get("content")
+        try:
+            reply = await self.episode.say(message.get("content") or "")
+        except Exception as exc:  # noqa: BLE001
+            self.world_failed(exc)
+            return False
+        if self.deferred_text is not None:  # the receipt arrives after the agent's words
+            self.messages.append({"role": "user", "content": prompts.DEFERRED_PREFIX + self.deferred_text})
+            self.deferred_text = None
+        if reply.done:
+            out.stop_reason = "final"
+            self.classify_pending(None)
+            if reply.text:
+                self.messages.append({"role": "user", "content": reply.text})
+            return False
+        out.user_turns += 1
+        self.messages.append({"role": "user", "content": reply.text or ""})
+        return True
 
+    async def on_calls(self, calls: list[dict]) -> bool:
+        """The first call runs (reviewed, interposed); parallel extras are answered as ignored."""
         first, extra = calls[0], calls[1:]
-        out.ignored_parallel_calls += len(extra)
+        self.out.ignored_parallel_calls += len(extra)
         fn = first.get("function") or {}
         name = str(fn.get("name") or "")
         call_id = str(first["id"])
         args, why = parse_arguments(fn.get("arguments"))
-        classify_pending(name)
-        tool_messages: list[dict] = []
-        ended = False
+        self.classify_pending(name)
         fresh_deferred: str | None = None
-
+        ended = False
         if args is None:
-            out.tool_calls.append(
+            self.out.tool_calls.append(
                 {
                     "tool": name,
                     "arguments": fn.get("arguments"),
@@ -264,76 +295,83 @@ async def run_loop(
             )
             content = prompts.MALFORMED_ARGUMENTS.format(detail=why)
         else:
-            review = None
-            if reviewer is not None and out.reviewer_calls < max_reviewer_calls:
-                review = await reviewer.review(task, messages[:-1], tools, {"name": name, "arguments": args})
-                out.reviewer_calls += 1
-                out.reviewer_prompt_tokens += review.prompt_tokens
-                out.reviewer_completion_tokens += review.completion_tokens
-                out.reviewer_cost_usd += review.cost_usd
-                out.reviews.append(
-                    {
-                        "round": out.rounds,
-                        "tool": name,
-                        "approved": review.approved,
-                        "feedback": review.feedback,
-                    }
-                )
-            if review is not None and not review.approved:
-                out.tool_calls.append(
-                    {
-                        "tool": name,
-                        "arguments": args,
-                        "status": "rejected_by_reviewer",
-                        "perturbed": False,
-                        "receipt": False,
-                    }
-                )
-                content = f"reviewer feedback (the call was not executed): {review.feedback}"
-            else:
-                call = ToolCall(name=name, arguments=args, call_id=call_id)
-                try:
-                    raw = await episode.call(call)
-                except Exception as exc:  # noqa: BLE001
-                    world_failed(exc)
-                    break
-                result, receipt = _execute(
-                    episode, task, call, raw, interposers, seed, out, calls_per_tool, exposed
-                )
-                content = result.text()
-                if receipt is not None:
-                    pending = receipt
-                    if delivery == "deferred":  # the interposer left the content raw
-                        fresh_deferred = receipt_text(result.meta["receipt"])
-                if result.terminal or (
-                    terminal_tool is not None and name == terminal_tool and result.status == "ok"
-                ):
-                    ended = True
-                    out.final_answer = _answer_from(args)
-                    out.finish_status = args.get("status") if isinstance(args.get("status"), str) else None
-                    out.stop_reason = "terminal"
-                    classify_pending(None)
-        if deferred_text is not None:  # the previous call's receipt arrives with this turn
-            content = prompts.DEFERRED_PREFIX + deferred_text + "\n\n" + content
-        deferred_text = fresh_deferred
-        tool_messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
+            content = await self.rejected(name, args)
+            if content is None:
+                done = await self.execute(ToolCall(name=name, arguments=args, call_id=call_id))
+                if done is None:
+                    return False
+                content, fresh_deferred, ended = done
+        if self.deferred_text is not None:  # the previous call's receipt arrives with this turn
+            content = prompts.DEFERRED_PREFIX + self.deferred_text + "\n\n" + content
+        self.deferred_text = fresh_deferred
+        self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
         for other in extra:
-            other_fn = other.get("function") or {}
-            tool_messages.append(
+            other_name = str((other.get("function") or {}).get("name") or "")
+            self.messages.append(
                 {
                     "role": "tool",
                     "tool_call_id": str(other["id"]),
-                    "name": str(other_fn.get("name") or ""),
+                    "name": other_name,
                     "content": prompts.IGNORED_CALL,
                 }
             )
-        messages.extend(tool_messages)
-        if ended:
-            break
+        return not ended
 
-    if pending is not None:  # a receipt on the last executed call: the agent made no further move
-        classify_pending(None)
-    return out
+    async def rejected(self, name: str, args: dict) -> str | None:
+        """The reviewer's feedback when it rejects the call (the call is not executed), else None."""
+        out, reviewer = self.out, self.s.reviewer
+        if reviewer is None or out.reviewer_calls >= self.s.max_reviewer_calls:
+            return None
+        review = await reviewer.review(
+            self.task, self.messages[:-1], self.tools, {"name": name, "arguments": args}
+        )
+        out.reviewer_calls += 1
+        out.reviewer_prompt_tokens += review.prompt_tokens
+        out.reviewer_completion_tokens += review.completion_tokens
+        out.reviewer_cost_usd += review.cost_usd
+        out.reviews.append(
+            {"round": out.rounds, "tool": name, "approved": review.approved, "feedback": review.feedback}
+        )
+        if review.approved:
+            return None
+        out.tool_calls.append(
+            {
+                "tool": name,
+                "arguments": args,
+                "status": "rejected_by_reviewer",
+                "perturbed": False,
+                "receipt": False,
+            }
+        )
+        return f"reviewer feedback (the call was not executed): {review.feedback}"
+
+    async def execute(self, call: ToolCall) -> tuple[str, str | None, bool] | None:
+        """(content, a receipt to defer, whether the episode ended), or None when the world failed."""
+        try:
+            raw = await self.episode.call(call)
+        except Exception as exc:  # noqa: BLE001
+            self.world_failed(exc)
+            return None
+        s, out = self.s, self.out
+        result, receipt = _execute(
+            self.episode, self.task, call, raw, s.interposers, s.seed, out, self.calls_per_tool, self.exposed
+        )
+        deferred = None
+        if receipt is not None:
+            self.pending = receipt
+            if s.delivery == "deferred":  # the interposer left the content raw
+                deferred = receipt_text(result.meta["receipt"])
+        terminal_tool = self.task.terminal_tool
+        ended = bool(result.terminal) or (
+            terminal_tool is not None and call.name == terminal_tool and result.status == "ok"
+        )
+        if ended:
+            args = dict(call.arguments)
+            out.final_answer = _answer_from(args)
+            out.finish_status = args.get("status") if isinstance(args.get("status"), str) else None
+            out.stop_reason = "terminal"
+            self.classify_pending(None)
+        return result.text(), deferred, ended
 
 
 def _execute(

@@ -63,13 +63,25 @@ def clean_rows(env: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def build_registries(rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None):
-    """``(fold_of(workflow_id), {fold: registry})`` for the folds studied, same assignment as the monitor."""
-    from harness.monitor.crossfit import assign_folds, build_fold
+def build_registries(
+    env: Any, rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None
+):
+    """``(fold of each workflow, {fold: registry})`` for the folds studied: the registries a run of this
+    world checks with (its contract sources, cross-fitted; ``harness.contracts``), not a copy."""
+    from core.worlds import get_plugin
+    from harness.contracts import ContractSpec, contract_parts
 
-    assignment = assign_folds((r["workflow_id"] for r in rows), n_folds, seed)
+    plugin = get_plugin(env.name)
+    parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), n_folds, seed))
     wanted = sorted(set(folds) if folds is not None else range(n_folds))
-    registries = {k: build_fold(rows, k, n_folds, seed) for k in wanted}
+    registries = {}
+    for k in wanted:
+        mined = parts.mined.registry(k, "mined") if parts.mined is not None else None
+        registries[k] = (
+            parts.shared if mined is None else mined.merged(parts.shared) if parts.shared.n_rules else mined
+        )
+    fold = parts.mined.crossfit.fold if parts.mined is not None else (lambda _w: 0)
+    assignment = {r["workflow_id"]: fold(r["workflow_id"]) for r in rows}
     return assignment, registries
 
 
@@ -242,7 +254,7 @@ PROPAGATION_POLICY = "trusting"  # the scripted policy that trusts every result 
 def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOptions) -> dict[str, Any]:
     """Episodes of the trusting scripted policy on clean tasks with one fault injected each."""
     from core.worlds import get_plugin
-    from harness.agents.policies.driver import run_policy_episode
+    from harness.driver import run_policy_episode
 
     plugin = get_plugin(env.name)
     clean = {}
@@ -293,14 +305,26 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
 # The whole study.
 
 
-def run_validity(opts: StudyOptions) -> dict[str, Any]:
-    from core.worlds import get_environment
+def make_world(name: str, seed: int) -> Any:
+    """The world, with ``seed`` passed only to a world whose ``make`` takes one."""
+    import inspect
 
-    env = get_environment(opts.env, seed=opts.env_seed)
+    from core.worlds import get_plugin
+
+    plugin = get_plugin(name)
+    if "seed" in inspect.signature(plugin.make).parameters:
+        return plugin.make(seed=seed)
+    if seed:
+        raise ValueError(f"environment {name!r} takes no seed (its make() has no 'seed'); drop --env-seed")
+    return plugin.make()
+
+
+def run_validity(opts: StudyOptions) -> dict[str, Any]:
+    env = make_world(opts.env, opts.env_seed)
     suite = load_suite()
     specs = env.tool_specs()
     rows = clean_rows(env)
-    assignment, registries = build_registries(rows, opts.n_folds, opts.seed, opts.folds)
+    assignment, registries = build_registries(env, rows, opts.n_folds, opts.seed, opts.folds)
     held_out = sorted(w for w, k in assignment.items() if k in registries)
     return {
         "env": opts.env,

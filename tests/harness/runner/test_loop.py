@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import FakeInfraError, Script, call, load_fakeworld, turn  # noqa: E402
 
 from harness.agents import prompts  # noqa: E402
-from harness.agents.loop import Review, next_action_class, parse_arguments, run_loop  # noqa: E402
+from harness.agents.loop import LoopSettings, Review, next_action_class, parse_arguments, run_loop  # noqa: E402
 from harness.stream import MonitorInterposer  # noqa: E402
 
 fw = load_fakeworld()
@@ -24,7 +24,7 @@ def run(task_id: str, script: Script, **kw):
     task = WORLD.task(task_id)
     episode = WORLD.episode(task_id)
     kw.setdefault("system_prompt", prompts.system_prompt("fault_aware", task.terminal_tool))
-    return episode.inner, asyncio.run(run_loop(episode, task, script, **kw))
+    return episode.inner, asyncio.run(run_loop(episode, task, script, LoopSettings(**kw)))
 
 
 def item(task_id: str) -> str:
@@ -102,7 +102,12 @@ def test_infra_error_is_a_stop_not_a_crash():
 
     task = WORLD.task("W00_P0")
     out = asyncio.run(
-        run_loop(WORLD.episode("W00_P0"), task, boom, system_prompt="s", infra_errors=(FakeInfraError,))
+        run_loop(
+            WORLD.episode("W00_P0"),
+            task,
+            boom,
+            LoopSettings(system_prompt="s", infra_errors=(FakeInfraError,)),
+        )
     )
     assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit" and "429" in out.error
 
@@ -138,7 +143,9 @@ def test_a_failing_world_is_an_env_error_not_the_agents(stage):
     it = item("W00_P0")
     script = Script(turn(call("get_price_a", {"item": it})), turn(content="done"))
     ep = _Raising(stage)
-    out = asyncio.run(run_loop(ep, ep.task, script, system_prompt="s", infra_errors=(FakeInfraError,)))
+    out = asyncio.run(
+        run_loop(ep, ep.task, script, LoopSettings(system_prompt="s", infra_errors=(FakeInfraError,)))
+    )
     assert out.stop_reason == "env_error" and out.error_kind in (
         "ConnectionError",
         "RuntimeError",
@@ -159,8 +166,7 @@ def test_a_world_failure_raising_an_infra_error_stays_infra():
             ep,
             ep.task,
             Script(turn(call("get_price_a", {"item": "x"}))),
-            system_prompt="s",
-            infra_errors=(FakeInfraError,),
+            LoopSettings(system_prompt="s", infra_errors=(FakeInfraError,)),
         )
     )
     assert out.stop_reason == "infra_error" and out.error_kind == "rate_limit"
@@ -197,7 +203,7 @@ class _Chatty:
 def test_text_goes_to_the_user_and_the_user_ends_the_episode():
     ep = _Chatty()
     script = Script(turn(content="which item?"), turn(content="and the quantity?"), turn(content="all set"))
-    out = asyncio.run(run_loop(ep, ep.task, script, system_prompt="s"))
+    out = asyncio.run(run_loop(ep, ep.task, script, LoopSettings(system_prompt="s")))
     assert ep.heard == ["which item?", "and the quantity?", "all set"]
     assert out.user_turns == 2 and out.stop_reason == "final" and out.final_answer == "all set"
     users = [m["content"] for m in out.messages if m["role"] == "user"]
