@@ -119,6 +119,9 @@ class Config:
     # scripted, else 1; N > 1 forks N (scripted models only)
     workers: int = 1
     retry_infra_errors: bool = False
+    # every notice known before the first episode (harness.notices: a player reading schemas alone, an arm
+    # that is a no-op, a monitor or tool without rules, a fault without a target) stops the run instead
+    strict: bool = False
     progress: bool = True
     run_name: str = "default"
     out: str | None = None  # run dir override

@@ -17,6 +17,7 @@ from typing import Any
 
 from core.plugin import Plugin
 from core.protocol import Environment
+from harness.notices import Notice
 from harness.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,23 @@ class Parts:
     shared: Any  # schema and database rules, merged into every fold's registry
     mined: MinedRegistries | None
 
+    def save(self, out: Path) -> None:
+        """Every registry as a file under ``out`` (what ``verify`` hashes)."""
+        out.mkdir(parents=True, exist_ok=True)
+        if self.shared.n_rules:
+            self.shared.save(out / "shared.json")
+        if self.mined is not None:
+            self.mined.crossfit.save(out / "crossfit.json")
+            for k, registry in sorted(self.mined.schema_only.items()):
+                registry.save(out / f"schema_only_fold{k}.json")
+
+    def registries(self, detector: str = "mined") -> list[Any]:
+        """Each fold's registry as a monitor of ``detector`` checks with (shared rules merged in)."""
+        if self.mined is None:
+            return [self.shared]
+        folds = [self.mined.registry(k, detector) for k in range(len(self.mined.crossfit.registries))]
+        return [r.merged(self.shared) if self.shared.n_rules else r for r in folds]
+
 
 def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
     """Registries from the world's contract sources, built once and saved under ``registries/``.
@@ -51,7 +69,55 @@ def build_monitors(plan: Plan, run_dir: Path) -> MonitorSource | None:
     ``schemas``: each tool's result schema. ``database``: the world's public database, bound to the
     tools that return its records. Every fold's registry holds the rules of every source used.
     """
-    return monitor_source(plan.env.tool_specs(), monitor_parts(plan, run_dir))
+    parts = monitor_parts(plan)
+    if parts is not None:
+        parts.save(run_dir / "registries")
+    return monitors_from(plan, parts)
+
+
+def monitors_from(plan: Plan, parts: Parts | None) -> MonitorSource | None:
+    """The monitor source of built registries; what they leave unchecked becomes the run's notices."""
+    if parts is not None:
+        plan.notices.extend(coverage_notices(plan, parts))
+    return monitor_source(plan.env.tool_specs(), parts)
+
+
+def coverage_notices(plan: Plan, parts: Parts) -> list[Notice]:
+    """A monitor without any rule, and tools the world's clean traces call (or, without traces, its read
+    tools) that carry no rule in some fold's registry: each a notice on the monitored arms."""
+    arms = tuple(sorted(a.name for a in plan.arms.values() if a.monitor != "none"))
+    registries = parts.registries()
+    if all(r.n_rules == 0 for r in registries):
+        return [
+            Notice(
+                "monitor_no_rules",
+                "all folds",
+                f"the monitor of arm(s) {', '.join(arms)} holds no rule "
+                f"(sources: {', '.join(plan_contracts(plan).sources)}): those arms are the baseline under "
+                "another name",
+                arms=arms,
+            )
+        ]
+    if parts.mined is not None:
+        used, where = sorted(parts.mined.tools), "its clean traces call"
+    else:
+        used = sorted(n for n, s in plan.env.tool_specs().items() if s.category == "read")
+        where = "are read tools"
+    bare = {t: sum(1 for r in registries if not r.rules.get(t)) for t in used}
+    bare = {t: n for t, n in bare.items() if n}
+    if not bare:
+        return []
+    shown = ", ".join(f"{t} ({n}/{len(registries)} folds)" for t, n in list(bare.items())[:8])
+    return [
+        Notice(
+            "tool_without_rules",
+            f"{len(bare)} tools",
+            f"{len(bare)} of {len(used)} tools that {where} carry "
+            f"no rule in some fold's registry, so their results go unchecked there: {shown}"
+            f"{' ...' if len(bare) > 8 else ''}",
+            arms=arms,
+        )
+    ]
 
 
 def plan_contracts(plan: Plan) -> ContractSpec:
@@ -65,21 +131,18 @@ def plan_contracts(plan: Plan) -> ContractSpec:
     )
 
 
-def monitor_parts(plan: Plan, run_dir: Path) -> Parts | None:
-    """The registries of ``plan``'s monitored arms, saved under ``run_dir/registries``; None when no
-    arm has a monitor."""
+def monitor_parts(plan: Plan) -> Parts | None:
+    """The registries of ``plan``'s monitored arms (in memory); None when no arm has a monitor."""
     if all(a.monitor == "none" for a in plan.arms.values()):
         return None
-    return contract_parts(plan.plugin, plan.env, plan_contracts(plan), run_dir / "registries")
+    return contract_parts(plan.plugin, plan.env, plan_contracts(plan))
 
 
-def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec, out: Path | None = None) -> Parts:
-    """The registries of ``spec`` for a world (the one way they are built: runs, the driver, the
-    validity study); saved under ``out`` when given."""
+def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec) -> Parts:
+    """The registries of ``spec`` for a world: the one way they are built (runs, the driver, the
+    validity study)."""
     from harness.monitor.registry import Registry
 
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
     shared = Registry([], {"source": "+".join(s for s in spec.sources if s != "traces") or "none"})
     if "schemas" in spec.sources:
         from harness.monitor import registry_from_schemas
@@ -87,9 +150,7 @@ def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec, out: Pa
         shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
     if "database" in spec.sources:
         shared = shared.merged(database_registry(plugin, env))
-    if shared.n_rules and out is not None:
-        shared.save(out / "shared.json")
-    mined = MinedRegistries.build(plugin, env, spec, out) if "traces" in spec.sources else None
+    mined = MinedRegistries.build(plugin, env, spec) if "traces" in spec.sources else None
     return Parts(shared, mined)
 
 
@@ -121,9 +182,10 @@ class MinedRegistries:
 
     crossfit: Any
     schema_only: dict[int, Any]
+    tools: frozenset[str] = frozenset()  # the tools the clean traces call successfully
 
     @classmethod
-    def build(cls, plugin: Plugin, env: Environment, spec: ContractSpec, out: Path | None) -> MinedRegistries:
+    def build(cls, plugin: Plugin, env: Environment, spec: ContractSpec) -> MinedRegistries:
         from harness.monitor.crossfit import build_crossfit, workflow_of
         from harness.monitor.registry import learn_schema_only
 
@@ -141,15 +203,12 @@ class MinedRegistries:
                 build_crossfit(traces, n_folds=spec.n_folds, seed=spec.seed),
             )
         traces, crossfit = memo
-        if out is not None:
-            crossfit.save(out / "crossfit.json")
         schema_only: dict[int, Any] = {}
         if spec.schema_only:
             for k in range(spec.n_folds):
                 schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
-                if out is not None:
-                    schema_only[k].save(out / f"schema_only_fold{k}.json")
-        return cls(crossfit, schema_only)
+        tools = frozenset(str(r["tool"]) for r in traces if r.get("status", "ok") == "ok")
+        return cls(crossfit, schema_only, tools)
 
     def registry(self, fold: int, detector: str) -> Any:
         return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]

@@ -76,6 +76,7 @@ RUN_CONTROL_KEYS = (
     "concurrency",
     "workers",
     "retry_infra_errors",
+    "strict",
     "budget",
     "cache",
     "limit",
@@ -156,6 +157,57 @@ class ResumeMismatch(ValueError):
     """A run folder's records were made with another configuration."""
 
 
+PRICE_FIELDS = ("input_cost_per_mtok", "cached_input_cost_per_mtok", "output_cost_per_mtok")
+
+
+def previous_manifest(run_dir: Path) -> dict[str, Any] | None:
+    path = run_dir / "manifest.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def check_resume(run_dir: Path, resolved: dict[str, Any]) -> None:
+    """Refuse to resume a folder whose records measure another configuration or were priced from
+    another price table; reads only."""
+    previous = previous_manifest(run_dir)
+    if previous is None:
+        return
+    if previous.get("identity_hash") != identity_hash(resolved):
+        before = previous.get("identity")
+        if before is None and isinstance(previous.get("config"), dict):
+            before = identity(previous["config"])
+        keys = changed_keys(before, identity(resolved)) if before is not None else []
+        shown = ", ".join(keys[:12]) + (f" (+{len(keys) - 12} more)" if len(keys) > 12 else "")
+        raise ResumeMismatch(
+            f"{run_dir} holds records of a different configuration; changed: {shown or 'unknown keys'}. "
+            "Resuming would mix records of two configurations: undo the change, or use another run_name= "
+            "or out= for the new configuration."
+        )
+    changes = price_changes(previous.get("config") or {}, resolved)
+    if changes:
+        raise ResumeMismatch(
+            f"{run_dir} was priced from another price table: {'; '.join(changes)}. A run keeps one price table "
+            "(records hold the cost of each call when it was made): restore the price in conf/model, or use "
+            "another run_name= or out= for the new prices."
+        )
+
+
+def price_changes(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """``model field old -> new`` for every price that differs between two resolved configs."""
+    out = []
+    old_specs, new_specs = (c.get("resolved") or {} for c in (before, now))
+    for group in ("models", "reviewers"):
+        old, new = old_specs.get(group) or {}, new_specs.get(group) or {}
+        for name in sorted(set(old) & set(new)):
+            for key in PRICE_FIELDS:
+                if (old[name] or {}).get(key) != (new[name] or {}).get(key):
+                    out.append(f"{group[:-1]} {name} {key} {old[name].get(key)} -> {new[name].get(key)}")
+    old_user, new_user = old_specs.get("user") or {}, new_specs.get("user") or {}
+    for key in PRICE_FIELDS if old_user and new_user else ():
+        if old_user.get(key) != new_user.get(key):
+            out.append(f"user {new_user.get('name')} {key} {old_user.get(key)} -> {new_user.get(key)}")
+    return out
+
+
 def start_manifest(
     run_dir: Path, resolved: dict[str, Any], planned: int, fingerprint: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -163,8 +215,8 @@ def start_manifest(
 
     ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later.
     """
-    path = run_dir / "manifest.json"
-    previous = json.loads(path.read_text()) if path.exists() else None
+    check_resume(run_dir, resolved)
+    previous = previous_manifest(run_dir)
     manifest = {
         "manifest_version": 1,
         "git": git_state(),
@@ -182,17 +234,6 @@ def start_manifest(
         "resumes": [],
     }
     if previous is not None:
-        if previous.get("identity_hash") != manifest["identity_hash"]:
-            before = previous.get("identity")
-            if before is None and isinstance(previous.get("config"), dict):
-                before = identity(previous["config"])
-            keys = changed_keys(before, manifest["identity"]) if before is not None else []
-            shown = ", ".join(keys[:12]) + (f" (+{len(keys) - 12} more)" if len(keys) > 12 else "")
-            raise ResumeMismatch(
-                f"{run_dir} holds records of a different configuration; changed: {shown or 'unknown keys'}. "
-                "Resuming would mix records of two configurations: undo the change, or use another run_name= "
-                "or out= for the new configuration."
-            )
         manifest["resumes"] = [
             *previous.get("resumes", []),
             {
@@ -201,7 +242,7 @@ def start_manifest(
                 "git": previous.get("git"),
             },
         ]
-    write_atomic(path, manifest)
+    write_atomic(run_dir / "manifest.json", manifest)
     return manifest
 
 

@@ -24,6 +24,7 @@ from core.worlds import UnknownEnvironmentError, get_plugin
 from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
 from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
 from harness.llm.providers import registry as policies
+from harness.notices import Board, Notice
 from harness.stream import Interposer
 from harness.studies import EpisodeSpec, build_schedule, select_tasks
 
@@ -48,6 +49,7 @@ class Plan:
     # fault label -> its injector (shared by every arm); a study may cross its tasks with several faults
     faults: dict[str, Interposer] = field(default_factory=dict)
     folds: dict[str, int | None] = field(default_factory=dict)
+    notices: Board = field(default_factory=Board)  # what is plugged in and does nothing (harness.notices)
 
     def specs(self) -> list[ModelSpec]:
         return model_specs(self.models, self.reviewers, self.user)
@@ -168,6 +170,7 @@ def plan_run(cfg: Config) -> Plan:
         }
     )
     plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
+    plan.notices.extend(arm_noops(plan))
     record_folds(plan)
     log.info(
         "planned %d episodes of study %s on %s (%d arms x %d models)",
@@ -178,6 +181,37 @@ def plan_run(cfg: Config) -> Plan:
         len(models),
     )
     return plan
+
+
+def arm_noops(plan: Plan) -> list[Notice]:
+    """Arms that change nothing for a model or this world, said before the first episode."""
+    out = []
+    sources = plan.cfg.monitor.sources or plan.plugin.contract_sources
+    for arm in plan.arms.values():
+        scripted = tuple(sorted(n for n, spec in plan.models.items() if spec.scripted))
+        if arm.reasoning_budget is not None and scripted:
+            out.append(
+                Notice(
+                    "arm_noop",
+                    f"{arm.name}/scripted",
+                    f"arm {arm.name!r} sets a reasoning budget, which "
+                    f"scripted policies record and ignore: a no-op for {', '.join(scripted)}",
+                    arms=(arm.name,),
+                    models=scripted,
+                )
+            )
+        if arm.monitor != "none" and arm.detector == "schema_only" and "traces" not in sources:
+            out.append(
+                Notice(
+                    "arm_noop",
+                    arm.name,
+                    f"arm {arm.name!r} asks for the schema-only twins of mined "
+                    f"registries, but this run mines no traces (sources: {', '.join(sources)}): it "
+                    "checks with the same registries as the full monitor",
+                    arms=(arm.name,),
+                )
+            )
+    return out
 
 
 def default_user(plugin: Plugin, own: dict[str, str]) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from harness.config import Config
-from harness.contracts import MonitorSource, build_monitors
+from harness.contracts import MonitorSource, build_monitors, monitor_parts, monitors_from
 from harness.episode import chain_for, episode_chains, run_episode
 from harness.execution import (
     CompleterFactory,
@@ -36,11 +36,12 @@ from harness.execution import (
     within_budget,
 )
 from harness.llm.inline import run_inline_if_scripted
-from harness.manifest import finish_manifest, start_manifest
+from harness.manifest import check_resume, finish_manifest, start_manifest
 from harness.plan import Plan, plan_run
-from harness.records import RecordWriter
+from harness.records import RecordWriter, load_records
+from harness.rundir import untouched_unless_recorded
 from harness.studies import EpisodeSpec
-from harness.workers import execute_forked, worker_count
+from harness.workers import execute_forked, parts_beside_litellm, worker_count
 
 log = logging.getLogger(__name__)
 
@@ -103,26 +104,39 @@ def run_study(
     plan: Plan | None = None,
     multirun: bool = False,
 ) -> dict[str, Any]:
-    """Plan, write config + manifest, run what is pending, update the manifest; returns the counts.
+    """Plan, check, write config + manifest, run what is pending, update the manifest; returns the counts.
 
-    ``factory`` and ``monitors`` replace the model adapter and the mined monitors (tests use fakes);
-    ``plan`` is a plan already made from ``cfg`` (the CLI plans first to report config errors cleanly).
-    With ``workers`` > 1 (``harness.workers``) the episodes run in that many forked processes;
-    ``multirun``: this run is one job of a sweep (``workers: 0`` then means one process).
+    Every refusal comes before the first write (``harness.rundir``): the plan, the worker count, the
+    resume checks (same configuration and price table, readable records), the contracts and, with
+    ``strict``, the notices. ``factory`` and ``monitors`` replace the model adapter and the mined
+    monitors (tests use fakes); ``plan`` is a plan already made from ``cfg``. With ``workers`` > 1
+    (``harness.workers``) the episodes run in forked processes; ``multirun``: this run is one job of
+    a sweep (``workers: 0`` then means one process).
     """
-
     run_dir = Path(run_dir)
     plan = plan if plan is not None else plan_run(cfg)
-    workers = worker_count(cfg.workers, plan, multirun)  # a refusal comes before anything is written
-    run_dir.mkdir(parents=True, exist_ok=True)
+    workers = worker_count(cfg.workers, plan, multirun)
+    check_resume(run_dir, plan.resolved)
+    load_records(run_dir / "episodes.jsonl", repair=False)  # a corrupt records file stops the run here
+    parts = None
+    if monitors is None:
+        parts = parts_beside_litellm(plan) if workers > 1 and factory is None else monitor_parts(plan)
+        monitors = monitors_from(plan, parts)
+    plan.notices.enforce(cfg.strict)
     from harness.fingerprint import plan_fingerprint, registries_digest
 
-    manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule), plan_fingerprint(plan))
-    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
-    if workers > 1:
-        counts = execute_forked(plan, run_dir, workers, factory, monitors)
-    else:
-        counts = asyncio.run(execute(plan, run_dir, factory, monitors))
+    with untouched_unless_recorded(run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule), plan_fingerprint(plan))
+        (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
+        if parts is not None:
+            parts.save(run_dir / "registries")
+        if workers > 1:
+            counts = execute_forked(plan, run_dir, workers, factory, monitors)
+        else:
+            counts = asyncio.run(execute(plan, run_dir, factory, monitors))
     manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
-    finish_manifest(run_dir, manifest, counts)
+    finish_manifest(
+        run_dir, manifest, {**counts, "notices": plan.notices.manifest(counts.pop("notice_codes", None))}
+    )
     return counts

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from harness.contracts import build_monitors, monitor_parts, monitor_source
+from harness.contracts import build_monitors, monitor_parts
 from harness.episode import chain_for, episode_chains, run_episode
 from harness.execution import (
     Progress,
@@ -105,9 +105,7 @@ def execute_forked(
     """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
 
     records_path, before, todo = pending_work(plan, run_dir)
-    if monitors is None and factory is None:
-        monitors = _monitors_beside_litellm(plan, run_dir)
-    elif monitors is None:
+    if monitors is None:
         monitors = build_monitors(plan, run_dir)
     ctx = multiprocessing.get_context("fork")
     spend = SharedSpend(ctx, before.usd, before.tokens)
@@ -180,31 +178,33 @@ def execute_forked(
     return run_summary(plan, records_path, todo, progress.counts, stopped, spend)
 
 
-_PARTS_JOB: tuple[Any, Path] | None = None
+_PARTS_JOB: Any = None
 
 
-def _monitors_beside_litellm(plan: Any, run_dir: Path) -> Any:
-    """Build the monitors in a forked child while this process imports litellm (seconds each, one
-    core apiece); every worker then inherits both."""
+def parts_beside_litellm(plan: Any) -> Any:
+    """Build the contract registries in a forked child while this process imports litellm (seconds
+    each, one core apiece); the workers forked later inherit both."""
     global _PARTS_JOB
     from concurrent.futures import ProcessPoolExecutor
 
     from harness.llm.models import _litellm
 
-    _PARTS_JOB = (plan, run_dir)  # the forked child reads it: a plan is too big to pickle
+    if all(a.monitor == "none" for a in plan.arms.values()):
+        _litellm()
+        return None
+    _PARTS_JOB = plan  # the forked child reads it: a plan is too big to pickle
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             parts = pool.submit(_build_parts)
             _litellm()
-            return monitor_source(plan.env.tool_specs(), parts.result())
+            return parts.result()
     finally:
         _PARTS_JOB = None
 
 
 def _build_parts() -> Any:
-
     assert _PARTS_JOB is not None
-    return monitor_parts(*_PARTS_JOB)
+    return monitor_parts(_PARTS_JOB)
 
 
 def _worker(

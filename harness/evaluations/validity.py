@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from core.protocol import ToolCall, ToolResult, ToolSpec
 from core.seeding import canonical_json, rng
 from harness.faults.incidents import IncidentFault, Suite, load_suite
-from harness.faults.inject import FaultInjector
+from harness.faults.inject import FaultInjector, inject_once
 from harness.faults.propagation import summarise, track_episode
 from harness.stream import StreamContext
 
@@ -89,25 +88,11 @@ def build_registries(
 # Applying one fault to one clean result through the injector.
 
 
-class _SpecEpisode:
-    """Just enough of an episode for the injector: the tool's spec."""
-
-    def __init__(self, specs: Mapping[str, ToolSpec], tool: str):
-        self._specs = [specs[tool]] if tool in specs else []
-
-    def tools(self) -> list[ToolSpec]:
-        return self._specs
-
-
 def corrupt_row(
     fault: IncidentFault, row: Mapping[str, Any], specs: Mapping[str, ToolSpec], seed: int
 ) -> ToolResult:
     inj = FaultInjector(fault.config(), seed=seed)
-    task = SimpleNamespace(
-        task_id=row["task_id"], terminal_tool=None
-    )  # terminal tools are excluded by category
-    ctx = StreamContext(episode=_SpecEpisode(specs, row["tool"]), task=task, seed=seed, call_index=0)  # type: ignore[arg-type]
-    return inj(ToolCall(row["tool"], row["arguments"]), ToolResult(content=row["result"]), ctx)
+    return inject_once(inj, row["tool"], row["arguments"], row["result"], specs, row["task_id"], seed)
 
 
 # ------------------------------------------------------------------------------------------

@@ -228,6 +228,36 @@ def _resolve_incident(cfg: dict[str, Any]) -> dict[str, Any]:
     return resolved
 
 
+class _SpecEpisode:
+    """Just enough of an episode for an injector tried on one result: the tool's spec."""
+
+    def __init__(self, specs: Mapping[str, ToolSpec], tool: str):
+        self._specs = [specs[tool]] if tool in specs else []
+
+    def tools(self) -> list[ToolSpec]:
+        return self._specs
+
+
+def inject_once(
+    injector: FaultInjector,
+    tool: str,
+    arguments: Mapping[str, Any],
+    content: Any,
+    specs: Mapping[str, ToolSpec],
+    task_id: str,
+    seed: int = 0,
+) -> ToolResult:
+    """``injector`` applied to one clean result outside any episode (``meta["injected_fault"]`` says
+    whether it found a target); the result's tool spec still decides its category."""
+    from types import SimpleNamespace
+
+    task = SimpleNamespace(task_id=task_id, terminal_tool=None)  # terminal tools are excluded by category
+    ctx = SimpleNamespace(
+        episode=_SpecEpisode(specs, tool), task=task, seed=seed, call_index=0, calls_per_tool={}, labels={}
+    )
+    return injector(ToolCall(tool, dict(arguments)), ToolResult(content=copy.deepcopy(content)), ctx)
+
+
 def build_injector(config: Mapping[str, Any] | None, seed: int = 0) -> FaultInjector | None:
     """The injector for a ``conf/fault`` node, or None when it names no fault (none, or a world that plants its own)."""
     cfg = _plain(config or {})

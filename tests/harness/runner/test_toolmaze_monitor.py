@@ -115,9 +115,9 @@ def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp
     built = []
     for i, p in enumerate(plans):
         (tmp_path / str(i)).mkdir()
-        built.append(
-            contracts.MinedRegistries.build(p.plugin, p.env, contracts.plan_contracts(p), tmp_path / str(i))
-        )
+        parts = contracts.monitor_parts(p)
+        parts.save(tmp_path / str(i))
+        built.append(parts.mined)
     assert built[0].crossfit is built[1].crossfit and built[2].crossfit is not built[0].crossfit
     assert [k["seed"] for k in calls] == [0, 1]
     assert all((tmp_path / str(i) / "crossfit.json").is_file() for i in range(3))  # every job keeps its copy
