@@ -43,7 +43,9 @@ def test_the_fake_world_conforms():
 
 def test_a_broken_world_fails_what_it_breaks(monkeypatch):
     fw = load_fakeworld()
-    bad_schema = replace(fw.TOOLS[0], parameters={"type": "object", "properties": {"item": {"type": "strng"}}})
+    bad_schema = replace(
+        fw.TOOLS[0], parameters={"type": "object", "properties": {"item": {"type": "strng"}}}
+    )
     monkeypatch.setattr(fw, "TOOLS", [bad_schema, *fw.TOOLS[1:]])
     monkeypatch.setattr(fw, "SPECS", {s.name: s for s in fw.TOOLS})
 
