@@ -11,7 +11,10 @@ directly, never this function.
 
 from __future__ import annotations
 
+import logging
 import sys
+from pathlib import Path
+from typing import Any
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -21,11 +24,13 @@ from omegaconf.errors import OmegaConfBaseException
 
 from core import worlds
 from core.protocol import WorldUnavailable
+from harness import stopping
 from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
 from harness.plan import plan_run
 from harness.records import RecordCorruptError
 from harness.runner import run_study
+from harness.stopping import Interrupted
 from harness.workers import WorkerFailed, worker_count
 
 register()
@@ -35,6 +40,7 @@ PLAN_ERROR_STATUS = 2
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> None:
+    stopping.install()
     try:
         config = to_config(cfg)  # eager: MISSING values and range checks fail here, before any episode
         plan = plan_run(config)
@@ -50,7 +56,24 @@ def main(cfg: DictConfig) -> None:
         fail(exc, "nothing finished was lost.")
     except WorldUnavailable as exc:  # e.g. a bridge gone while building monitors: records so far are kept
         fail(exc, "every finished episode is recorded; fix this and rerun the same command to go on.")
+    except Interrupted as exc:  # Ctrl-C or SIGTERM: a few lines, no traceback
+        stopped(exc, plan, HydraConfig.get().runtime.output_dir)
     print(f"{config.study.name}: {counts}")
+
+
+def stopped(exc: Interrupted, plan: Any, run_dir: str) -> None:
+    """What is recorded and how to go on, after SIGINT or SIGTERM; exit 130 or 143."""
+    from harness.records import latest_by_episode, load_records
+
+    records = latest_by_episode(load_records(Path(run_dir) / "episodes.jsonl", repair=False))
+    done = sum(1 for ep in plan.schedule if ep.episode_id in records)
+    message = (
+        f"stopped by {exc.args[0]}: {done} of {len(plan.schedule)} episodes are recorded in {run_dir} "
+        "(episodes running at the stop were not recorded). Rerun the same command to run the rest."
+    )
+    print(message, file=sys.stderr)
+    logging.getLogger("harness.run").warning(message)
+    sys.exit(exc.exit_status)
 
 
 def fail(exc: BaseException, what: str) -> None:
@@ -87,5 +110,14 @@ def check_worlds() -> None:
 if __name__ == "__main__":
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
     check_worlds()
-    if not study_help(sys.argv[1:]):
-        main()
+    try:
+        if not study_help(sys.argv[1:]):
+            main()
+    except (KeyboardInterrupt, Interrupted) as exc:  # before a run started, or in a sweep's launcher
+        signum = getattr(exc, "signum", 2)
+        print(
+            f"stopped by {'SIGTERM' if signum == 15 else 'SIGINT'} before a run could record anything; "
+            "rerun the same command.",
+            file=sys.stderr,
+        )
+        sys.exit(143 if signum == 15 else 130)

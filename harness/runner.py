@@ -23,6 +23,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
+from harness import stopping
 from harness.config import Config
 from harness.contracts import MonitorSource, build_monitors, monitor_parts, monitors_from
 from harness.episode import chain_for, episode_chains, run_episode
@@ -40,6 +41,7 @@ from harness.manifest import check_resume, finish_manifest, start_manifest
 from harness.plan import Plan, plan_run
 from harness.records import RecordWriter, load_records
 from harness.rundir import untouched_unless_recorded
+from harness.stopping import TaskStop
 from harness.studies import EpisodeSpec
 from harness.workers import execute_forked, parts_beside_litellm, worker_count
 
@@ -65,6 +67,7 @@ async def execute(
     def budget_ok() -> bool:
         return within_budget(cfg, spend)
 
+    stop = TaskStop()
     with RecordWriter(records_path) as writer:
 
         async def one(ep: EpisodeSpec) -> None:
@@ -83,17 +86,37 @@ async def execute(
                 rec = await run_episode(
                     plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir
                 )
-                writer.append(rec)
-                progress.add(rec)
+                if stop.signum is None:  # an episode finishing after the stop is not recorded
+                    writer.append(rec)
+                    progress.add(rec)
 
+        tasks = [asyncio.create_task(one(ep)) for ep in todo]
+        stop.install(tasks)
         try:
-            await asyncio.gather(*(one(ep) for ep in todo))
+            await wait_all(tasks)
         finally:
+            stop.remove()
             progress.close()
             if cache is not None and hasattr(cache, "close"):
                 cache.close()
             await close_world(plan)
+    stop.raise_if_stopped()
     return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend)
+
+
+async def wait_all(tasks: list[asyncio.Task]) -> None:
+    """Wait until every task has ended (none outlives the records file). The first error cancels the
+    rest and is raised once they have ended; a cancelled task is a stop, not an error."""
+    pending = set(tasks)
+    while pending:
+        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        failed = [t for t in done if not t.cancelled() and t.exception() is not None]
+        if failed:  # a bug, not a stop: the others are cancelled, then the error goes up
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending)
+            raise failed[0].exception()
 
 
 def run_study(
@@ -123,6 +146,7 @@ def run_study(
         parts = parts_beside_litellm(plan) if workers > 1 and factory is None else monitor_parts(plan)
         monitors = monitors_from(plan, parts)
     plan.notices.enforce(cfg.strict)
+    stopping.check()  # a stop asked for while planning or building contracts
     from harness.fingerprint import plan_fingerprint, registries_digest
 
     with untouched_unless_recorded(run_dir):

@@ -42,6 +42,7 @@ from harness.execution import (
 )
 from harness.llm.inline import run_inline_if_scripted
 from harness.records import RecordWriter
+from harness.stopping import as_worker, leave_quietly, raising_on_signals
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,8 @@ def execute_forked(
     records_path, before, todo = pending_work(plan, run_dir)
     if monitors is None:
         monitors = build_monitors(plan, run_dir)
+    global _PARENT_PID
+    _PARENT_PID = os.getpid()
     ctx = multiprocessing.get_context("fork")
     spend = SharedSpend(ctx, before.usd, before.tokens)
     claim = ctx.Value("q", 0)
@@ -130,11 +133,11 @@ def execute_forked(
     failures: list[str] = []
 
     def take(reader: Connection, writer: RecordWriter) -> bool:
-        """One message from a worker; False once it has ended."""
+        """One message from a worker; False once it has ended (or died mid-message)."""
         nonlocal stopped
         try:
             kind, payload = reader.recv()
-        except (EOFError, OSError):
+        except Exception:  # noqa: BLE001  (EOF, or a message cut off by a terminated worker)
             return False
         if kind == "record":
             writer.append(payload)
@@ -145,7 +148,7 @@ def execute_forked(
             failures.append(payload)
         return True
 
-    with RecordWriter(records_path) as writer:
+    with RecordWriter(records_path) as writer, raising_on_signals():
         open_readers = list(procs)
         try:
             while open_readers:
@@ -167,7 +170,7 @@ def execute_forked(
                 proc.join()
             gc.unfreeze()
     for proc in procs.values():
-        if proc.exitcode != 0 and not any(f.startswith(proc.name) for f in failures):
+        if proc.exitcode not in (0, -15) and not any(f.startswith(proc.name) for f in failures):
             failures.append(f"{proc.name}: exited with code {proc.exitcode}")
     if failures:
         raise WorkerFailed(
@@ -179,6 +182,7 @@ def execute_forked(
 
 
 _PARTS_JOB: Any = None
+_PARENT_PID = os.getpid()  # set again by execute_forked before it forks
 
 
 def parts_beside_litellm(plan: Any) -> Any:
@@ -194,7 +198,9 @@ def parts_beside_litellm(plan: Any) -> Any:
         return None
     _PARTS_JOB = plan  # the forked child reads it: a plan is too big to pickle
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=as_worker
+        ) as pool:
             parts = pool.submit(_build_parts)
             _litellm()
             return parts.result()
@@ -205,6 +211,16 @@ def parts_beside_litellm(plan: Any) -> Any:
 def _build_parts() -> Any:
     assert _PARTS_JOB is not None
     return monitor_parts(_PARTS_JOB)
+
+
+def send_home(sender: Connection, message: tuple[str, Any]) -> None:
+    """A record to the parent; a parent that is gone (``kill -9``) means leaving quietly, now."""
+    if os.getppid() != _PARENT_PID:  # orphaned: the parent died before our pipe could tell us
+        leave_quietly()
+    try:
+        sender.send(message)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        leave_quietly()
 
 
 def _worker(
@@ -219,16 +235,15 @@ def _worker(
     readers: list[Connection],
 ) -> None:
     """One forked worker: run claimed episodes until none is left, sending each record home."""
+    as_worker()
     for reader in readers:  # inherited read ends: while any is open here, a dead parent would never
         reader.close()  # be noticed (no EPIPE) and a full pipe would block this worker for good
     name = multiprocessing.current_process().name
     try:
         stopped = asyncio.run(_run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, sender))
         sender.send(("done", stopped))
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except BrokenPipeError:  # the parent is gone (killed): its rerun runs this worker's episodes
-        sys.exit(1)
+    except (BrokenPipeError, ConnectionResetError):  # the parent is gone: its rerun runs these episodes
+        leave_quietly()
     except BaseException as exc:  # noqa: BLE001  (reported to the parent, which says what to do)
         try:
             sender.send(("error", f"{name}: {type(exc).__name__}: {exc}"[:1000]))
@@ -277,7 +292,7 @@ async def _run_claimed(
                 rec = await run_episode(
                     plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir
                 )
-            sender.send(("record", rec))
+            send_home(sender, ("record", rec))
 
     try:
         await asyncio.gather(*(lane() for _ in range(cfg.concurrency)))

@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for cmd in steps:
         print("+", " ".join(cmd[1:]), flush=True)
-        rc = subprocess.call(cmd, cwd=ROOT)
+        rc = run_step(cmd)
+        if rc in (130, 143):  # stopped by a signal: the step said what is recorded and how to go on
+            return rc
         if rc != 0:
             print(f"step failed (exit {rc}): {' '.join(cmd[1:])}", file=sys.stderr)
             return rc
@@ -86,6 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         return report_frozen(out)
     print("(frozen comparison skipped: it applies to the default scripted models on the full list)")
     return 0
+
+
+def run_step(cmd: list[str]) -> int:
+    """The step's exit status. A Ctrl-C reaches the step too (one process group): it stops on its own
+    and says what is recorded, so this waits for it instead of killing it or printing a traceback."""
+    proc = subprocess.Popen(cmd, cwd=ROOT)
+    while True:
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            continue
 
 
 def report_frozen(run_dir: Path, frozen_dir: Path = FROZEN) -> int:
@@ -132,4 +145,8 @@ def read_rows(path: Path) -> list[dict[str, str]]:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # between steps: nothing is half-written; the run resumes where it stopped
+        print("stopped by SIGINT; rerun the same command to go on.", file=sys.stderr)
+        raise SystemExit(130) from None

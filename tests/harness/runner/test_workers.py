@@ -141,7 +141,8 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_workers_of_a_killed_run_exit_instead_of_lingering(tmp_path):
-    """kill -9 of the parent: each worker notices on its next record (no reader left) and exits."""
+    """kill -9 of the parent: each worker notices on its next record (no reader left) and leaves quietly:
+    no traceback or asyncio shutdown noise on the console or in run.log."""
     import signal
     import subprocess
     import time
@@ -159,8 +160,8 @@ def test_workers_of_a_killed_run_exit_instead_of_lingering(tmp_path):
             f"out={out}",
         ],
         cwd=Path(__file__).resolve().parents[3],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=(tmp_path / "console.txt").open("w"),
+        stderr=subprocess.STDOUT,
     )
     records, deadline = out / "episodes.jsonl", time.monotonic() + 300
     children: list[int] = []
@@ -179,3 +180,5 @@ def test_workers_of_a_killed_run_exit_instead_of_lingering(tmp_path):
     for c in lingering:
         os.kill(c, signal.SIGKILL)
     assert not lingering, "workers outlived their killed parent"
+    for text in ((tmp_path / "console.txt").read_text(), (out / "run.log").read_text()):
+        assert "Traceback" not in text and "Error" not in text, text[-3000:]
