@@ -20,6 +20,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -39,6 +40,9 @@ DEFAULT_VENV = ROOT / ".local-model" / "venv"
 DEFAULT_CONFIG = ROOT / "conf" / "model" / "smollm2-local.yaml"
 MARKER = ".local-smoke"  # a run folder this script made (and may replace)
 CHAT_FORMAT = "chatml-function-calling"  # llama-cpp-python's format that returns OpenAI tool calls
+# CPU features whose kernels crashed the server on its first batched prompt (issue 23): a native build on a
+# host with AMX compiles them in; the Makefile's fixed baseline never does
+REFUSED_FEATURES = ("AMX_INT8",)
 
 
 class SmokeError(RuntimeError):
@@ -71,14 +75,30 @@ def find_gguf(venv: Path) -> Path:
     return files[0]
 
 
-def check_server_installed(venv: Path) -> None:
-    r = subprocess.run([str(_python(venv)), "-c", "import llama_cpp.server"], capture_output=True, text=True)
+def check_server_installed(venv: Path) -> str:
+    """llama.cpp's system info line (the CPU features compiled in); refuses a build with REFUSED_FEATURES."""
+    code = "import llama_cpp, llama_cpp.server; print(llama_cpp.llama_print_system_info().decode())"
+    r = subprocess.run([str(_python(venv)), "-c", code], capture_output=True, text=True)
     if r.returncode != 0:
         last = (r.stderr.strip().splitlines() or ["?"])[-1]
         raise SmokeError(
             f"llama_cpp.server does not import in {venv} ({last}): run `make local-smoke`, which "
             "installs llama-cpp-python[server]"
         )
+    info = r.stdout.strip()
+    refused = [f for f in compiled_features(info) if f in REFUSED_FEATURES]
+    if refused:
+        raise SmokeError(
+            f"llama-cpp-python in {venv} was built for its build machine's CPU ({', '.join(refused)} compiled "
+            "in; those kernels segfault on a batched prompt): remove that venv and run `make local-smoke`, "
+            "which builds for a fixed CPU baseline"
+        )
+    return info
+
+
+def compiled_features(system_info: str) -> list[str]:
+    """The features llama.cpp's system info reports on (``AVX2 = 1 | ...``), in its order."""
+    return [m.group(1) for m in re.finditer(r"([A-Z][A-Z0-9_]*) = 1\b", system_info)]
 
 
 def server_address(config: Path) -> tuple[str, str, int]:
@@ -382,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     proc = None
     try:
         venv = args.venv if args.venv.is_absolute() else ROOT / args.venv
-        check_server_installed(venv)
+        features = compiled_features(check_server_installed(venv))
+        print(f"[local-smoke] llama.cpp CPU features compiled in: {' '.join(features) or 'none'}", flush=True)
         gguf = find_gguf(venv)
         api_base, host, port = server_address(args.config)
         model = args.config.stem

@@ -91,3 +91,73 @@ def test_summary_counts_calls_by_outcome(smoke, tmp_path):
     assert s["tool_calls_by_outcome"] == {"executed_ok": 1, "malformed_arguments": 1, "unknown_tool": 1}
     assert s["totals"]["model_turns"] == 2 and s["totals"]["turns_with_tool_calls"] == 1
     assert s["totals"]["parallel_calls_ignored"] == 1 and s["infra_errors"] == {"[timeout] model failed": 1}
+
+
+# ---------------------------------------------------------------------------------------------
+# the build: a fixed CPU baseline, never the build machine's (issue 23)
+
+
+def test_a_build_with_amx_kernels_is_refused(smoke, tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    fake = venv / "bin" / "python"
+    fake.write_text(
+        "#!/bin/sh\necho 'CPU : SSE3 = 1 | AVX2 = 1 | AVX512 = 1 | AMX_INT8 = 1 | REPACK = 1 |'\n"
+    )
+    fake.chmod(0o755)
+    with pytest.raises(smoke.SmokeError, match="AMX_INT8"):
+        smoke.check_server_installed(venv)
+    assert smoke.compiled_features("CPU : SSE3 = 1 | AVX512 = 0 | AVX2 = 1 | LLAMAFILE = 1 |") == [
+        "SSE3",
+        "AVX2",
+        "LLAMAFILE",
+    ]
+
+
+def test_the_makefile_builds_llama_cpp_for_a_fixed_baseline_with_its_own_pip_cache():
+    out = subprocess.run(
+        ["make", "-n", "-B", "local-smoke"], capture_output=True, text=True, cwd=ROOT, check=True
+    ).stdout
+    lines = out.replace("\\\n", " ").splitlines()  # the recipe's continued lines as one
+    (build,) = [line for line in lines if "-r requirements/local-model.txt" in line]
+    for flag in (
+        "GGML_NATIVE=OFF",
+        "GGML_AVX512=OFF",
+        "GGML_AMX_TILE=OFF",
+        "GGML_AMX_INT8=OFF",
+        "GGML_AVX2=ON",
+    ):
+        assert f"-D{flag}" in build
+    # pip's own cache would hand back a wheel built natively: the build's cache is its own, named by the flags
+    assert "--cache-dir .local-model/pip-cache-" in build and "--require-hashes" in build
+    assert "--no-binary llama-cpp-python" in build
+
+
+# ---------------------------------------------------------------------------------------------
+# the built library itself (needs `make local-smoke`'s venv; CI does not build it)
+
+LOCAL_VENV = ROOT / ".local-model" / "venv"
+LOCAL_PY = LOCAL_VENV / "bin" / "python"
+BATCHED = """
+import json, sys
+import llama_cpp
+from llama_cpp import Llama
+llm = Llama(model_path=sys.argv[1], n_ctx=512, n_batch=64, n_threads=2, verbose=False)
+out = llm.create_completion("The three primary colours are red, yellow and", max_tokens=4, temperature=0.0)
+print(json.dumps({"info": llama_cpp.llama_print_system_info().decode(), "text": out["choices"][0]["text"],
+                  "prompt_tokens": out["usage"]["prompt_tokens"]}))
+"""
+
+
+@pytest.mark.skipif(
+    not any(LOCAL_VENV.glob(".installed*")),  # the Makefile's stamp: the venv is complete
+    reason="needs .local-model/venv, which `make local-smoke` builds (CI does not)",
+)
+def test_the_built_library_evaluates_a_batched_prompt(smoke):
+    """The crash of issue 23: a native build segfaulted on any prompt longer than one token."""
+    gguf = smoke.find_gguf(LOCAL_VENV)
+    r = subprocess.run([str(LOCAL_PY), "-c", BATCHED, str(gguf)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"exit {r.returncode} (-11 is the segfault): {r.stderr[-2000:]}"
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["prompt_tokens"] > 1 and got["text"]
+    assert "AMX_INT8" not in smoke.compiled_features(got["info"])
