@@ -111,7 +111,7 @@ data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha25
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
 
 # A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own
-# venv (git-ignored). llama-cpp-python builds from source once (7 to 8 minutes on 2 cores).
+# venv (git-ignored). llama-cpp-python builds from source once (about 20 CPU-minutes).
 LOCAL_VENV := .local-model/venv
 LOCAL_REQS := requirements/bootstrap.txt requirements/local-model-build.txt requirements/local-model.txt \
 	requirements/local-model-data.txt
@@ -139,7 +139,7 @@ $(LOCAL_STAMP): $(LOCAL_REQS)
 	$(PY) -m venv $(LOCAL_VENV)
 	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
 	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/local-model-build.txt
-	@echo "building llama-cpp-python from source for the fixed CPU baseline (7 to 8 minutes on 2 cores, once)"
+	@echo "building llama-cpp-python from source for a fixed CPU baseline (about 20 CPU-minutes, once)"
 	env -u SKBUILD_CMAKE_ARGS -u SKBUILD_CMAKE_DEFINE CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
 	  $(LOCAL_VENV)/bin/pip install -q --cache-dir $(LOCAL_PIP_CACHE) --no-binary llama-cpp-python \
 	  --require-hashes --no-build-isolation -r requirements/local-model.txt
