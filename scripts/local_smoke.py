@@ -11,6 +11,12 @@ The server runs in its own process group and is stopped on every exit path (norm
 Ctrl-C, SIGTERM): no process outlives the command. ``--serve`` only starts the server and keeps it
 up until Ctrl-C, for running studies against it by hand.
 
+Exit status: 0 when at least one episode got an answer from the model and the server lived through
+the run; 3 when no episode reached the model (every episode an infrastructure error before any answer)
+or the server died during the run, said in one line naming the server log; 2 for a setup problem the
+user can fix; else the runner's own non-zero status. A run whose every episode failed at the door is
+no smoke test of the model path, so it must not pass.
+
 Knows the runner only through its command line and its records; knows no environment.
 """
 
@@ -20,6 +26,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -39,6 +46,10 @@ DEFAULT_VENV = ROOT / ".local-model" / "venv"
 DEFAULT_CONFIG = ROOT / "conf" / "model" / "smollm2-local.yaml"
 MARKER = ".local-smoke"  # a run folder this script made (and may replace)
 CHAT_FORMAT = "chatml-function-calling"  # llama-cpp-python's format that returns OpenAI tool calls
+EXIT_NO_MODEL = 3  # the model path failed: no episode got an answer, or the server died
+# CPU features whose kernels crashed the server on its first batched prompt (issue 23): a native build on a
+# host with AMX compiles them in; the Makefile's fixed baseline never does
+REFUSED_FEATURES = ("AMX_INT8",)
 
 
 class SmokeError(RuntimeError):
@@ -71,14 +82,30 @@ def find_gguf(venv: Path) -> Path:
     return files[0]
 
 
-def check_server_installed(venv: Path) -> None:
-    r = subprocess.run([str(_python(venv)), "-c", "import llama_cpp.server"], capture_output=True, text=True)
+def check_server_installed(venv: Path) -> str:
+    """llama.cpp's system info line (the CPU features compiled in); refuses a build with REFUSED_FEATURES."""
+    code = "import llama_cpp, llama_cpp.server; print(llama_cpp.llama_print_system_info().decode())"
+    r = subprocess.run([str(_python(venv)), "-c", code], capture_output=True, text=True)
     if r.returncode != 0:
         last = (r.stderr.strip().splitlines() or ["?"])[-1]
         raise SmokeError(
             f"llama_cpp.server does not import in {venv} ({last}): run `make local-smoke`, which "
             "installs llama-cpp-python[server]"
         )
+    info = r.stdout.strip()
+    refused = [f for f in compiled_features(info) if f in REFUSED_FEATURES]
+    if refused:
+        raise SmokeError(
+            f"llama-cpp-python in {venv} was built for its build machine's CPU ({', '.join(refused)} compiled "
+            "in; those kernels segfault on a batched prompt): remove that venv and run `make local-smoke`, "
+            "which builds for a fixed CPU baseline"
+        )
+    return info
+
+
+def compiled_features(system_info: str) -> list[str]:
+    """The features llama.cpp's system info reports on (``AVX2 = 1 | ...``), in its order."""
+    return [m.group(1) for m in re.finditer(r"([A-Z][A-Z0-9_]*) = 1\b", system_info)]
 
 
 def server_address(config: Path) -> tuple[str, str, int]:
@@ -273,15 +300,18 @@ def summarize(out: Path) -> dict[str, Any]:
         transcript = _transcript(out, rec)
         offered = {t.get("function", {}).get("name") for t in transcript.get("tools", [])}
         assistant = [m for m in transcript.get("messages", []) if m.get("role") == "assistant"]
+        answered = len(assistant) if transcript else _answered_without_transcript(rec)
         with_calls = sum(1 for m in assistant if m.get("tool_calls"))
-        totals["model_turns"] += len(assistant)
+        totals["model_turns"] += answered
+        totals["episodes_reached_model"] += answered > 0
         totals["turns_with_tool_calls"] += with_calls
-        totals["turns_text_only"] += len(assistant) - with_calls
+        totals["turns_text_only"] += answered - with_calls
         totals["parallel_calls_ignored"] += sum(max(0, len(m.get("tool_calls") or []) - 1) for m in assistant)
         for call in rec.get("tool_calls") or []:
             status = call.get("status")
-            if status == "malformed":
+            if status == "malformed":  # only a turn's first call is parsed: one malformed call, one turn
                 kind = "malformed_arguments"
+                totals["malformed_turns"] += 1
             elif call.get("tool") not in offered:
                 kind = "unknown_tool"
             else:
@@ -296,7 +326,7 @@ def summarize(out: Path) -> dict[str, Any]:
         totals["model_seconds"] += sum(float(t.get("latency_s") or 0.0) for t in turns)
         episodes.append({
             "arm": rec.get("arm"), "task_id": rec.get("task_id"), "status": rec.get("status"),
-            "success": rec.get("success"), "turns": len(assistant), "tool_calls": len(rec.get("tool_calls") or []),
+            "success": rec.get("success"), "turns": answered, "tool_calls": len(rec.get("tool_calls") or []),
             "calls": [f"{c.get('tool')}:{c.get('status')}" for c in rec.get("tool_calls") or []],
             "final": (rec.get("final_answer") or "")[:100], "error": (rec.get("error") or "")[:160],
         })  # fmt: skip
@@ -309,6 +339,44 @@ def summarize(out: Path) -> dict[str, Any]:
         "infra_errors": dict(infra),
         "per_episode": episodes,
     }
+
+
+def _answered_without_transcript(rec: dict) -> int:
+    """Model turns that came back, from the record alone: its rounds, less the one an infra error ended."""
+    return max(0, int(rec.get("rounds") or 0) - (rec.get("stop_reason") == "infra_error"))
+
+
+def verdict(
+    summary: dict[str, Any], runner_rc: int, server_rc: int | None, log_path: Path
+) -> tuple[int, str]:
+    """The exit status and the one line that says why it is not 0 ('' when it is)."""
+    t = summary["totals"]
+    n, reached = summary["episodes"], t.get("episodes_reached_model", 0)
+    if server_rc is not None:
+        return EXIT_NO_MODEL, (
+            f"the llama.cpp server died during the run ({describe_exit(server_rc)}); {reached} of {n} "
+            f"episodes reached the model; server log: {log_path}"
+        )
+    if runner_rc != 0:
+        return runner_rc, f"the runner exited with status {runner_rc}; server log: {log_path}"
+    if not n:
+        return EXIT_NO_MODEL, f"the runner wrote no records; server log: {log_path}"
+    if not reached:
+        first = next(iter(summary["infra_errors"]), "")
+        return EXIT_NO_MODEL, (
+            f"no episode reached the model: none of {n} got an answer back (by status: {summary['by_status']}"
+            f"{f', first error: {first!r}' if first else ''}); server log: {log_path}"
+        )
+    return 0, ""
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exit status {returncode}"
 
 
 def _transcript(out: Path, rec: dict) -> dict:
@@ -332,10 +400,11 @@ def print_summary(s: dict[str, Any]) -> None:
         if e["error"]:
             print(f"{'':12}error: {e['error']}")
     print(f"  episodes: {s['episodes']}  by status: {s['by_status']}  successes: {t.get('success', 0)}")
+    print(f"  episodes that reached the model: {t.get('episodes_reached_model', 0)} of {s['episodes']}")
     print(
         f"  model turns: {t.get('model_turns', 0)} (with a tool call: {t.get('turns_with_tool_calls', 0)}, "
-        f"text only: {t.get('turns_text_only', 0)}; extra parallel calls ignored: "
-        f"{t.get('parallel_calls_ignored', 0)})"
+        f"of them malformed: {t.get('malformed_turns', 0)}; text only: {t.get('turns_text_only', 0)}; "
+        f"extra parallel calls ignored: {t.get('parallel_calls_ignored', 0)})"
     )
     print(f"  tool calls by outcome: {s['tool_calls_by_outcome'] or '{}'}")
     print(f"  tools called: {s['tools'] or '{}'}")
@@ -382,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     proc = None
     try:
         venv = args.venv if args.venv.is_absolute() else ROOT / args.venv
-        check_server_installed(venv)
+        features = compiled_features(check_server_installed(venv))
+        print(f"[local-smoke] llama.cpp CPU features compiled in: {' '.join(features) or 'none'}", flush=True)
         gguf = find_gguf(venv)
         api_base, host, port = server_address(args.config)
         model = args.config.stem
@@ -411,16 +481,17 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         rc = run_episodes(out, args.limit, args.max_rounds, model)
         elapsed = time.monotonic() - t0
+        server_rc = proc.poll()  # None: still serving, as it must be after the run
         summary = summarize(out)
         summary["wall_seconds"] = round(elapsed, 1)
+        summary["server_exit"] = server_rc
         (out / "local_smoke_summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
         print_summary(summary)
         print(f"  runner exit status {rc}; {elapsed:.0f} s; records in {out}")
-        if rc != 0:
-            return rc
-        if not summary["episodes"]:
-            raise SmokeError(f"the runner wrote no records into {out}")
-        return 0
+        status, why = verdict(summary, rc, server_rc, log_path)
+        if status:
+            print(f"error: {why}", file=sys.stderr, flush=True)
+        return status
     except SmokeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
