@@ -54,7 +54,9 @@ def test_a_signal_stops_a_run_cleanly_and_the_rerun_completes_it(tmp_path, sig, 
     run_log = (out / "run.log").read_text()
     assert "Traceback" not in run_log and "Error" not in run_log.replace("infra_error", ""), run_log[-3000:]
     # the rerun runs what was not recorded, each episode once
-    done = subprocess.run([*RUN, f"workers={workers}", f"out={out}"], cwd=ROOT, capture_output=True, timeout=600)
+    done = subprocess.run(
+        [*RUN, f"workers={workers}", f"out={out}"], cwd=ROOT, capture_output=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     ids = [json.loads(ln)["episode_id"] for ln in (out / "episodes.jsonl").read_text().splitlines()]
     assert len(ids) == len(set(ids)) == 6 * 2 * 4, collections.Counter(ids).most_common(3)
