@@ -73,6 +73,18 @@ HTML ?=
 RUN ?= results/table1/scripted
 ABLATIONS_OUT = $(or $(OUT),results/ablations/sweep)
 PROGRESS ?= $(if $(CI),false,true)
+# tau-bench retail data: TAUBENCH_DATA=dir (where), TAUBENCH_BASE_URL=url (a mirror of all files),
+# TAUBENCH_TASKS=dir (a folder holding the task-list JSONs, e.g. ../shared/taubench/retail)
+TAUBENCH_BASE_URL ?=
+TAUBENCH_TASKS ?=
+
+# A bad knob is one line from make itself (exit 2) before any target runs (scripts/knobs.py says why)
+KNOB_ERROR := $(shell $(PY) scripts/knobs.py $(MAKECMDGOALS) -- MODELS="$(MODELS)" LIMIT="$(LIMIT)" OUT="$(OUT)" \
+	REPLAY="$(REPLAY)" RUN="$(RUN)" HTML="$(HTML)" PROGRESS="$(PROGRESS)" TAUBENCH_BASE_URL="$(TAUBENCH_BASE_URL)" \
+	TAUBENCH_TASKS="$(TAUBENCH_TASKS)")
+ifneq ($(KNOB_ERROR),)
+$(error $(KNOB_ERROR))
+endif
 
 replicate-table1: $(STAMP) ## Table 1 end to end: ToolMaze study, paired episodes, analysis, figures (offline scripted default)
 	$(BIN)/python scripts/replicate_table1.py --models "$(MODELS)" --limit "$(LIMIT)" --out "$(OUT)" --replay "$(REPLAY)" --progress $(PROGRESS)
@@ -101,11 +113,6 @@ inspect-export: $(STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `i
 
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)
-
-# tau-bench retail data: TAUBENCH_DATA=dir (where), TAUBENCH_BASE_URL=url (a mirror of all files),
-# TAUBENCH_TASKS=dir (a folder holding the task-list JSONs, e.g. ../shared/taubench/retail)
-TAUBENCH_BASE_URL ?=
-TAUBENCH_TASKS ?=
 
 data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha256-pinned; see environments/taubench/README.md)
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))

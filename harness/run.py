@@ -107,9 +107,23 @@ def check_worlds() -> None:
         fail(exc, "no episode was run.")
 
 
+def check_out(argv: list[str]) -> None:
+    """``out=`` naming an existing file: Hydra would stop creating the folder with a traceback."""
+    for arg in argv:
+        key, _, value = arg.partition("=")
+        if key.lstrip("+") == "out" and value and Path(value).exists() and not Path(value).is_dir():
+            fail(
+                ValueError(
+                    f"out={value} names a file; out is a run folder (an existing one resumes its run)"
+                ),
+                "no episode was run.",
+            )
+
+
 if __name__ == "__main__":
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
     check_worlds()
+    check_out(sys.argv[1:])
     try:
         if not study_help(sys.argv[1:]):
             main()

@@ -770,7 +770,9 @@ def check_model_available(spec: ModelSpec) -> None:
             get_policy(rest)
         except KeyError as exc:
             raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
-        preflight_log.info("model %s: scripted policy %r found (offline, no cost)", spec.name, rest)
+        preflight_log.info(
+            "model %s: scripted policy %r found (offline, %s)", spec.name, rest, price_line(spec)
+        )
         return
     if provider == "chaos":
         from harness.llm.providers.chaos import known_scenario
@@ -832,6 +834,26 @@ def _check_fields(spec: ModelSpec) -> None:
     prices = (spec.input_cost_per_mtok, spec.cached_input_cost_per_mtok, spec.output_cost_per_mtok)
     if any(p is not None and p < 0 for p in prices):
         raise ModelConfigError(f"model {spec.name!r}: prices must not be negative")
+
+
+def price_line(spec: ModelSpec) -> str:
+    """What the run will charge this model's calls, as the cost code prices them."""
+    if spec.priced_by_table and any(
+        (p or 0.0) > 0
+        for p in (spec.input_cost_per_mtok, spec.cached_input_cost_per_mtok, spec.output_cost_per_mtok)
+    ):
+        cached = (
+            ""
+            if spec.cached_input_cost_per_mtok is None
+            else f", cached input {spec.cached_input_cost_per_mtok}"
+        )
+        return (
+            f"priced from its config: input {spec.input_cost_per_mtok or 0.0}{cached}, output "
+            f"{spec.output_cost_per_mtok or 0.0} USD per million tokens"
+        )
+    if spec.priced_by_table or spec.scripted:
+        return "no cost: its config prices it at 0"
+    return "priced from litellm's bundled price map"
 
 
 def _probe_local_server(spec: ModelSpec) -> None:
