@@ -83,3 +83,33 @@ def test_no_long_function_in_the_runs_spine(module):
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.end_lineno - n.lineno + 1 > LONG
     ]
     assert not long, f"{module}: {', '.join(long)} over {LONG} lines"
+
+
+def test_no_file_outside_a_world_names_it():
+    """A world is one folder: outside environments/<world>/ only docs, tests, scripts, results, the
+    Makefile, .gitignore and conf/config.yaml may name it."""
+    from core import worlds
+
+    allowed = (
+        ":!*.md",
+        ":!tests",
+        ":!scripts",
+        ":!results",
+        ":!Makefile",
+        ":!.gitignore",
+        ":!conf/config.yaml",
+    )
+    offenders = {}
+    for name in worlds.world_names():
+        folder = worlds.discover()[name].folder
+        if folder is None or ROOT not in folder.parents:
+            continue
+        out = subprocess.run(
+            ["git", "grep", "-il", name, "--", ".", f":!{folder.relative_to(ROOT)}", *allowed],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if out.stdout.strip():
+            offenders[name] = out.stdout.split()
+    assert not offenders, offenders
