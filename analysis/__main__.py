@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from analysis import paper, tables
@@ -56,7 +57,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_line(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> str:
+    return f"warning: {message}\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    shown = warnings.formatwarning
+    warnings.formatwarning = _one_line  # a torn or changed records file is said in one line, then analysed
+    try:
+        return _main(argv)
+    finally:
+        warnings.formatwarning = shown
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["figures", "--run", *argv]  # the alias: python -m analysis DIR

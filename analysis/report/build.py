@@ -292,6 +292,15 @@ def build_report(
         notes.append(f"skipped a torn final line of episodes.jsonl ({rep.torn_lines})")
     if rep.missing_keys:
         notes.append(f"records lack optional key(s) {rep.missing_keys}")
+    if rep.chain_breaks:
+        more = (
+            f" ({len(rep.chain_breaks) - 1} more break(s): python -m harness.verify --run DIR)"
+            if len(rep.chain_breaks) > 1
+            else ""
+        )
+        notes.append(
+            f"episodes.jsonl was changed after it was written: {rep.chain_breaks[0]}{more}; shown as it is"
+        )
     if index.missing_transcripts:
         notes.append(
             f"{index.missing_transcripts} episode(s) have no readable transcript (their rows still show)"
