@@ -40,6 +40,18 @@ class LoadReport:
     )  # keys older records lacked, filled as "not recorded"
     duplicates: int = 0  # repeated (pair_id, arm) rows; the last one wins (a resumed run)
     chain_breaks: list[str] = field(default_factory=list)  # "line N (episode X): edited: ..." per break
+    source: str = ""  # the records file
+
+    def warnings(self) -> list[str]:
+        """What a reader must be told before the tables: a torn line skipped, records changed."""
+        out = [f"{self.source}: skipped a torn final line"] if self.torn_lines else []
+        if self.chain_breaks:
+            out.append(
+                f"{self.source}: {self.chain_breaks[0]}; {len(self.chain_breaks)} break(s) in all: records "
+                "changed after they were written are analysed as they are (python -m harness.verify --run DIR "
+                "lists them)"
+            )
+        return out
 
 
 def episodes_path(run_dir: str | Path) -> Path:
@@ -61,17 +73,11 @@ def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.Da
             "episodes.jsonl) or run the study first"
         )
     s = scan(path)
-    rep.n_lines = len(s.records)
-    if s.torn:
-        rep.torn_lines += 1
-        warnings.warn(f"{path}: skipped a torn final line", stacklevel=2)
-    if s.breaks:
-        rep.chain_breaks = [b.describe() for b in s.breaks]
-        warnings.warn(
-            f"{s.problem()}; {len(s.breaks)} break(s) in all: records changed after they were written are "
-            "analysed as they are (python -m harness.verify --run DIR lists them)",
-            stacklevel=2,
-        )
+    rep.source, rep.n_lines = str(path), len(s.records)
+    rep.torn_lines += bool(s.torn)
+    rep.chain_breaks = [b.describe() for b in s.breaks]
+    for said in rep.warnings():  # the command line prints rep.warnings() itself, once
+        warnings.warn(said, stacklevel=2)
     rep.missing_keys = [k for k in RECORD_FIELDS if k in s.filled]
     return records_frame(s.records)
 
