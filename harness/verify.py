@@ -88,13 +88,13 @@ def check_records(run: Path, anchor: dict | None) -> list[str]:
         out = [f"CHANGED records: {b.describe()}" for b in s.breaks[:SHOWN_BREAKS]]
         more = len(s.breaks) - SHOWN_BREAKS
         return out + ([f"CHANGED records: ... and {more} more break(s)"] if more > 0 else [])
-    notes = [f"{len(s.records)} records, chain intact"]
+    chained = len(s.records) - s.walk.unchained
+    notes = [f"{len(s.records)} records" + (", chain intact" if chained else "")]
     if anchor:
         notes.append(f"record {anchor['seq']} is the one the run's last finish recorded")
     if s.walk.unchained:
-        notes.append(
-            f"{s.walk.unchained} older-version line(s) carry no chain: covered only by the lines after them"
-        )
+        covered = "covered by the chained lines after them" if chained else "nothing to check them against"
+        notes.append(f"{s.walk.unchained} line(s) of record version 1 or 2 carry no chain: {covered}")
     if s.torn:
         notes.append("a torn last line (an append cut short) is not a record")
     return ["same    records: " + "; ".join(notes)]

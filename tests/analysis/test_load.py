@@ -120,3 +120,13 @@ def test_duplicate_records_keep_last(synth, make_run):
     row = pf.pairs[pf.pairs["pair_id"] == first["pair_id"]].iloc[0]
     assert row.y_treat == int(flipped["success"])
     assert json.dumps(flipped)  # the record stays JSON-able
+
+
+def test_the_keys_the_report_and_the_export_show_are_schema_fields():
+    """They select from a record; a field renamed in the schema must not leave them showing nothing."""
+    from analysis.export_inspect import SAMPLE_METADATA
+    from analysis.report.build import DETAIL_KEYS, ROW_COLUMNS
+
+    assert set(DETAIL_KEYS) <= set(COLUMNS)
+    assert set(SAMPLE_METADATA) <= set(COLUMNS)
+    assert set(ROW_COLUMNS) <= set(COLUMNS)
