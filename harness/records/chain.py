@@ -178,12 +178,12 @@ class Walk:
         for brk, lo, hi in self._gaps:
             if all(s in self._seen for s in range(lo, hi + 1)):
                 brk.kind, brk.detail = "reordered", f"record {brk.seq} comes before record{_range(lo, hi)}"
-        if self.anchor is not None and not self._anchored:
-            last = self.head[0] if self.head else 0
-            gone = self.anchor[0] - last
+        last = self.head[0] if self.head else 0
+        if self.anchor is not None and not self._anchored and last < self.anchor[0]:  # else a gap says it
             self.breaks.append(
                 Break(self.lines + 1, "removed", f"the file ends at record {last}, but its run had written record "
-                      f"{self.anchor[0]} when it last finished (manifest): the last {gone} record(s) were removed")
+                      f"{self.anchor[0]} when it last finished (the anchor in manifest.json or sweep.json): the "
+                      f"last {self.anchor[0] - last} record(s) were removed")
             )  # fmt: skip
         self.breaks.sort(key=lambda b: b.line)
         return self.breaks
