@@ -55,10 +55,11 @@ lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a findi
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, sweep, tau-bench replay, report (print figures; never asserted)
+bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
+	$(BIN)/python scripts/bench_records.py
 	$(BIN)/python scripts/bench_sweep.py
 	$(BIN)/python scripts/bench_taubench.py
 	$(BIN)/python scripts/bench_report.py

@@ -17,7 +17,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
+
+import pandas as pd
 
 from analysis import paper, tables
 from analysis.load import ENDPOINTS, LoadReport, has_endpoint, load_records
@@ -56,6 +59,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def load(run: str, report: LoadReport) -> pd.DataFrame:
+    """The run's records; a torn or changed records file is said on stderr, one ``warning:`` line each."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # said below, whatever the warning filters say
+        records = load_records(run, report)
+    warn(report)
+    return records
+
+
+def warn(report: LoadReport) -> None:
+    for said in report.warnings():
+        print(f"warning: {said}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
@@ -70,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report = LoadReport()
     try:
-        records = load_records(args.run, report)
+        records = load(args.run, report)
     except (OSError, ValueError) as exc:  # no records, a corrupt line, a record without a core key
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -109,8 +126,12 @@ def _export(args: argparse.Namespace) -> int:
         if args.command == "report":
             from analysis.report import build_report
 
-            path = build_report(args.run, args.out, args.replication, args.study, seed=args.seed,
-                                n_resamples=args.resamples, n_flips=args.flips)  # fmt: skip
+            loaded = LoadReport()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # said by warn(), once
+                path = build_report(args.run, args.out, args.replication, args.study, seed=args.seed,
+                                    n_resamples=args.resamples, n_flips=args.flips, report=loaded)  # fmt: skip
+            warn(loaded)
             print(path)
             return 0
         from analysis.export_inspect import InspectMissingError, export_run

@@ -1,33 +1,28 @@
 """Episode records in, paired frames out: the only place analysis touches ``episodes.jsonl``.
 
-A record is one JSON object per line (written by the runner; its schema is ``harness.records``, the
-only harness module analysis imports). Pairs are rows with the same ``pair_id`` and different
-``arm``. A pair where either arm ended in an infrastructure status (``infra_error``, ``env_error``)
-or is missing is dropped and counted, never scored. Clusters are ``group_id``; strata are the
-record's ``strata`` mapping, whatever the world put there. This module knows nothing about
-statistics, plots or litellm.
+A record is one JSON line, written by the runner through ``harness.records`` (the only harness module
+analysis imports); it is read through the same schema: every line validated (versions 1 and 2
+upgraded in memory), the file's hash chain checked, and the frame's columns are the schema's fields
+(plus ``stratum``). A broken chain (a record edited, removed, inserted or moved after it was
+written) is a warning naming the line: the tables are still made, from the records as they are.
+Pairs are rows with the same ``pair_id`` and different ``arm``. A pair where either arm ended in an
+infrastructure status (``infra_error``, ``env_error``) or is missing is dropped and counted, never
+scored. Clusters are ``group_id``; strata are the record's ``strata`` mapping, whatever the world put
+there. This module knows nothing about statistics, plots or litellm.
 """
 
 from __future__ import annotations
 
-import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from harness.records import INFRA_STATUSES, STATUSES, RecordCorruptError
+from harness.records import INFRA_STATUSES, RECORD_FIELDS, scan
 
-RECORD_KEYS: tuple[str, ...] = (
-    "study", "arm", "model", "task_id", "group_id", "fold", "fault_class", "fault_kind", "seed",
-    "pair_id", "success", "status", "env", "strata", "replicate", "episode_id", "scripted",
-    "outcome_correct", "user_cost_usd",
-    "tool_calls", "n_tool_calls", "receipts", "n_receipts", "hit", "prompt_tokens", "completion_tokens",
-    "cost_usd", "reviewer_calls", "reviewer_cost_usd", "latency_s", "error", "transcript", "trace_check",
-)  # fmt: skip
-# Without these no pair can be formed or scored: a record lacking one is an error, not a warning.
-CORE_KEYS: tuple[str, ...] = ("arm", "model", "group_id", "pair_id", "success", "status")
+COLUMNS: tuple[str, ...] = (*RECORD_FIELDS, "stratum")  # every column of a records frame, in order
 # Descriptive columns carried from the baseline row onto the pair row.
 PAIR_COLUMNS: tuple[str, ...] = (
     "study", "model", "task_id", "group_id", "fault_class", "fault_kind", "stratum", "env", "scripted",
@@ -36,12 +31,27 @@ PAIR_COLUMNS: tuple[str, ...] = (
 
 @dataclass
 class LoadReport:
-    """What loading skipped or filled in, so tables can state it."""
+    """What loading skipped, filled in or found changed, so tables can state it."""
 
     n_lines: int = 0
-    torn_lines: int = 0  # an unparsable final line without its newline (a torn append), skipped
-    missing_keys: list[str] = field(default_factory=list)  # optional keys absent from every record
+    torn_lines: int = 0  # an unfinished last line (no newline: a torn append), skipped
+    missing_keys: list[str] = field(
+        default_factory=list
+    )  # keys older records lacked, filled as "not recorded"
     duplicates: int = 0  # repeated (pair_id, arm) rows; the last one wins (a resumed run)
+    chain_breaks: list[str] = field(default_factory=list)  # "line N (episode X): edited: ..." per break
+    source: str = ""  # the records file
+
+    def warnings(self) -> list[str]:
+        """What a reader must be told before the tables: a torn line skipped, records changed."""
+        out = [f"{self.source}: skipped a torn final line"] if self.torn_lines else []
+        if self.chain_breaks:
+            out.append(
+                f"{self.source}: {self.chain_breaks[0]}; {len(self.chain_breaks)} break(s) in all: records "
+                "changed after they were written are analysed as they are (python -m harness.verify --run DIR "
+                "lists them)"
+            )
+        return out
 
 
 def episodes_path(run_dir: str | Path) -> Path:
@@ -50,10 +60,10 @@ def episodes_path(run_dir: str | Path) -> Path:
 
 
 def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.DataFrame:
-    """All records of a run as a DataFrame with every key of :data:`RECORD_KEYS` present.
+    """All records of a run as a DataFrame with a column per schema field (and ``stratum``).
 
-    Raises FileNotFoundError without a records file and ValueError if a record lacks a core key or
-    has an unknown status. Missing optional keys become None and are listed in ``report``.
+    Raises FileNotFoundError without a records file and ``RecordCorruptError`` (a ValueError) naming
+    the line that is no valid record. A broken chain or a torn last line is a warning, kept in ``report``.
     """
     rep = report if report is not None else LoadReport()
     path = episodes_path(run_dir)
@@ -62,73 +72,24 @@ def load_records(run_dir: str | Path, report: LoadReport | None = None) -> pd.Da
             f"{path}: no episode records here; point --run at a run folder (it holds "
             "episodes.jsonl) or run the study first"
         )
-    data = path.read_bytes()
-    cut = data.rfind(b"\n") + 1  # a final line without its newline is a torn append, not corruption
-    rows: list[dict] = []
-    for lineno, line in enumerate(data[:cut].split(b"\n")[:-1], start=1):
-        if not line.strip():
-            continue
-        rep.n_lines += 1
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordCorruptError(
-                f"{path}:{lineno}: corrupt record in the middle of the file ({exc}); it is "
-                "not a torn final line: inspect or remove that line"
-            ) from None
-        if not isinstance(obj, dict):
-            raise RecordCorruptError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
-        rows.append(obj)
-    if data[cut:].strip():
-        rep.torn_lines += 1
-        warnings.warn(f"{path}: skipped a torn final line", stacklevel=2)
-    return validate_records(pd.DataFrame(rows), rep, source=str(path))
+    s = scan(path)
+    rep.source, rep.n_lines = str(path), len(s.records)
+    rep.torn_lines += bool(s.torn)
+    rep.chain_breaks = [b.describe() for b in s.breaks]
+    for said in rep.warnings():  # the command line prints rep.warnings() itself, once
+        warnings.warn(said, stacklevel=2)
+    rep.missing_keys = [k for k in RECORD_FIELDS if k in s.filled]
+    return records_frame(s.records)
 
 
-def validate_records(
-    df: pd.DataFrame, report: LoadReport | None = None, source: str = "records"
-) -> pd.DataFrame:
-    """Check core keys and statuses, add absent optional keys as None, normalise types."""
-    rep = report if report is not None else LoadReport()
-    if df.empty:
-        return pd.DataFrame({k: pd.Series(dtype=object) for k in (*RECORD_KEYS, "stratum")})
-    if "group_id" not in df.columns and "workflow_id" in df.columns:  # version-1 records
-        df = df.assign(group_id=df["workflow_id"])
-    missing_core = [k for k in CORE_KEYS if k not in df.columns]
-    if missing_core:
-        raise ValueError(f"{source}: records lack core key(s) {missing_core}")
-    for k in CORE_KEYS:
-        bad = df[k].isna()
-        if bad.any():
-            raise ValueError(f"{source}: {int(bad.sum())} record(s) have no {k!r}")
-    unknown = sorted(set(df["status"]) - set(STATUSES))
-    if unknown:
-        raise ValueError(f"{source}: unknown status value(s) {unknown}; expected one of {STATUSES}")
-    df = upgrade_v1(df.copy())
-    rep.missing_keys = [k for k in RECORD_KEYS if k not in df.columns]
-    for k in rep.missing_keys:
-        df[k] = None
-    df["success"] = df["success"].astype(bool)
-    df["scripted"] = df["scripted"].fillna(False).astype(bool)
-    for k in ("n_receipts", "n_tool_calls", "reviewer_calls"):
-        df[k] = pd.to_numeric(df[k], errors="coerce").fillna(0).astype(int)
+def records_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Validated records (``harness.records`` dicts) as the analysis frame: a column per field, typed."""
+    if not rows:
+        return pd.DataFrame({k: pd.Series(dtype=object) for k in COLUMNS})
+    df = pd.DataFrame({k: [r[k] for r in rows] for k in RECORD_FIELDS})
     for k in ("cost_usd", "reviewer_cost_usd", "latency_s", "prompt_tokens", "completion_tokens"):
-        df[k] = pd.to_numeric(df[k], errors="coerce").fillna(0.0).astype(float)
-    df["receipts"] = df["receipts"].apply(lambda r: r if isinstance(r, list) else [])
-    df["pair_id"] = df["pair_id"].astype(str)
-    df["group_id"] = df["group_id"].astype(str)
+        df[k] = df[k].astype(float)  # sums and means of these are reported as floats
     df["stratum"] = df["strata"].apply(stratum_label)
-    return df
-
-
-def upgrade_v1(df: pd.DataFrame) -> pd.DataFrame:
-    """Version-1 records (from before worlds had strata): ``complexity`` and ``mode`` columns become ``strata``."""
-    if "strata" in df.columns or not {"complexity", "mode"} & set(df.columns):
-        return df
-    cols = [c for c in ("complexity", "mode") if c in df.columns]
-    df["strata"] = df[cols].apply(
-        lambda r: {c: str(r[c]) for c in cols if r[c] is not None and r[c] == r[c]}, axis=1
-    )
     return df
 
 

@@ -28,7 +28,7 @@ from harness.execution import RETRIED_STATUSES, CompleterFactory
 from harness.llm.models import InfraError
 from harness.manifest import write_atomic
 from harness.plan import Plan
-from harness.records import RECORD_VERSION
+from harness.records import RECORD_VERSION, EpisodeRecord
 from harness.stream import Interposer, MonitorInterposer
 from harness.studies import EpisodeSpec
 
@@ -88,60 +88,71 @@ def episode_record(
     spec = plan.models[ep.model]
     outcome = dict(outcome or {})
     trace_check = outcome.pop("trace_check", None)
-    return {
-        "record_version": RECORD_VERSION,
-        "study": ep.study,
-        "arm": ep.arm,
-        "model": ep.model,
-        "task_id": ep.task_id,
-        "group_id": ep.group_id,
-        "workflow_id": ep.group_id,  # the version-1 name of group_id, kept for its readers
-        "strata": dict(ep.strata),
-        "fold": plan.folds.get(ep.group_id),
-        "fault_class": ep.fault_class,
-        "fault_kind": ep.fault_kind,
-        "fault_kinds_hit": fault_kinds_hit(loop.results_meta),
-        "seed": ep.seed,
-        "pair_id": ep.pair_id,
-        "success": bool(success),
-        "outcome_correct": outcome.get("outcome_correct")
-        if status in ("completed", "agent_failed")
-        else None,
-        "status": status,
-        "env": plan.plugin.name,
-        "replicate": ep.replicate,
-        "episode_id": ep.episode_id,
-        "scripted": bool(spec.scripted),
-        "tool_calls": _jsonable(loop.tool_calls),
-        "n_tool_calls": sum(1 for c in loop.tool_calls if c["status"] in ("ok", "error")),
-        "ignored_parallel_calls": loop.ignored_parallel_calls,
-        "receipts": _jsonable(loop.receipts),
-        "n_receipts": len(loop.receipts),
-        "hit": loop.hit,
-        "final_answer": loop.final_answer,
-        "finish_status": loop.finish_status,
-        "stop_reason": loop.stop_reason,
-        "rounds": loop.rounds,
-        "user_turns": loop.user_turns,
-        "prompt_tokens": loop.prompt_tokens,
-        "completion_tokens": loop.completion_tokens,
-        "cost_usd": loop.cost_usd,
-        "reviewer_calls": loop.reviewer_calls,
-        "reviewer_prompt_tokens": loop.reviewer_prompt_tokens,
-        "reviewer_completion_tokens": loop.reviewer_completion_tokens,
-        "reviewer_cost_usd": loop.reviewer_cost_usd,
-        "user_calls": user.calls if user else 0,
-        "user_prompt_tokens": user.prompt_tokens if user else 0,
-        "user_completion_tokens": user.completion_tokens if user else 0,
-        "user_cost_usd": user.cost_usd if user else 0.0,
-        "latency_s": latency_s,
-        "error": loop.error,
-        "error_kind": loop.error_kind,
-        "transcript": transcript,
-        "trace_check": _jsonable(trace_check) if trace_check is not None else None,
-        "outcome": _jsonable(outcome) if outcome else None,
-        "labels": _jsonable(loop.labels),
-    }
+    scored = status in ("completed", "agent_failed")
+    hit = fault_kinds_hit(loop.results_meta)
+    # Built through the schema: a key outside it, or a value of the wrong type, fails here, not in the file.
+    # Returned as the dict the progress tally and the worker pipe carry; RecordWriter validates it again.
+    return EpisodeRecord(
+        record_version=RECORD_VERSION,
+        study=ep.study,
+        arm=ep.arm,
+        model=ep.model,
+        task_id=ep.task_id,
+        group_id=ep.group_id,
+        strata=dict(ep.strata),
+        fold=plan.folds.get(ep.group_id),
+        fault_class=ep.fault_class,
+        fault_kind=ep.fault_kind,
+        fault_kinds_hit=hit,
+        seed=ep.seed,
+        pair_id=ep.pair_id,
+        success=bool(success),
+        outcome_correct=outcome.get("outcome_correct") if scored else None,
+        status=status,
+        env=plan.plugin.name,
+        replicate=ep.replicate,
+        episode_id=ep.episode_id,
+        scripted=bool(spec.scripted),
+        tool_calls=_jsonable(loop.tool_calls),
+        n_tool_calls=sum(1 for c in loop.tool_calls if c["status"] in ("ok", "error")),
+        ignored_parallel_calls=loop.ignored_parallel_calls,
+        receipts=_jsonable(loop.receipts),
+        n_receipts=len(loop.receipts),
+        hit=loop.hit,
+        final_answer=loop.final_answer,
+        finish_status=loop.finish_status,
+        stop_reason=loop.stop_reason,
+        rounds=loop.rounds,
+        user_turns=loop.user_turns,
+        prompt_tokens=loop.prompt_tokens,
+        completion_tokens=loop.completion_tokens,
+        cost_usd=loop.cost_usd,
+        reviewer_calls=loop.reviewer_calls,
+        reviewer_prompt_tokens=loop.reviewer_prompt_tokens,
+        reviewer_completion_tokens=loop.reviewer_completion_tokens,
+        reviewer_cost_usd=loop.reviewer_cost_usd,
+        user_calls=user.calls if user else 0,
+        user_prompt_tokens=user.prompt_tokens if user else 0,
+        user_completion_tokens=user.completion_tokens if user else 0,
+        user_cost_usd=user.cost_usd if user else 0.0,
+        latency_s=latency_s,
+        error=loop.error,
+        error_kind=loop.error_kind,
+        transcript=transcript,
+        trace_check=_jsonable(trace_check) if trace_check is not None else None,
+        outcome=_jsonable(outcome) if outcome else None,
+        labels=_jsonable(loop.labels),
+        notices=episode_notices(plan, ep, loop, hit, scored),
+    ).model_dump()
+
+
+def episode_notices(plan: Plan, ep: EpisodeSpec, loop: LoopResult, hit: list[str], scored: bool) -> list[str]:
+    """The run's notices that concern this episode, and a fault that found no target in it."""
+    codes = plan.notices.codes_for(ep.arm, ep.model)
+    faulted = ep.fault_class not in (None, "none") and ep.fault_kind not in (None, "none")
+    if faulted and scored and not hit and not loop.labels.get("injected_faults"):
+        codes.append(f"fault_no_target:{ep.fault_class}")
+    return codes
 
 
 @dataclass

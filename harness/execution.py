@@ -201,7 +201,12 @@ def run_summary(
     final = latest_by_episode(load_records(records_path, repair=False))
     in_schedule = {ep.episode_id for ep in plan.schedule}
     by_status = Counter(r.get("status") for eid, r in final.items() if eid in in_schedule)
+    codes = Counter(c for eid, r in final.items() if eid in in_schedule for c in r.get("notices") or [])
+    for code, n in sorted(codes.items()):
+        if code.startswith("fault_no_target:"):  # known only once episodes ran: said here, with its count
+            log.warning("fault_no_target: fault %s found no target in %d of the run's episodes", code[16:], n)
     return {
+        "notice_codes": codes,
         "planned": len(plan.schedule),
         "ran_now": sum(ran.values()),
         "skipped_finished": len(plan.schedule) - len(todo),

@@ -1,9 +1,13 @@
 """The run manifest (``<run_dir>/manifest.json``): what ran, from which code, with which config.
 
 Written at run start (git commit, dirty flag, package versions, python, config hash, resolved
-config) and updated at the end (finished time, counts). Every write is atomic (temp file +
-rename) so a killed run leaves the previous manifest intact. Knows nothing about episodes beyond
-the counts it is given; never stores environment variables.
+config) and updated at the end (finished time, counts, and ``records``: the ``seq`` and ``chain`` of
+the last line of ``episodes.jsonl``, the anchor that shows records removed from the file's end).
+Every write is atomic (temp file + rename) so a killed run leaves the previous manifest intact. A
+run folder is refused before anything is written when its records are of another configuration
+(:class:`ResumeMismatch`) or were changed after they were written (``RecordChainError``). Knows
+nothing about episodes beyond the counts it is given and the records file's anchor; never stores
+environment variables.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from core.seeding import sha256_hex
+from harness import records
 
 PINNED = ("hydra-core", "omegaconf", "numpy", "pandas", "scipy", "tqdm", "matplotlib", "litellm", "httpx")
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -167,8 +172,9 @@ def previous_manifest(run_dir: Path) -> dict[str, Any] | None:
 
 def check_resume(run_dir: Path, resolved: dict[str, Any]) -> None:
     """Refuse to resume a folder whose records measure another configuration or were priced from
-    another price table; reads only."""
+    another price table, or whose records were changed after they were written; reads only."""
     previous = previous_manifest(run_dir)
+    records.check_resumable(run_dir / "episodes.jsonl", (previous or {}).get("records"))
     if previous is None:
         return
     if previous.get("identity_hash") != identity_hash(resolved):
@@ -213,10 +219,12 @@ def start_manifest(
 ) -> dict[str, Any]:
     """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``.
 
-    ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later.
+    ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later. Records
+    changed after they were written stop the run here (``RecordChainError``), before any write.
     """
     check_resume(run_dir, resolved)
     previous = previous_manifest(run_dir)
+    anchor = (previous or {}).get("records")  # the last finish's anchor, until this run finishes
     manifest = {
         "manifest_version": 1,
         "git": git_state(),
@@ -231,6 +239,7 @@ def start_manifest(
         "started": _now(),
         "finished": None,
         "counts": {"planned": planned},
+        "records": anchor,
         "resumes": [],
     }
     if previous is not None:
@@ -247,6 +256,12 @@ def start_manifest(
 
 
 def finish_manifest(run_dir: Path, manifest: dict[str, Any], counts: dict[str, Any]) -> dict[str, Any]:
-    manifest = {**manifest, "finished": _now(), "counts": {**manifest.get("counts", {}), **counts}}
+    """The finish time, the counts, and the records file's last line as the anchor ``verify`` checks."""
+    manifest = {
+        **manifest,
+        "finished": _now(),
+        "counts": {**manifest.get("counts", {}), **counts},
+        "records": records.head(run_dir / "episodes.jsonl"),
+    }
     write_atomic(run_dir / "manifest.json", manifest)
     return manifest

@@ -18,15 +18,11 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from harness.records.schema import NOTICE_KINDS
+
 log = logging.getLogger(__name__)
 
-KINDS = {
-    "player_generic": "a stock scripted player read this world's tool schemas alone (no player or conventions of its own)",
-    "arm_noop": "an arm that changes nothing here",
-    "monitor_no_rules": "a monitor with no rule: its arm is the baseline under another name",
-    "tool_without_rules": "tools the world's clean traces call that carry no rule: results of these go unchecked",
-    "fault_no_target": "a fault that found no target in the episode: the pair measures no fault",
-}
+KINDS = NOTICE_KINDS
 
 
 class StrictError(ValueError):

@@ -160,7 +160,6 @@ def run_study(
         else:
             counts = asyncio.run(execute(plan, run_dir, factory, monitors))
     manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
-    finish_manifest(
-        run_dir, manifest, {**counts, "notices": plan.notices.manifest(counts.pop("notice_codes", None))}
-    )
+    notices = plan.notices.manifest(counts.pop("notice_codes", None))
+    finish_manifest(run_dir, manifest, {**counts, "notices": notices})
     return counts

@@ -5,8 +5,10 @@ per combination, each in its own sub-folder of the sweep folder with its own rec
 and reply cache (SQLite is not safe on shared network filesystems, so jobs never share one).
 Rerunning the same command resumes: finished jobs run nothing, unfinished ones resume their
 episodes. At the end of a sweep, :class:`MergeRecords` writes ``<sweep>/episodes.jsonl`` from every
-job's records (each episode once: its latest record) and ``<sweep>/sweep.json`` (which jobs, how
-many records each), then runs the analysis on the merged records in its own process.
+job's records (each episode once: its latest record), chained anew from its first line, and
+``<sweep>/sweep.json`` (which jobs, how many records each, the merged file's anchor), then runs the
+analysis on the merged records in its own process. A job whose records were changed after they were
+written is not merged (a fresh chain would launder the edit): the merge stops, naming the line.
 
 Knows no world; reads records through ``harness.records`` only.
 """
@@ -26,7 +28,7 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 
 from harness.manifest import write_atomic
-from harness.records import load_records
+from harness.records import RecordCorruptError, load_records, write_records
 
 log = logging.getLogger(__name__)
 
@@ -37,19 +39,29 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
     latest: dict[str, dict] = {}
     per_job = {}
     for path in jobs:
-        records = load_records(path, repair=False)
+        # a job's records changed after they were written: RecordChainError, nothing merged
+        records = load_records(path, repair=False, anchor=_job_anchor(path.parent))
         per_job[path.parent.name] = len(records)
         for rec in records:  # a job's later attempt supersedes its earlier one
             latest.pop(rec["episode_id"], None)
             latest[rec["episode_id"]] = rec
-    tmp = sweep_dir / ".episodes.jsonl.tmp"
-    with tmp.open("w", encoding="utf-8") as fh:
-        for rec in latest.values():
-            fh.write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
-    tmp.replace(sweep_dir / "episodes.jsonl")
-    summary = {"jobs": per_job, "episodes": len(latest), "records_read": sum(per_job.values())}
+    anchor = write_records(sweep_dir / "episodes.jsonl", latest.values())
+    summary = {
+        "jobs": per_job,
+        "episodes": len(latest),
+        "records_read": sum(per_job.values()),
+        "records": anchor,
+    }
     write_atomic(sweep_dir / "sweep.json", summary)
     return summary
+
+
+def _job_anchor(job_dir: Path) -> dict | None:
+    """The anchor a job's manifest keeps for its records (None without a manifest)."""
+    try:
+        return json.loads((job_dir / "manifest.json").read_text()).get("records")
+    except (OSError, ValueError):
+        return None
 
 
 # The analysis process imports pandas, scipy and matplotlib (seconds) and draws one throwaway figure
@@ -108,11 +120,17 @@ class MergeRecords(Callback):
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         release_idle_workers()
         sweep_dir = Path(config.hydra.sweep.dir)
-        summary = merge_records(sweep_dir)
+        warm = _WARM.pop(str(config.hydra.sweep.dir), None)
+        try:
+            summary = merge_records(sweep_dir)
+        except RecordCorruptError as exc:  # the merged file and its analysis stay as they were
+            log.error("records not merged: %s", exc)
+            if warm is not None:
+                warm.communicate("stop\n")
+            return
         log.info(
             "merged %d episodes from %d jobs into %s", summary["episodes"], len(summary["jobs"]), sweep_dir
         )
-        warm = _WARM.pop(str(config.hydra.sweep.dir), None)
         if not (self.analyse and summary["episodes"]):
             if warm is not None:
                 warm.communicate("stop\n")

@@ -1,9 +1,13 @@
 """``python -m harness.verify --run DIR`` (``make verify RUN=DIR``): is this run still what this checkout makes?
 
-Recomputes the run's fingerprint (``harness.fingerprint``: task list, schedule, seeds, prompts,
-arm, model and fault specs, the world's data, contract registries) from the saved config with the
-current code, and says key by key what changed, beside the code's own provenance (git commit,
-package versions). Exit 0 when every key matches, 1 when one differs, 2 when the run cannot be read.
+First the records: ``episodes.jsonl``'s hash chain (``harness.records.chain``) and the anchor the
+manifest keeps, so a record edited, removed, inserted or moved after it was written is named by its
+line and episode id. Then recomputes the run's fingerprint (``harness.fingerprint``: task list,
+schedule, seeds, prompts, arm, model and fault specs, the world's data, contract registries) from the
+saved config with the current code, and says key by key what changed, beside the code's own
+provenance (git commit, package versions). A sweep folder (``sweep.json``, no manifest) gets the
+records check only. Exit 0 when everything matches, 1 when the records or a key differ, 2 when the
+run cannot be read.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from omegaconf import OmegaConf
 
 from harness.config import Config, register
 from harness.manifest import git_state, package_versions
+from harness.records import RecordCorruptError, scan
 
 
 def saved_config(manifest: dict[str, Any]) -> Config:
@@ -68,13 +73,60 @@ def compare(manifest: dict[str, Any], now: dict[str, Any]) -> list[tuple[str, An
     return [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b))]
 
 
+SHOWN_BREAKS = 10  # the first ones; the count says how many more
+
+
+def check_records(run: Path, anchor: dict | None) -> list[str]:
+    """Lines saying whether ``episodes.jsonl`` is what its writer wrote; the first word is the verdict."""
+    path = run / "episodes.jsonl"
+    if not path.exists():
+        return ["same    records: no episodes.jsonl yet"]
+    try:
+        s = scan(path, anchor)
+    except RecordCorruptError as exc:  # a line that is no record at all
+        return [f"CHANGED records: {exc}"]
+    if s.breaks:
+        out = [f"CHANGED records: {b.describe()}" for b in s.breaks[:SHOWN_BREAKS]]
+        more = len(s.breaks) - SHOWN_BREAKS
+        return out + ([f"CHANGED records: ... and {more} more break(s)"] if more > 0 else [])
+    chained = len(s.records) - s.walk.unchained
+    notes = [f"{len(s.records)} records" + (", chain intact" if chained else "")]
+    if anchor:
+        notes.append(f"record {anchor['seq']} is the one the run's last finish recorded")
+    if s.walk.unchained:
+        covered = "covered by the chained lines after them" if chained else "nothing to check them against"
+        notes.append(f"{s.walk.unchained} line(s) of record version 1 or 2 carry no chain: {covered}")
+    if s.torn:
+        notes.append("a torn last line (an append cut short) is not a record")
+    return ["same    records: " + "; ".join(notes)]
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m harness.verify", description=__doc__.splitlines()[0])
-    ap.add_argument("--run", required=True, help="a run folder (it holds manifest.json)")
+    ap.add_argument("--run", required=True, help="a run folder (it holds manifest.json) or a sweep folder")
     args = ap.parse_args(argv)
-    path = Path(args.run) / "manifest.json"
+    run = Path(args.run)
     try:
-        manifest = json.loads(path.read_text())
+        manifest = _json(run / "manifest.json")
+        sweep = _json(run / "sweep.json") if manifest is None else None
+    except (OSError, ValueError) as exc:
+        print(f"error: cannot verify {args.run}: {exc}", file=sys.stderr)
+        return 2
+    if manifest is None and sweep is None:
+        print(f"error: cannot verify {args.run}: no manifest.json (nor sweep.json) there", file=sys.stderr)
+        return 2
+    record_lines = check_records(run, (manifest or sweep or {}).get("records"))
+    for line in record_lines:
+        print(line)
+    records_ok = record_lines[0].startswith("same")
+    if manifest is None:
+        print("\na sweep folder: its records were checked; each job's folder has the manifest to verify")
+        return 0 if records_ok else 1
+    try:
         register()
         rows = compare(manifest, recompute(manifest))
     except (OSError, ValueError, KeyError) as exc:
@@ -84,15 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     for key, a, b in rows:
         mark = "same   " if a == b else "CHANGED"
         print(f"{mark} {key}" + ("" if a == b else f": recorded {str(a)[:20]}, now {str(b)[:20]}"))
-    print(
-        f"\n{len(rows) - len(changed)} of {len(rows)} keys unchanged"
-        + (
-            f"; changed: {', '.join(k for k, _, _ in changed)}"
-            if changed
-            else ": the run is what this checkout makes"
-        )
-    )
-    return 1 if changed else 0
+    if changed:
+        verdict = f"; changed: {', '.join(k for k, _, _ in changed)}"
+    else:
+        verdict = ": the run is what this checkout makes" if records_ok else ""
+    if not records_ok:
+        verdict += "; its records were changed after they were written (above)"
+    print(f"\n{len(rows) - len(changed)} of {len(rows)} keys unchanged{verdict}")
+    return 1 if changed or not records_ok else 0
 
 
 if __name__ == "__main__":

@@ -245,9 +245,9 @@ def figure_views(ts: list[T.Table]) -> list[dict]:
                 for p in paths]  # fmt: skip
 
 
-def load_run(run_dir: str | Path) -> tuple[pd.DataFrame, LoadReport]:
+def load_run(run_dir: str | Path, rep: LoadReport | None = None) -> tuple[pd.DataFrame, LoadReport]:
     """Records of a run, or :class:`ReportInputError` with one line saying what is wrong."""
-    rep = LoadReport()
+    rep = rep if rep is not None else LoadReport()
     path = episodes_path(run_dir)
     if not path.is_file():
         raise ReportInputError(f"{path}: no episode records here; point --run at a run or sweep folder that holds "
@@ -278,11 +278,13 @@ def build_report(
     seed: int = 0,
     n_resamples: int = 10_000,
     n_flips: int = 100_000,
+    report: LoadReport | None = None,
 ) -> Path:
-    """Write the report (default ``<run>/report.html``) and return its path."""
+    """Write the report (default ``<run>/report.html``) and return its path; ``report`` gets what loading
+    skipped or found changed."""
     run = Path(run_dir)
     run = run.parent if run.suffix == ".jsonl" else run
-    records, rep = load_run(run)
+    records, rep = load_run(run, report)
     ts = T.all_tables(records, replication, study, seed=seed, n_resamples=n_resamples, n_flips=n_flips)
     raw = [_clean(r) for r in records.to_dict("records")]
     index = episode_index(raw, run)
@@ -292,6 +294,15 @@ def build_report(
         notes.append(f"skipped a torn final line of episodes.jsonl ({rep.torn_lines})")
     if rep.missing_keys:
         notes.append(f"records lack optional key(s) {rep.missing_keys}")
+    if rep.chain_breaks:
+        more = (
+            f" ({len(rep.chain_breaks) - 1} more break(s): python -m harness.verify --run DIR)"
+            if len(rep.chain_breaks) > 1
+            else ""
+        )
+        notes.append(
+            f"episodes.jsonl was changed after it was written: {rep.chain_breaks[0]}{more}; shown as it is"
+        )
     if index.missing_transcripts:
         notes.append(
             f"{index.missing_transcripts} episode(s) have no readable transcript (their rows still show)"

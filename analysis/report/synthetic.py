@@ -1,7 +1,8 @@
 """Synthetic run folders (records + transcripts) for the report's tests and its benchmark.
 
 Everything is drawn from :func:`core.seeding.rng` seeded by the arguments, so the same call
-writes byte-identical files. The shapes follow the runner's version-2 records and transcripts
+writes byte-identical files. The shapes follow the runner's version-2 records (every key it wrote;
+read through the upgrade to version 3, as an older run's would be) and its transcripts
 (``episodes.jsonl`` plus ``transcripts/<episode_id>.json``); the content is invented. This module
 knows nothing about the report's HTML, statistics or the harness.
 """
@@ -88,7 +89,7 @@ def _episode(
                 payload["outcome_monitor"] = receipt
                 m |= {"receipt": receipt, "recovery_tools": receipt["recovery_tools"], "n_admissible": 2,
                       "contract_class": "domain"}  # fmt: skip
-                receipts.append({"call_index": i, "tool": tool, "violated": receipt["violated"], "rule_class": "domain",
+                receipts.append({"call_index": i, "tool": tool, "violated": [f"{tool}:domain:$:status"], "rule_class": "domain",
                                  "recovery_tools": receipt["recovery_tools"], "n_admissible": 2,
                                  "next_action": NEXT_ACTIONS[r.randrange(len(NEXT_ACTIONS))]})  # fmt: skip
         messages.append({"role": "tool", "tool_call_id": cid, "name": tool, "content": json.dumps(payload)})
@@ -112,13 +113,17 @@ def _episode(
         "fold": w % 5, "fault_class": fault_class, "fault_kind": fault_kind, "seed": seed, "pair_id": pair_id,
         "success": success, "outcome_correct": success if status != "infra_error" else None, "status": status,
         "env": "synthetic", "replicate": 0, "episode_id": episode_id, "scripted": scripted, "tool_calls": calls,
-        "n_tool_calls": len(calls), "receipts": receipts, "n_receipts": len(receipts), "hit": True,
-        "final_answer": answer, "prompt_tokens": 1500 + r.randrange(500), "completion_tokens": 200 + r.randrange(80),
-        "cost_usd": 0.0 if scripted else 0.002, "user_cost_usd": 0.0, "reviewer_calls": 0,
-        "reviewer_cost_usd": 0.0, "latency_s": round(0.5 + r.random(), 3),
-        "error": "provider timeout" if status == "infra_error" else None, "transcript": transcript_rel,
+        "n_tool_calls": len(calls), "ignored_parallel_calls": 0, "receipts": receipts, "n_receipts": len(receipts),
+        "hit": True, "fault_kinds_hit": [fault_class], "final_answer": answer, "finish_status": "done",
+        "stop_reason": "infra_error" if status == "infra_error" else "terminal", "rounds": len(TOOLS),
+        "user_turns": 0, "prompt_tokens": 1500 + r.randrange(500), "completion_tokens": 200 + r.randrange(80),
+        "cost_usd": 0.0 if scripted else 0.002, "user_calls": 0, "user_prompt_tokens": 0,
+        "user_completion_tokens": 0, "user_cost_usd": 0.0, "reviewer_calls": 0, "reviewer_prompt_tokens": 0,
+        "reviewer_completion_tokens": 0, "reviewer_cost_usd": 0.0, "latency_s": round(0.5 + r.random(), 3),
+        "error": "provider timeout" if status == "infra_error" else None,
+        "error_kind": "timeout" if status == "infra_error" else None, "transcript": transcript_rel,
         "trace_check": {"hit": True, "switched": bool(receipts) and success, "finished": True},
-        "outcome": outcome,
+        "outcome": outcome, "labels": {},
     }  # fmt: skip
     transcript = {
         "episode": {"episode_id": episode_id, "task_id": task_id, "arm": arm, "model": model, "study": study},

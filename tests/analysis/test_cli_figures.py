@@ -1,3 +1,5 @@
+import json
+
 import matplotlib.image as mpimg
 import pandas as pd
 import pytest
@@ -40,3 +42,24 @@ def test_ablations_command_notes_skipped_contrasts(synth, make_run, capsys):
     run = make_run(synth(models=("m",)))
     assert main(["ablations", "--run", str(run), *FAST]) == 0
     assert "skipped 'immediate vs deferred'" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_figures_and_report_warn_of_a_changed_record_and_still_write(synth, make_run, capsys):
+    run = make_run(synth(models=("m",), n_workflows=4, per_workflow=1))
+    path = run / "episodes.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    eid = json.loads(lines[3])["episode_id"]
+    lines[3] = lines[3].replace(
+        b'"n_tool_calls":', b'"n_tool_calls":1', 1
+    )  # 4 calls become 14: a valid record
+    path.write_bytes(b"".join(lines))
+    said = f"line 4 (episode {eid}): edited"
+    assert main(["figures", "--run", str(run), *FAST]) == 0
+    err = capsys.readouterr().err
+    warned = [ln for ln in err.splitlines() if said in ln]
+    assert len(warned) == 1 and warned[0].startswith("warning: "), err
+    assert (run / "table1.csv").stat().st_size > 0 and (run / "figure1.png").stat().st_size > 0
+    page = run / "report.html"
+    assert main(["report", "--run", str(run), "--out", str(page), *FAST]) == 0
+    assert said in capsys.readouterr().err and said in page.read_text()

@@ -139,7 +139,7 @@ def test_ablations_have_per_model_and_pooled_rows_each_with_an_mde(synth, make_r
 
 
 def test_outcome_table_absent_without_outcome_correct(synth, make_run, capsys):
-    recs = [{k: v for k, v in r.items() if k != "outcome_correct"} for r in synth(models=("m",))]
+    recs = [{**r, "outcome_correct": None} for r in synth(models=("m",))]  # a world without an outcome grader
     run = make_run(recs)
     df = load_records(run)
     assert not has_endpoint(df, "outcome_correct")

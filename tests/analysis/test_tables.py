@@ -126,7 +126,9 @@ def test_table1_detail_keeps_iid_ci_midp_and_mde(records, tmp_path):
     assert row["discordance"] == pytest.approx((row["wins"] + row["losses"]) / row["n"])
 
 
-def test_strata_are_the_worlds_own_and_version_1_records_still_read(synth, make_run):
+def test_strata_are_the_worlds_own_and_version_1_records_still_read(
+    synth, make_run, make_plain_run, v1_shape
+):
     recs = synth(models=("m",))
     t = tables.table1_strata(load_records(make_run(recs)), **FAST)
     assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) == {"C3 P3", "C4 P3"}
@@ -134,16 +136,9 @@ def test_strata_are_the_worlds_own_and_version_1_records_still_read(synth, make_
     t = tables.table1_strata(load_records(make_run(other, "w")), **FAST)
     assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) <= {"test yes", "test no"}
     # version 1 (ToolMaze-era) records: workflow_id, complexity and mode columns
-    v1 = [
-        {
-            **{k: v for k, v in r.items() if k not in ("strata", "group_id")},
-            "workflow_id": r["group_id"],
-            "complexity": r["strata"]["complexity"],
-            "mode": "P3",
-        }
-        for r in recs
-    ]
-    t = tables.table1_strata(load_records(make_run(v1, "v1")), **FAST)
+    v1 = [v1_shape(r) for r in recs]
+    assert "complexity" in v1[0] and "group_id" not in v1[0]
+    t = tables.table1_strata(load_records(make_plain_run(v1, "v1")), **FAST)
     assert set(t.frame[t.frame["stratum_by"] == "stratum"]["stratum"]) == {"C3 P3", "C4 P3"}
 
 
