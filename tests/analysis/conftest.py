@@ -68,7 +68,7 @@ def synth_records(
                         "user_calls": 0, "user_prompt_tokens": 0, "user_completion_tokens": 0, "user_cost_usd": 0.0,
                         "latency_s": 0.1, "error": "provider timeout" if infra_error else None,
                         "error_kind": "timeout" if infra_error else None, "transcript": None, "trace_check": None,
-                        "outcome": None, "labels": {},
+                        "outcome": None, "labels": {}, "notices": [],
                     })  # fmt: skip
     return out
 
@@ -89,7 +89,7 @@ def write_plain_run(run_dir: Path, records: list[dict]) -> Path:
 def as_version_1(rec: dict) -> dict:
     """A version-3 record in version 1's shape: workflow_id, complexity and mode; none of what came later."""
     later = ("group_id", "strata", "outcome_correct", "outcome", "user_turns", "user_calls", "user_prompt_tokens",
-             "user_completion_tokens", "user_cost_usd")  # fmt: skip
+             "user_completion_tokens", "user_cost_usd", "notices")  # fmt: skip
     return {
         **{k: v for k, v in rec.items() if k not in later},
         "record_version": 1,

@@ -63,12 +63,13 @@ def test_missing_key_bad_status_and_unknown_key_raise_naming_the_line(synth, mak
 
 def test_older_records_fill_what_they_lack_and_list_it(synth, make_plain_run):
     recs = [
-        {k: v for k, v in r.items() if k not in ("transcript", "trace_check")} | {"record_version": 2}
+        {k: v for k, v in r.items() if k not in ("transcript", "trace_check", "notices")}
+        | {"record_version": 2}
         for r in synth(models=("m",))
     ]
     rep = LoadReport()
     df = load_records(make_plain_run(recs), rep)
-    assert rep.missing_keys == ["transcript", "trace_check"]
+    assert rep.missing_keys == ["transcript", "trace_check", "notices"]
     assert df["transcript"].isna().all()
 
 
@@ -76,7 +77,7 @@ def test_versions_1_2_and_3_load_into_the_same_frame(tmp_path):
     v1 = load_records(DATA / "records_v1.jsonl")
     v2 = load_records(DATA / "records_v2.jsonl")
     v3_lines = [
-        json.loads(line) | {"record_version": 3}
+        json.loads(line) | {"record_version": 3, "notices": []}
         for line in (DATA / "records_v2.jsonl").read_text().splitlines()
     ]
     for r in v3_lines:

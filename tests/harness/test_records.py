@@ -58,7 +58,7 @@ def rec(i: int, status: str = "completed", **kw) -> dict:
         "reviewer_calls": 0, "reviewer_prompt_tokens": 0, "reviewer_completion_tokens": 0,
         "reviewer_cost_usd": 0.0, "user_calls": 0, "user_prompt_tokens": 0, "user_completion_tokens": 0,
         "user_cost_usd": 0.0, "latency_s": 0.25, "error": None, "error_kind": None,
-        "transcript": f"transcripts/ep{i}.json", "trace_check": None, "outcome": None, "labels": {},
+        "transcript": f"transcripts/ep{i}.json", "trace_check": None, "outcome": None, "labels": {}, "notices": [],
     }  # fmt: skip
     base.update(kw)
     return base
@@ -136,9 +136,10 @@ def test_version_1_and_2_records_load_upgraded_in_memory(tmp_path):
         assert new["outcome_correct"] is None and new["user_calls"] == 0  # version 1 had neither
     for old, new in zip(raw2, v2, strict=True):
         assert list(new) == list(RECORD_FIELDS) and new["record_version"] == 2 and "workflow_id" not in new
-        assert {k: new[k] for k in RECORD_FIELDS if k != "record_version"} == {
-            k: old[k] for k in RECORD_FIELDS if k != "record_version"
+        assert {k: new[k] for k in RECORD_FIELDS if k not in ("record_version", "notices")} == {
+            k: old[k] for k in RECORD_FIELDS if k not in ("record_version", "notices")
         }
+        assert new["notices"] == []  # version 3's own field, "nothing noticed" for older records
     # the same episodes: version 1 differs from version 2 only in what version 1 never recorded
     never_in_v1 = {"record_version", "outcome_correct", "outcome", "user_turns", "user_calls", "user_prompt_tokens",
                    "user_completion_tokens", "user_cost_usd"}  # fmt: skip
