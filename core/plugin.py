@@ -55,8 +55,6 @@ class Plugin:
 
     name: str = ""
     description: str = ""
-    # text conventions of the world's prompts that generic scripted players may rely on
-    conventions: tuple[str, ...] = ()
     # contract sources the world offers, in the order a monitor combines them
     contract_sources: tuple[str, ...] = ("traces",)
 

@@ -28,7 +28,6 @@ FAULT_KINDS = {
 class ToolMazePlugin(Plugin):
     name = "toolmaze"
     description = "ToolMaze (offline re-implementation): 400 workflows x P0-P4, 276 tools, process judge"
-    conventions = ("inputs-line",)  # the query ends with an "Inputs: k=v, ..." line (README)
     contract_sources = ("traces",)
 
     def make(self, seed: int = 0, **options: Any) -> ToolMazeEnv:
