@@ -17,7 +17,11 @@ RUN_GOALS = {"figures", "verify", "report", "inspect-export"}
 def check(knob: str, value: str, goals: set[str]) -> str | None:
     path = Path(value)
     if knob == "MODELS":
-        unknown = [m for m in value.split(",") if "/" not in m and not (ROOT / "conf/model" / f"{m.strip()}.yaml").is_file()]
+        unknown = [
+            m
+            for m in value.split(",")
+            if "/" not in m and not (ROOT / "conf/model" / f"{m.strip()}.yaml").is_file()
+        ]
         if unknown:
             known = ", ".join(sorted(p.stem for p in (ROOT / "conf/model").glob("*.yaml")))
             return f"MODELS={value}: unknown model {unknown[0]!r} (a conf/model name: {known}; or a litellm string provider/model)"

@@ -66,7 +66,9 @@ def test_the_preflight_cost_line_says_what_the_calls_will_cost(caplog):
     priced = ModelSpec.from_config({"name": "p", "model": "scripted/trusting", "input_cost_per_mtok": 1.5})
     assert models.price_line(free) == "no cost: its config prices it at 0"
     assert "input 1.5" in models.price_line(priced) and "priced from its config" in models.price_line(priced)
-    assert models.compute_cost(priced, {"prompt_tokens": 1_000_000, "completion_tokens": 0})[0] == pytest.approx(1.5)
+    assert models.compute_cost(priced, {"prompt_tokens": 1_000_000, "completion_tokens": 0})[
+        0
+    ] == pytest.approx(1.5)
     with caplog.at_level(logging.INFO, logger="harness.llm.preflight"):
         check_model_available(priced)
     assert "priced from its config: input 1.5" in caplog.text
