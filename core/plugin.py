@@ -4,7 +4,8 @@ Each world ships one ``Plugin`` (``environments/<name>/plugin.py`` as ``PLUGIN``
 ``core.worlds``. The harness asks the plugin and imports no world: how to build the
 environment, which tasks a world-specific selection rule picks, the fault a task plants itself
 (a world's own perturbation modes), where contracts come from (clean traces to mine, a JSON Schema per tool's
-result, a public database), which scripted agents and users can play it, and an oracle.
+result, a public database), which scripted agents and users can play it, how the harness's stock
+players read its text conventions (``core.players``), and an oracle.
 
 Every method has a neutral default, so a small world overrides only what it has.
 """
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.players import PlayerConventions
 from core.protocol import Environment, Task, ToolCall
 
 
@@ -53,8 +55,6 @@ class Plugin:
 
     name: str = ""
     description: str = ""
-    # text conventions of the world's prompts that generic scripted players may rely on
-    conventions: tuple[str, ...] = ()
     # contract sources the world offers, in the order a monitor combines them
     contract_sources: tuple[str, ...] = ("traces",)
 
@@ -88,6 +88,13 @@ class Plugin:
     def scripted_policies(self) -> Mapping[str, PolicyFactory]:
         """Scripted agents written for this world, by behaviour name (trusting, skeptic ...)."""
         return {}
+
+    def player_conventions(self) -> PlayerConventions | None:
+        """The adapter that reads this world's text conventions for the stock scripted players
+        (trusting, receipt-aware, skeptic, noisy), or None: they then read the tool schemas alone.
+        Return the same object on every call. A player the world ships itself
+        (``scripted_policies``) takes precedence over a stock one of the same name."""
+        return None
 
     def scripted_users(self) -> Mapping[str, PolicyFactory]:
         """Scripted users for this world (they answer the messages a user model would get)."""

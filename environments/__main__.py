@@ -1,5 +1,6 @@
-"""``python -m environments list [--json]``: every discovered world, its studies, players and contract
-sources, and whether it can start here (and if not, what fetches what it needs)."""
+"""``python -m environments list [--json]``: every discovered world, its studies, players, the
+conventions it offers the stock players, its contract sources, and whether it can start here (and if
+not, what fetches what it needs)."""
 
 from __future__ import annotations
 
@@ -21,17 +22,21 @@ def describe(name: str) -> dict[str, Any]:
             **row,
             "studies": [],
             "players": [],
+            "player_conventions": None,
             "contract_sources": [],
             "ready": False,
             "why": exc.args[0],
         }
     studies = sorted(p.stem for p in (world.conf / "study").glob("*.yaml")) if world.conf else []
     why = plugin.unavailable()
+    conventions = plugin.player_conventions()
     return {
         **row,
         "description": plugin.description,
         "studies": studies,
         "players": sorted({**plugin.scripted_policies(), **plugin.scripted_users()}),
+        # None: the stock players read this world's tool schemas alone (generic mode)
+        "player_conventions": conventions.name if conventions is not None else None,
         "contract_sources": list(plugin.contract_sources),
         "ready": why is None,
         "why": why,
@@ -60,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  players: {', '.join(row['players']) or '-'}   contract sources: {', '.join(row['contract_sources'])}"
         )
+        if "description" in row:  # the plugin loaded
+            stock = row["player_conventions"] or "none (stock players read the tool schemas alone)"
+            print(f"  conventions for stock players: {stock}")
     return 0
 
 

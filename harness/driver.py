@@ -4,7 +4,10 @@ It plays episodes the runner's one way (``harness.episode.play`` with ``loop_set
 standing instructions in the prompt, the world's simulated user when it has one, the same scoring
 and closing) with a completer that calls ``policy.respond`` directly (same rng derivation and reply
 finishing as the ``scripted`` provider), and builds a monitor arm from the same registries a run
-builds (``harness.contracts``). Knows no particular world: it asks the world's plugin.
+builds (``harness.contracts``). A policy given by name plays the world as in a run
+(``harness.agents.policies.players.world_player``: the world's own player of that name, else the
+stock policy with the world's conventions, else reading the schemas alone). Knows no particular
+world: it asks the world's plugin (or the one it is given).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 from core.protocol import Environment, Outcome, Task
 from core.worlds import get_plugin
 from harness.agents.loop import LoopResult
+from harness.agents.policies.players import world_player
 from harness.config import ArmCfg
 from harness.contracts import ContractSpec, MinedRegistries, Parts, contract_parts, monitor_source
 from harness.episode import loop_settings, play
@@ -55,11 +59,11 @@ class _PolicyUser:
         return str(completion.message.get("content") or "")
 
 
-def default_user(env: Environment, seed: int) -> _PolicyUser | None:
+def default_user(env: Environment, seed: int, plugin: Any = None) -> _PolicyUser | None:
     """The world's first scripted user, for a world that needs one (as the runner picks it)."""
     if not getattr(env, "needs_user", False):
         return None
-    users = get_plugin(env.name).scripted_users()
+    users = (plugin if plugin is not None else get_plugin(env.name)).scripted_users()
     if not users:
         raise ValueError(f"environment {env.name!r} needs a simulated user and ships no scripted one")
     return _PolicyUser(next(iter(users.values()))(), seed)
@@ -75,17 +79,22 @@ def run_policy_episode(
     delivery: str = "immediate",
     prompt: str = "fault_aware",
     max_rounds: int = 25,
+    plugin: Any = None,
 ) -> tuple[LoopResult, Outcome]:
-    """One episode of ``policy`` (an instance or a registered name) on ``task_id``: loop result and verdict."""
+    """One episode of ``policy`` (an instance or a registered name) on ``task_id``: loop result and verdict.
+
+    ``plugin``: the world's plugin (default: the one ``env.name`` names); it decides how a name plays
+    the world and which scripted user answers when the world needs one.
+    """
     if isinstance(policy, str):
-        policy = get_policy(policy)
+        policy = get_policy(world_player(policy, plugin if plugin is not None else get_plugin(env.name)))
     # the monitor, if any, is among ``interposers``; the arm only says how its receipts are delivered
     arm = ArmCfg(
         name="driver", prompt=prompt, monitor="full" if delivery == "deferred" else "none", delivery=delivery
     )
     settings = loop_settings(arm, env.task(task_id), interposers, seed=seed, max_rounds=max_rounds)
     played = asyncio.run(
-        play(env, task_id, seed, policy_completer(policy, seed), settings, default_user(env, seed))
+        play(env, task_id, seed, policy_completer(policy, seed), settings, default_user(env, seed, plugin))
     )
     if played.verdict is None:
         raise RuntimeError(f"episode {task_id} ended as {played.status}: {played.loop.error}")
@@ -110,6 +119,8 @@ def run_grid(
     ``interposers_for(task)`` builds the interposer chain of one episode (e.g. a monitor whose
     registry was cross-fitted away from the task's workflow); ``limit`` caps episodes per cell.
     """
+    if isinstance(policy, str):  # resolved once for the whole grid
+        policy = get_policy(world_player(policy, get_plugin(env.name)))
     grid: dict[tuple[str, str], list[int]] = {}
     for task in env.tasks():
         if where and not all(str(task.strata.get(k)) in set(map(str, vs)) for k, vs in where.items()):

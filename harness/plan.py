@@ -76,24 +76,19 @@ def register_world_players(plugin: Plugin) -> dict[str, str]:
 
 
 def fit_to_world(spec: ModelSpec, plugin: Plugin, own: dict[str, str]) -> ModelSpec:
-    """A scripted model for this world: the world's own player of that name, or a generic one that
-    understands the world's conventions; anything else is refused before any episode."""
+    """A scripted model for this world: the world's own player of that name, else the stock policy
+    with the world's conventions or, when it offers none, reading the tool schemas alone
+    (``harness.agents.policies.players``); an unknown name is refused before any episode."""
     if spec.provider != "scripted":
         return spec
+    from harness.agents.policies.players import world_player
+
     name = spec.model.split("/", 1)[1]
-    if name in own:
-        return dataclasses.replace(spec, model=f"scripted/{own[name]}")
     try:
-        needs = policies.plays(name)
+        player = world_player(name, plugin, own)
     except KeyError as exc:
         raise ModelConfigError(f"model {spec.name!r}: {exc.args[0]}") from None
-    if needs is None or needs & set(plugin.conventions):
-        return spec
-    raise ModelConfigError(
-        f"model {spec.name!r}: scripted policy {name!r} was written for worlds following {sorted(needs)}, and "
-        f"environment {plugin.name!r} follows {list(plugin.conventions) or 'none of them'}; it would score 0 "
-        f"without meaning it. Scripted players this world ships: {sorted(own) or 'none'}"
-    )
+    return spec if player == name else dataclasses.replace(spec, model=f"scripted/{player}")
 
 
 def sampled(spec: ModelSpec, cfg: Config) -> ModelSpec:

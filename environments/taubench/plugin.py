@@ -21,7 +21,6 @@ class TauBenchPlugin(Plugin):
     description = (
         "tau-bench retail (offline re-implementation): 500 users, 1,000 orders, 50 products, 16 tools"
     )
-    conventions = ("taubench-retail",)
     contract_sources = ("traces", "database")
 
     def make(

@@ -2,7 +2,8 @@
 
 Tasks are ``<workflow>_<mode>``; ``strata`` holds ``complexity`` (C1-C4) and ``mode`` (P0-P4). The
 world plants its own faults: the mode is the fault's label in ids, the payload kind on the task's
-reference path is its ``fault_class``. Contracts are mined from the clean P0 oracle traces.
+reference path is its ``fault_class``. Contracts are mined from the clean P0 oracle traces. The
+stock scripted players read the world's planning conventions through ``conventions.py``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from core.players import PlayerConventions
 from core.plugin import PlannedFault, Plugin
 from core.protocol import Task, ToolCall
 from environments.toolmaze.env import ToolMazeEnv
@@ -26,7 +28,6 @@ FAULT_KINDS = {
 class ToolMazePlugin(Plugin):
     name = "toolmaze"
     description = "ToolMaze (offline re-implementation): 400 workflows x P0-P4, 276 tools, process judge"
-    conventions = ("inputs-line",)  # the query ends with an "Inputs: k=v, ..." line (README)
     contract_sources = ("traces",)
 
     def make(self, seed: int = 0, **options: Any) -> ToolMazeEnv:
@@ -45,6 +46,12 @@ class ToolMazePlugin(Plugin):
 
     def tool_schemas(self, env: Any) -> Mapping[str, Mapping[str, Any]]:
         return {name: spec.output_schema for name, spec in env.tool_specs().items() if spec.output_schema}
+
+    def player_conventions(self) -> PlayerConventions:
+        """The stock scripted players read the README's planning conventions through this adapter."""
+        from environments.toolmaze.conventions import CONVENTIONS
+
+        return CONVENTIONS
 
     def data_digest(self, env: Any) -> str:
         return env.dataset.sha256()

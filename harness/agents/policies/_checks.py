@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from harness.agents.policies._schema import ToolInfo
+from core.players import FROM_REQUEST, ToolInfo
 
 _POSITIVE = re.compile(r"price|amount|total|quantity|qty|balance|cost|subtotal", re.I)
 _HTML = re.compile(r"<\s*/?\s*(html|head|body|title|div|p|h\d|span|br|!doctype)\b", re.I)
@@ -61,7 +61,7 @@ def _date_order(raw: Mapping[str, Any]) -> str | None:
 
 
 def _echo_mismatch(raw: Mapping[str, Any], args: Mapping[str, Any], tool: ToolInfo | None) -> str | None:
-    canonical = {p.name: p.key for p in tool.params if p.source == "query"} if tool else {}
+    canonical = {p.name: p.key for p in tool.params if p.source == FROM_REQUEST} if tool else {}
     for name, value in args.items():
         for key in {name, canonical.get(name, name)}:
             if key in raw and isinstance(raw[key], (str, int)) and not isinstance(raw[key], bool):

@@ -43,6 +43,7 @@ class History:
     query: str
     steps: list[Step] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)  # decisions the policy wrote in earlier turns
+    user_texts: list[str] = field(default_factory=list)  # every user message, deferred receipts removed
 
 
 def _loads(text: Any) -> Any:
@@ -100,6 +101,8 @@ def read_history(messages: list[dict]) -> History:
             deferred, rest = _split_deferred(m["content"])
             if deferred is not None and hist.steps:  # it concerns the last executed call
                 hist.steps[-1].receipt = _receipt(_loads(deferred))
+            if role == "user":
+                hist.user_texts.append(rest)
             if role == "tool":
                 step = pending.pop(str(m.get("tool_call_id") or ""), None)
                 if step is not None:

@@ -1,77 +1,105 @@
-"""Reading what a model is shown: the query's ``Inputs:`` line and the OpenAI tool schemas.
+"""Reading OpenAI tool schemas with no world's conventions: what generic mode knows of a tool.
 
-Holds the parsers of ToolMaze's public planning conventions (environments/toolmaze/README.md):
-parameter source tags, ``Returns:`` and ``Capability:`` sentences, chain steps. Knows nothing of
-tasks, faults or monitors: only text a model receives.
+Each tool becomes a ``core.players.ToolInfo`` whose parameters carry their JSON type, whether they
+are required and their enum, and whose effect is decided from the tool's name and description
+alone (``effect``): read, write or terminal. Also the one coercion of request text to a JSON type
+that every player uses. Knows nothing of tasks, faults, monitors or any particular world.
+
+The effect rule (a write is never called without a reason, and generic mode has none):
+1. terminal: a name word says the episode ends (finish, done, complete, end, terminate) and every
+   required parameter is an answer field (status, answer, reason, summary ...), or the tool takes
+   both ``status`` and ``answer``;
+2. write: a name word, or the description's first word, is a verb that changes something
+   (cancel, update, send, transfer, return ...); a write verb outweighs a read verb;
+3. read: a name word, or the description's first word, is a verb that only looks
+   (get, find, list, search, look, show, read, fetch, calculate ...);
+4. anything else is unknown and treated as a write: a tool that might change the world is not
+   called on a guess.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-_TAG = re.compile(r"\[from:\s*([^\]]+?)\s*\]\s*$")
-_RETURNS = re.compile(r"Returns:\s*(.*?)\.?\s*Capability:", re.S)
-_CAPABILITY = re.compile(r"Capability:\s*([^\s]+?)\.?\s*$")
-_RETURN_FIELD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)")
-_CHAIN = re.compile(r"^(?P<base>.+)\.via_(?P<via>[A-Za-z0-9_]+)\.(?P<step>\d)of(?P<steps>\d)$")
+from core.players import FROM_UNKNOWN, Param, ToolInfo
+
+READ_VERBS = frozenset(
+    "get find list search lookup look read fetch query show describe view count retrieve inspect browse "
+    "preview calculate compute".split()
+)
+WRITE_VERBS = frozenset(
+    "add append apply approve assign book buy cancel change charge checkout create delete deposit disable "
+    "edit enable exchange follow insert like login logout mark modify move pay place post purchase put "
+    "refund register remove rename replace reply reset restore return save schedule send set share sign "
+    "signup start stop submit subscribe transfer unfollow unlike unsubscribe update upload upsert withdraw "
+    "write".split()
+)
+TERMINAL_WORDS = frozenset("finish done complete end terminate".split())
+ANSWER_PARAMS = frozenset("status answer final_answer reason summary result output message".split())
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-@dataclass(frozen=True)
-class Param:
-    name: str
-    source: str  # "query" | "field" | "" (untagged: the planner cannot fill it)
-    key: str  # the Inputs key or the output field the value comes from
-    type: str
-    required: bool
+def words(text: str) -> list[str]:
+    """Lower-case words of a tool name (snake, kebab, dotted or camel case) or of a sentence."""
+    return [w.lower() for w in _WORD.findall(text)]
 
 
-@dataclass(frozen=True)
-class ToolInfo:
-    name: str
-    index: int  # position in the tool list: the stable order of routes
-    label: str  # first sentence of the description (the sub-task phrase in the query)
-    params: tuple[Param, ...]
-    returns: tuple[str, ...]
-    capability: str
-
-    @property
-    def base_capability(self) -> str:
-        m = _CHAIN.match(self.capability)
-        return m.group("base") if m else self.capability
-
-    @property
-    def chain_step(self) -> tuple[str, int] | None:
-        """(intermediate field, step number) for a chain step, None for a direct tool."""
-        m = _CHAIN.match(self.capability)
-        return (m.group("via"), int(m.group("step"))) if m else None
-
-    @property
-    def is_action(self) -> bool:
-        return "confirmation_code" in self.returns
-
-    @property
-    def is_terminal(self) -> bool:
-        names = {p.name for p in self.params}
-        return self.name == "finish" or {"status", "answer"} <= names and not self.capability
+def effect(name: str, description: str, params: Sequence[Param]) -> str:
+    """``read``, ``write`` or ``terminal`` by the rule in the module docstring."""
+    name_words = set(words(name))
+    names = {p.name for p in params}
+    required = {p.name for p in params if p.required}
+    if (name_words & TERMINAL_WORDS and required <= ANSWER_PARAMS) or {"status", "answer"} <= names:
+        return "terminal"
+    first = (words(description) or [""])[0]
+    if name_words & WRITE_VERBS or first in WRITE_VERBS:
+        return "write"
+    if name_words & READ_VERBS or first in READ_VERBS:
+        return "read"
+    return "write"  # unknown effect: not called on a guess
 
 
-def parse_inputs(query: str) -> dict[str, str]:
-    """The ``key=value`` pairs of the query's last ``Inputs:`` line (values stay strings)."""
-    out: dict[str, str] = {}
-    lines = [ln for ln in query.splitlines() if ln.strip().startswith("Inputs:")]
-    if not lines:
-        return out
-    for part in lines[-1].strip()[len("Inputs:") :].split(";"):
-        key, sep, value = part.partition("=")
-        if sep:
-            out[key.strip()] = value.strip()
+def read_schemas(tools: Sequence[Mapping[str, Any]]) -> list[ToolInfo]:
+    """The tools as generic mode sees them: parameters with types and enums, an effect, no sub-tasks."""
+    out = []
+    for index, schema in enumerate(tools):
+        fn = schema.get("function", schema)
+        name = str(fn.get("name") or "")
+        desc = str(fn.get("description") or "")
+        spec = fn.get("parameters") or {}
+        required = set(spec.get("required") or [])
+        params = []
+        for pname, pschema in (spec.get("properties") or {}).items():
+            pschema = pschema if isinstance(pschema, Mapping) else {}
+            ptype = pschema.get("type", "string")
+            params.append(
+                Param(
+                    str(pname),
+                    FROM_UNKNOWN,
+                    "",
+                    ptype if isinstance(ptype, str) else (list(ptype) or ["string"])[0],
+                    pname in required,
+                    tuple(pschema.get("enum") or ()),
+                )
+            )
+        kind = effect(name, desc, params)
+        out.append(
+            ToolInfo(
+                name=name,
+                index=index,
+                label=desc.split(". ", 1)[0].strip().rstrip("."),
+                params=tuple(params),
+                is_action=kind == "write",
+                is_terminal=kind == "terminal",
+            )
+        )
     return out
 
 
 def coerce(value: Any, json_type: str) -> Any:
-    """A query string as the JSON type the parameter wants (integers are written as digits)."""
+    """A request string as the JSON type the parameter wants (integers are written as digits)."""
     if not isinstance(value, str):
         return value
     try:
@@ -83,33 +111,3 @@ def coerce(value: Any, json_type: str) -> Any:
     except ValueError:
         return value
     return value
-
-
-def parse_tool(schema: dict, index: int) -> ToolInfo:
-    fn = schema.get("function", schema)
-    desc = str(fn.get("description") or "")
-    params_schema = fn.get("parameters") or {}
-    required = set(params_schema.get("required") or [])
-    params = []
-    for pname, pschema in (params_schema.get("properties") or {}).items():
-        tag = _TAG.search(str(pschema.get("description") or ""))
-        source, key = "", ""
-        if tag:
-            ref = tag.group(1)
-            source, key = ("query", ref[len("query.") :]) if ref.startswith("query.") else ("field", ref)
-        ptype = pschema.get("type", "string")
-        params.append(
-            Param(pname, source, key, ptype if isinstance(ptype, str) else ptype[0], pname in required)
-        )
-    returns_m = _RETURNS.search(desc)
-    parts = returns_m.group(1).split(",") if returns_m else []
-    returns = tuple(m.group(1) for m in map(_RETURN_FIELD.match, parts) if m)
-    cap_m = _CAPABILITY.search(desc)
-    label = desc.split(". ", 1)[0].strip().rstrip(".")
-    return ToolInfo(
-        str(fn.get("name")), index, label, tuple(params), returns, cap_m.group(1) if cap_m else ""
-    )
-
-
-def parse_tools(tools: list[dict]) -> list[ToolInfo]:
-    return [parse_tool(t, i) for i, t in enumerate(tools)]

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
+from core.players import ToolInfo
 from harness.agents.policies._checks import implausible
 from harness.agents.policies._history import Step
-from harness.agents.policies._planner import PLAYS, Decisions, PlanningPolicy, State, Verdict
-from harness.agents.policies._schema import ToolInfo
+from harness.agents.policies._judge import Decisions, JudgeState, Verdict
+from harness.agents.policies._planner import PlanningPolicy
 from harness.agents.policies.receipt_aware import follow_receipt
 from harness.llm.providers.registry import register_policy
 
@@ -65,7 +66,7 @@ class Noisy(PlanningPolicy):
         can call for names it does not know."""
         return cls(parse_noisy_name(name), name)
 
-    def judge(self, step: Step, tool: ToolInfo | None, state: State, decisions: Decisions) -> Verdict:
+    def judge(self, step: Step, tool: ToolInfo | None, state: JudgeState, decisions: Decisions) -> Verdict:
         p = self.params
         is_action = tool is not None and tool.is_action
         if step.receipt is not None and not step.error and not is_action:
@@ -90,8 +91,8 @@ class Noisy(PlanningPolicy):
 def register_noisy(name: str) -> str:
     """Register ``name`` (``noisy?...``) as a scripted policy and return it (idempotent)."""
     parse_noisy_name(name)  # fail now, not at first use
-    register_policy(name, lambda: Noisy.from_name(name), plays=PLAYS)
+    register_policy(name, lambda: Noisy.from_name(name))
     return name
 
 
-register_policy("noisy", Noisy, plays=PLAYS)
+register_policy("noisy", Noisy)

@@ -7,10 +7,11 @@ reads warnings). Action results are never second-guessed (no repeated writes).
 
 from __future__ import annotations
 
+from core.players import ToolInfo
 from harness.agents.policies._checks import implausible
 from harness.agents.policies._history import Step
-from harness.agents.policies._planner import PLAYS, Decisions, PlanningPolicy, State, Verdict
-from harness.agents.policies._schema import ToolInfo
+from harness.agents.policies._judge import Decisions, JudgeState, Verdict
+from harness.agents.policies._planner import PlanningPolicy
 from harness.agents.policies.receipt_aware import follow_receipt
 from harness.llm.providers.registry import register_policy
 
@@ -18,7 +19,7 @@ from harness.llm.providers.registry import register_policy
 class Skeptic(PlanningPolicy):
     name = "skeptic"
 
-    def judge(self, step: Step, tool: ToolInfo | None, state: State, decisions: Decisions) -> Verdict:
+    def judge(self, step: Step, tool: ToolInfo | None, state: JudgeState, decisions: Decisions) -> Verdict:
         verdict = follow_receipt(step, tool, state)
         if verdict is not None:
             return verdict
@@ -29,4 +30,4 @@ class Skeptic(PlanningPolicy):
         return super().judge(step, tool, state, decisions)
 
 
-register_policy("skeptic", Skeptic, plays=PLAYS)
+register_policy("skeptic", Skeptic)

@@ -5,7 +5,7 @@ Receipts are read past, exactly as a model that ignores warnings would.
 
 from __future__ import annotations
 
-from harness.agents.policies._planner import PLAYS, PlanningPolicy
+from harness.agents.policies._planner import PlanningPolicy
 from harness.llm.providers.registry import register_policy
 
 
@@ -13,4 +13,4 @@ class Trusting(PlanningPolicy):
     name = "trusting"
 
 
-register_policy("trusting", Trusting, plays=PLAYS)
+register_policy("trusting", Trusting)

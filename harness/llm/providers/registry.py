@@ -1,8 +1,9 @@
 """The scripted-policy registry: ``scripted/<name>`` answers with the policy registered as ``name``.
 
 Policies register here (``register_policy``); the provider in ``scripted.py`` and the chaos
-provider look them up. A policy may say which worlds it can play: ``plays`` lists the text
-conventions it relies on (``core.plugin.Plugin.conventions``); ``None`` plays any world.
+provider look them up. Which player serves a model on a given world (the world's own, or a stock
+policy with or without the world's conventions) is decided before a run by
+``harness.agents.policies.players``, which registers what it binds here.
 Imports nothing of the harness, so policies and providers can both depend on it without a circle.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -30,23 +31,10 @@ _FACTORIES: dict[str, Callable[[], Policy]] = {}
 _INSTANCES: dict[str, Policy] = {}
 
 
-_PLAYS: dict[str, frozenset[str] | None] = {}
-
-
-def register_policy(name: str, factory: Callable[[], Policy], plays: Collection[str] | None = None) -> None:
-    """Make ``scripted/<name>`` answer with ``factory()``; re-registering a name replaces it.
-
-    ``plays``: the world conventions the policy relies on (None: any world).
-    """
+def register_policy(name: str, factory: Callable[[], Policy]) -> None:
+    """Make ``scripted/<name>`` answer with ``factory()``; re-registering a name replaces it."""
     _FACTORIES[name] = factory
-    _PLAYS[name] = None if plays is None else frozenset(plays)
     _INSTANCES.pop(name, None)
-
-
-def plays(name: str) -> frozenset[str] | None:
-    """The conventions policy ``name`` (or its ``base?params`` base) relies on; None = any world."""
-    get_policy(name)
-    return _PLAYS.get(name, _PLAYS.get(name.partition("?")[0]))
 
 
 # modules that register policies when imported, loaded on the first miss (by name: no import edge)
@@ -86,7 +74,7 @@ def _register_parameterised(name: str) -> None:
         policy = from_name(name)
     except ValueError as exc:
         raise KeyError(f"scripted policy {name!r}: {exc}") from None
-    register_policy(name, lambda: from_name(name), _PLAYS.get(base))
+    register_policy(name, lambda: from_name(name))
     _INSTANCES[name] = policy
 
 

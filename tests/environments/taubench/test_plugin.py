@@ -23,7 +23,7 @@ def test_registry_and_make(plugin, data_dir):
     from environments.taubench.plugin import PLUGIN
 
     assert plugin is PLUGIN and isinstance(plugin, Plugin)
-    assert plugin.conventions == ("taubench-retail",) and plugin.contract_sources == ("traces", "database")
+    assert plugin.player_conventions() is None and plugin.contract_sources == ("traces", "database")
     env = get_environment("taubench", data_dir=str(data_dir))
     assert env.name == "taubench" and len(env.tool_specs()) == 16
     with pytest.raises(TypeError, match="taubench takes only"):

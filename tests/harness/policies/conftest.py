@@ -1,10 +1,17 @@
-"""Handcrafted ToolMaze-convention tools and message builders for the policy unit tests."""
+"""Handcrafted ToolMaze-convention tools and message builders for the policy unit tests.
+
+This folder is put on ``sys.path`` so its tests can import their helper modules (``_toolmaze_bound``).
+"""
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 QUERY = "Look up the item price, then Place the order.\nInputs: item=widget; quantity=2"
 

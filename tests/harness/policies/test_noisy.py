@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from _toolmaze_bound import Noisy, get_policy
 
-from harness.agents.policies.noisy import Noisy, NoisyParams, parse_noisy_name, register_noisy
-from harness.llm.providers.scripted import get_policy
+from harness.agents.policies.noisy import NoisyParams, parse_noisy_name, register_noisy
 
 RECEIPT = {"violated": "price must be positive", "observed": -12.5, "recovery_tools": ["get_price_b"]}
 BAD = {"item": "widget", "price": -12.5}

@@ -6,9 +6,9 @@ import json
 import random
 
 import pytest
+from _toolmaze_bound import get_policy
 
 from harness.agents.prompts import DEFERRED_PREFIX
-from harness.llm.providers.scripted import get_policy
 
 RECEIPT = {
     "violated": "price must be positive",

@@ -221,7 +221,6 @@ class DeskCustomer:
 
 class DeskPlugin(Plugin):
     name = "convoworld"
-    conventions = ("refund-desk",)
     contract_sources = ("traces",)
 
     def make(self) -> DeskWorld:

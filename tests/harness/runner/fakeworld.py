@@ -193,10 +193,15 @@ class FakePlugin(Plugin):
     """The fake world's plugin: plants a negative price under P3/P4; clean traces are P0 oracle runs."""
 
     name = "fakeworld"
-    conventions = ("inputs-line",)
 
     def make(self, n_workflows: int = N_WORKFLOWS) -> FakeWorld:
         return FakeWorld(n_workflows)
+
+    def player_conventions(self):
+        """The world follows ToolMaze's planning conventions, so the stock players read them alike."""
+        from environments.toolmaze.conventions import CONVENTIONS
+
+        return CONVENTIONS
 
     def planned_fault(self, env: Any, task: Task) -> PlannedFault:
         mode = task.strata["mode"]
