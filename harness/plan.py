@@ -112,6 +112,7 @@ def plan_run(cfg: Config) -> Plan:
     own = register_world_players(plugin)
     arms = {a.name: a for a in ([cfg.arm] if cfg.arm is not None else load_arms(cfg.arms))}
     chosen = [cfg.model] if cfg.model is not None else load_models(cfg.models, cfg.model_overrides)
+    chosen_scripted = {m.name: spec_of(m).model.split("/", 1)[1] for m in chosen if spec_of(m).scripted}
     models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg) for m in chosen}
     reviewers: dict[str, ModelSpec] = {}
     if any(a.reviewer for a in arms.values()):
@@ -166,6 +167,7 @@ def plan_run(cfg: Config) -> Plan:
     )
     plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
     plan.notices.extend(arm_noops(plan))
+    plan.notices.extend(generic_players(plan, chosen_scripted, own))
     record_folds(plan)
     log.info(
         "planned %d episodes of study %s on %s (%d arms x %d models)",
@@ -176,6 +178,27 @@ def plan_run(cfg: Config) -> Plan:
         len(models),
     )
     return plan
+
+
+def generic_players(plan: Plan, scripted: dict[str, str], own: dict[str, str]) -> list[Notice]:
+    """Stock scripted players that read this world's tool schemas alone: no player or conventions of its own."""
+    from harness.agents.policies.players import play_mode
+
+    generic = sorted(
+        name for name, policy in scripted.items() if play_mode(policy, plan.plugin, own) == "generic"
+    )
+    if not generic:
+        return []
+    return [
+        Notice(
+            "player_generic",
+            ",".join(generic),
+            f"{', '.join(generic)} play {plan.plugin.name} from its "
+            "tool schemas alone (it ships no player of that name and no conventions adapter): they never "
+            "write, so they cannot complete tasks that need a change",
+            models=tuple(generic),
+        )
+    ]
 
 
 def arm_noops(plan: Plan) -> list[Notice]:

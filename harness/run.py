@@ -27,6 +27,7 @@ from core.protocol import WorldUnavailable
 from harness import stopping
 from harness.config import register, to_config
 from harness.manifest import ResumeMismatch
+from harness.notices import StrictError
 from harness.plan import plan_run
 from harness.records import RecordCorruptError
 from harness.runner import run_study
@@ -50,7 +51,7 @@ def main(cfg: DictConfig) -> None:
         fail(exc, "no episode was run.")
     try:
         counts = run_study(config, HydraConfig.get().runtime.output_dir, plan=plan, multirun=multirun)
-    except (ResumeMismatch, RecordCorruptError) as exc:  # the run folder, not the config: nothing was lost
+    except (ResumeMismatch, RecordCorruptError, StrictError) as exc:  # refused before the first write
         fail(exc, "no episode was run; the run folder is unchanged.")
     except WorkerFailed as exc:  # a worker process died: what it had finished is recorded
         fail(exc, "nothing finished was lost.")

@@ -134,3 +134,10 @@ def test_a_stock_policy_the_world_does_not_ship_plays_it_from_the_schemas(tmp_pa
         assert all(
             m["content"].startswith("[scripted policy skeptic]") for m in messages if m["role"] == "assistant"
         )
+        assert "player_generic:scripted-skeptic" in r["notices"]
+    # said out loud: a WARNING in run.log and a count in the manifest; strict makes it an error before anything
+    assert "player_generic: scripted-skeptic play" in (tmp_path / "run.log").read_text()
+    assert manifest["counts"]["notices"]["counts"]["player_generic"] == 1
+    strict = desk(tmp_path / "strict", "models=[scripted-skeptic]", "arms=[baseline]", "strict=true")
+    assert strict.returncode == 2 and "strict=true" in strict.stderr and "player_generic" in strict.stderr
+    assert not (tmp_path / "strict" / "manifest.json").exists()
