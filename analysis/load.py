@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.records import INFRA_STATUSES, RECORD_FIELDS, scan
+from harness.records import INFRA_STATUSES, NOTICE_KINDS, RECORD_FIELDS, scan
 
 COLUMNS: tuple[str, ...] = (*RECORD_FIELDS, "stratum")  # every column of a records frame, in order
 # Descriptive columns carried from the baseline row onto the pair row.
@@ -112,6 +112,7 @@ class PairedFrame:
     duplicates: int = 0
     endpoint: str = "success"
     dropped_no_endpoint: int = 0  # either arm's record lacks the endpoint (e.g. outcome_correct is None)
+    notices: dict[str, int] = field(default_factory=dict)  # notice code -> episodes of these arms carrying it
 
     @property
     def n(self) -> int:
@@ -175,4 +176,22 @@ def build_pairs(
         duplicates=int(duplicates),
         endpoint=endpoint,
         dropped_no_endpoint=no_endpoint,
+        notices=notice_counts(sub),
     )
+
+
+def notice_counts(records: pd.DataFrame) -> dict[str, int]:
+    """Notice code -> how many of these records carry it (``notices``: what was plugged in and did nothing)."""
+    counts: dict[str, int] = {}
+    for codes in records["notices"] if "notices" in records.columns else ():
+        for code in codes or ():
+            counts[code] = counts.get(code, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def notice_lines(counts: dict[str, int]) -> list[str]:
+    """One line per notice: its code, how many episodes, and what it means."""
+    return [
+        f"notice {code} in {n} episode(s): {NOTICE_KINDS.get(code.partition(':')[0], 'unknown kind')}"
+        for code, n in counts.items()
+    ]

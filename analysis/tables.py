@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import paper
-from analysis.load import ENDPOINTS, INFRA_STATUSES, PairedFrame, build_pairs, has_endpoint
+from analysis.load import ENDPOINTS, INFRA_STATUSES, PairedFrame, build_pairs, has_endpoint, notice_lines
 from analysis.stats import design_mde, holm, paired_effect
 
 SCRIPTED_LABEL = "scripted policies (not the paper's models)"
@@ -138,7 +138,7 @@ def _drop_notes(pf: PairedFrame) -> list[str]:
     ]
     if pf.duplicates:
         notes.append(f"repeated records of one (pair, arm), last kept: {pf.duplicates}")
-    return notes
+    return notes + notice_lines(pf.notices)
 
 
 def effect(pairs: pd.DataFrame, **kw) -> dict:

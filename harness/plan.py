@@ -201,6 +201,40 @@ def generic_players(plan: Plan, scripted: dict[str, str], own: dict[str, str]) -
     ]
 
 
+def faults_without_target(plan: Plan, sample: int = 2000) -> list[Notice]:
+    """Injected faults that find no target in any of the world's clean results (tried outside episodes,
+    as the conformance kit does); empty when the world offers no clean traces to try them on."""
+    if not plan.faults or "traces" not in plan.plugin.contract_sources:
+        return []
+    from harness.faults.inject import inject_once
+
+    rows = [
+        r
+        for r in plan.plugin.clean_traces(plan.env, **plan.cfg.study.env.traces)
+        if r.get("status", "ok") == "ok"
+    ]
+    specs = plan.env.tool_specs()
+    out = []
+    for name, injector in plan.faults.items():
+        tried = rows[:sample]
+        if not any(
+            "injected_fault"
+            in inject_once(
+                injector, r["tool"], r["arguments"], r["result"], specs, str(r.get("task_id", "t"))
+            ).meta
+            for r in tried
+        ):
+            out.append(
+                Notice(
+                    "fault_no_target",
+                    name,
+                    f"fault {name} finds no target in {len(tried)} clean results "
+                    f"of {plan.plugin.name}: its pairs would measure no fault",
+                )
+            )
+    return out
+
+
 def arm_noops(plan: Plan) -> list[Notice]:
     """Arms that change nothing for a model or this world, said before the first episode."""
     out = []

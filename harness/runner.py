@@ -38,7 +38,7 @@ from harness.execution import (
 )
 from harness.llm.inline import run_inline_if_scripted
 from harness.manifest import check_resume, finish_manifest, start_manifest
-from harness.plan import Plan, plan_run
+from harness.plan import Plan, faults_without_target, plan_run
 from harness.records import RecordWriter, load_records
 from harness.rundir import untouched_unless_recorded
 from harness.stopping import TaskStop
@@ -145,6 +145,8 @@ def run_study(
     if monitors is None:
         parts = parts_beside_litellm(plan) if workers > 1 and factory is None else monitor_parts(plan)
         monitors = monitors_from(plan, parts)
+    if cfg.strict:  # known only by trying each fault on the world's clean results: paid for when asked
+        plan.notices.extend(faults_without_target(plan))
     plan.notices.enforce(cfg.strict)
     stopping.check()  # a stop asked for while planning or building contracts
     from harness.fingerprint import plan_fingerprint, registries_digest

@@ -24,7 +24,7 @@ import jinja2
 import pandas as pd
 
 from analysis import tables as T
-from analysis.load import LoadReport, episodes_path, load_records
+from analysis.load import LoadReport, episodes_path, load_records, notice_counts, notice_lines
 
 CHUNK = 40  # episodes per gzip blob: big enough to compress well, small enough to decode instantly
 NOT_EXECUTED = ("malformed", "rejected_by_reviewer")
@@ -303,6 +303,7 @@ def build_report(
         notes.append(
             f"episodes.jsonl was changed after it was written: {rep.chain_breaks[0]}{more}; shown as it is"
         )
+    notes += notice_lines(notice_counts(records))
     if index.missing_transcripts:
         notes.append(
             f"{index.missing_transcripts} episode(s) have no readable transcript (their rows still show)"

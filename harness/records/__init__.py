@@ -34,6 +34,7 @@ from harness.records.files import (
 from harness.records.schema import (
     INFRA_STATUSES,
     NEXT_ACTIONS,
+    NOTICE_KINDS,
     RECORD_FIELDS,
     RECORD_VERSION,
     STATUSES,
@@ -55,6 +56,7 @@ from harness.records.schema import (
 __all__ = [
     "INFRA_STATUSES",
     "NEXT_ACTIONS",
+    "NOTICE_KINDS",
     "RECORD_FIELDS",
     "RECORD_VERSION",
     "STATUSES",

@@ -112,3 +112,14 @@ def test_strict_stops_on_a_noop_arm_before_anything_is_written(tmp_path):
     notices = json.loads((run_dir / "manifest.json").read_text())["counts"]["notices"]
     assert notices["counts"] == {"arm_noop": 1}
     assert "scripted" in notices["items"][0]["detail"]
+
+
+def test_strict_stops_on_a_fault_that_finds_no_target(tmp_path, monkeypatch):
+    """A fault whose target matches nothing the world returns is known before the first episode."""
+    from harness.faults.inject import FaultInjector
+
+    cfg = config("+faults=[negative_or_zero]", "strict=true", "study.env.traces={}")
+    monkeypatch.setattr(FaultInjector, "eligible_paths", lambda self, call, content, spec: [])
+    with pytest.raises(StrictError, match="fault_no_target: fault negative_or_zero finds no target"):
+        run_study(cfg, tmp_path / "run", factory=policy_factory)
+    assert not (tmp_path / "run").exists()
