@@ -4,6 +4,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+INSPECT_STAMP := $(VENV)/.inspect-installed
 # litellm must never reach the network unless a real model is asked for
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
@@ -45,7 +46,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
@@ -107,8 +108,13 @@ studies: $(STAMP) ## list the studies (conf/study), one line each
 report: $(STAMP) ## one self-contained HTML page: tables, figures, every transcript (RUN=run or sweep folder; HTML=file)
 	$(BIN)/python -m analysis report --run $(RUN) --out "$(or $(HTML),$(RUN)/report.html)"
 
-inspect-export: $(STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
-	$(BIN)/pip install -q -c constraints.txt -e '.[inspect]'
+# the 'inspect' extra, hash-locked like the rest (requirements/inspect.txt shares every pin of constraints.txt)
+$(INSPECT_STAMP): $(STAMP) requirements/inspect.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/inspect.txt
+	$(BIN)/pip check
+	touch $(INSPECT_STAMP)
+
+inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
 	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
 
 
@@ -166,7 +172,8 @@ LOCK = CUSTOM_COMPILE_COMMAND="make lock" $(PIPTOOLS)/bin/pip-compile -q --gener
 lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin in pyproject.toml or requirements/*.in changes
 	$(PY) -m venv $(PIPTOOLS)
 	$(PIPTOOLS)/bin/pip install -q pip==26.3 pip-tools==7.6.2
-	$(LOCK) --extra dev -o constraints.txt pyproject.toml
+	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
+	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in
