@@ -31,7 +31,7 @@ import yaml
 
 from core import worlds
 from core.plugin import Plugin
-from core.protocol import Environment, StateAccess, ToolCall, ToolResult, ToolSpec
+from core.protocol import Environment, StateAccess, ToolCall, ToolResult, ToolSpec, WorldUnavailable
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"
 
@@ -119,8 +119,16 @@ def check_tasks(report: Report, plugin: Plugin, options: Mapping[str, Any]) -> l
     try:
         first = [t.task_id for t in plugin.make(**options).tasks()]
         again = plugin.make(**options).tasks()
-    except Exception as exc:  # noqa: BLE001  (a world whose tasks need a download: say so, skip)
+    except WorldUnavailable as exc:  # its tasks need a download this machine lacks: say so, skip
         report.add("tasks", SKIP, f"no tasks on this machine ({type(exc).__name__}: {str(exc)[:200]})")
+        return []
+    except Exception as exc:  # noqa: BLE001  (a bug in the world is the finding)
+        report.add(
+            "tasks",
+            FAIL,
+            f"tasks() raised {type(exc).__name__}: {str(exc)[:200]}; it must list the "
+            "world's tasks, or raise core.protocol.WorldUnavailable saying what to fetch",
+        )
         return []
     if not again:
         report.add("tasks", FAIL, "tasks() returned no task: a world needs at least one task")
