@@ -377,7 +377,14 @@ def check_world(name: str, options: Mapping[str, Any] | None = None) -> Report:
         return report
     config = world_config(name)
     options = dict(config.get("options") or {}) if options is None else dict(options)
-    env = plugin.make(**options)
+    try:
+        env = plugin.make(**options)
+    except WorldUnavailable as exc:
+        report.add("ready", SKIP, str(exc))
+        return report
+    except Exception as exc:  # noqa: BLE001
+        report.add("make", FAIL, f"make(**{options}) raised {type(exc).__name__}: {exc}"[:300])
+        return report
     check_tools(report, env.tool_specs())
     tasks = check_tasks(report, plugin, options)
     rows = clean_rows(report, plugin, env, dict(config.get("traces") or {})) if tasks else []
