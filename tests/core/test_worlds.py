@@ -72,5 +72,7 @@ def test_two_studies_of_one_name_are_refused_naming_both(monkeypatch, tmp_path):
 
 
 def test_an_unknown_world_lists_the_known_ones():
-    with pytest.raises(worlds.UnknownEnvironmentError, match=r"unknown environment .nowhere.; known: .*toolmaze"):
+    with pytest.raises(
+        worlds.UnknownEnvironmentError, match=r"unknown environment .nowhere.; known: .*toolmaze"
+    ):
         worlds.get_plugin("nowhere")
