@@ -100,6 +100,14 @@ class Plugin:
         """Scripted users for this world (they answer the messages a user model would get)."""
         return {}
 
+    def presentation(self, env: Environment) -> Mapping[str, Any]:
+        """How this world's results read, for every table and report of its runs (written beside the
+        records as ``world.json``): ``endpoint`` (what a record's ``success`` means here), ``unit`` (what a
+        ``group_id`` is: "workflow", "user"), ``paper`` (the key of the paper's figures for this world in
+        ``results/paper``, or None when the paper ran none) and ``notes`` (caveats to state beside every
+        table). Empty: the tables say "the world's judge" and "group"."""
+        return {}
+
     def data_digest(self, env: Environment) -> str | None:
         """A hash of the world's data (its generated dataset or its data folder), for provenance."""
         return None

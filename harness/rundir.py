@@ -17,7 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-RESTORED = ("manifest.json", "config.yaml")  # rewritten at every start: their old bytes come back
+RESTORED = (
+    "manifest.json",
+    "config.yaml",
+    "world.json",
+)  # rewritten at every start: their old bytes come back
 KEPT = frozenset({".hydra", "run.log", "episodes.jsonl", "episodes.jsonl.torn"})
 
 

@@ -37,7 +37,7 @@ from harness.execution import (
     within_budget,
 )
 from harness.llm.inline import run_inline_if_scripted
-from harness.manifest import check_resume, finish_manifest, start_manifest
+from harness.manifest import check_resume, finish_manifest, start_manifest, write_atomic
 from harness.plan import Plan, faults_without_target, plan_run
 from harness.records import RecordWriter, load_records
 from harness.rundir import untouched_unless_recorded
@@ -104,6 +104,15 @@ async def execute(
     return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend)
 
 
+def world_description(plan: Plan) -> dict[str, Any]:
+    """``world.json``: how the world's results read (its plugin's presentation), beside the records."""
+    return {
+        "name": plan.plugin.name,
+        "options": dict(plan.cfg.study.env.options),
+        **plan.plugin.presentation(plan.env),
+    }
+
+
 async def wait_all(tasks: list[asyncio.Task]) -> None:
     """Wait until every task has ended (none outlives the records file). The first error cancels the
     rest and is raised once they have ended; a cancelled task is a stop, not an error."""
@@ -155,6 +164,7 @@ def run_study(
         run_dir.mkdir(parents=True, exist_ok=True)
         manifest = start_manifest(run_dir, plan.resolved, len(plan.schedule), plan_fingerprint(plan))
         (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plan.resolved)))
+        write_atomic(run_dir / "world.json", world_description(plan))
         if parts is not None:
             parts.save(run_dir / "registries")
         if workers > 1:

@@ -53,6 +53,9 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
         "records": anchor,
     }
     write_atomic(sweep_dir / "sweep.json", summary)
+    worlds = {p.read_text() for p in sweep_dir.glob("*/world.json") if p.parent != sweep_dir}
+    if len(worlds) == 1:  # the jobs ran one world: the merged records read as its runs do
+        (sweep_dir / "world.json").write_text(worlds.pop())
     return summary
 
 

@@ -45,6 +45,14 @@ class AppWorldPlugin(Plugin):
         ranked = sorted(env.tasks(split), key=lambda t: (stable_int(seed, salt, t.task_id), t.task_id))
         return ranked[:n]
 
+    def presentation(self, env: Environment) -> Mapping[str, Any]:
+        return {
+            "endpoint": "AppWorld's own state-based evaluation (all of the task's unit tests pass)",
+            "unit": "task family",
+            "paper": "appworld",
+            "notes": [],
+        }
+
     def data_digest(self, env: Environment) -> str | None:
         """A hash of the pinned AppWorld venv and, when present, of the task folder's file names and sizes."""
         lock = (paths.PACKAGE_DIR / "requirements.lock").read_text()

@@ -53,6 +53,14 @@ class ToolMazePlugin(Plugin):
 
         return CONVENTIONS
 
+    def presentation(self, env: Any) -> Mapping[str, Any]:
+        return {
+            "endpoint": "process judge (every required step done with clean values: the paper's endpoint)",
+            "unit": "workflow",
+            "paper": "toolmaze",
+            "notes": [],
+        }
+
     def data_digest(self, env: Any) -> str:
         return env.dataset.sha256()
 

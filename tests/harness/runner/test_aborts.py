@@ -123,3 +123,13 @@ def test_strict_stops_on_a_fault_that_finds_no_target(tmp_path, monkeypatch):
     with pytest.raises(StrictError, match="fault_no_target: fault negative_or_zero finds no target"):
         run_study(cfg, tmp_path / "run", factory=policy_factory)
     assert not (tmp_path / "run").exists()
+
+
+def test_the_worlds_self_description_is_written_beside_the_records(tmp_path):
+    """world.json: how the world's results read (its plugin's presentation), for the analysis."""
+    import json
+
+    run_dir = tmp_path / "run"
+    run_study(config(), run_dir, factory=policy_factory)
+    world = json.loads((run_dir / "world.json").read_text())
+    assert world["name"] == "fakeworld" and world["options"] == {}
