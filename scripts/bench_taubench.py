@@ -28,36 +28,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from environments.taubench import data as data_mod  # noqa: E402
 from environments.taubench.db import exact_digest  # noqa: E402
-from environments.taubench.env import TauBenchRetailEnv  # noqa: E402
+from environments.taubench.env import TauBenchEnv  # noqa: E402
 from environments.taubench.replay import run_ground_truth  # noqa: E402
-from environments.taubench.tools import TERMINAL_TOOLS, execute  # noqa: E402
 
 
-def replay_all(env: TauBenchRetailEnv) -> int:
+def replay_all(env: TauBenchEnv) -> int:
     ok = 0
     for task in env.tasks("all"):
         ok += run_ground_truth(env, task.task_id).outcome(require_done=False).score == 1.0
     return ok
 
 
-def naive_one(env: TauBenchRetailEnv, task_id: str) -> bool:
-    class Plain:  # the tools read db.users/orders/products and ask for writable records
+def naive_one(env: TauBenchEnv, task_id: str) -> bool:
+    class Plain:  # the tools read db.<collection> and ask for writable records
         def __init__(self, d):
-            self.users, self.orders, self.products = d["users"], d["orders"], d["products"]
+            self.data = d
+            for c, records in d.items():
+                setattr(self, c, records)
 
-        def writable_order(self, k):
-            return self.orders[k]
+        def writable(self, c, k):
+            return self.data[c][k]
 
-        def writable_user(self, k):
-            return self.users[k]
+        def insert(self, c, k, record):
+            self.data[c][k] = record
 
     hashes = []
     for _ in range(2):  # the agent's run and the reference run
         d = copy.deepcopy(env.data.base.collections)
         db = Plain(d)
         for a in env.record(task_id).actions:
-            if a["name"] not in TERMINAL_TOOLS:
-                execute(db, a["name"], a["kwargs"])
+            if a["name"] not in env.domain.terminal_tools:
+                env.domain.execute(db, a["name"], a["kwargs"])
         hashes.append(exact_digest(d))
     return hashes[0] == hashes[1]
 
@@ -75,7 +76,7 @@ def main() -> int:
 
     data_mod._CACHE.clear()
     t0 = time.perf_counter()
-    env = TauBenchRetailEnv(data_dir=args.data_dir)
+    env = TauBenchEnv(data_dir=args.data_dir)
     t1 = time.perf_counter()
     n = len(env.tasks("all"))
     ok = replay_all(env)
@@ -84,7 +85,7 @@ def main() -> int:
     print(f"ground-truth replay, {n} tasks, cold (incl. base digests): {t2 - t1:.2f} s, reward 1 on {ok}/{n}")
     warm = []
     for _ in range(max(0, args.repeats - 1)):
-        env = TauBenchRetailEnv(data_dir=args.data_dir)
+        env = TauBenchEnv(data_dir=args.data_dir)
         t = time.perf_counter()
         replay_all(env)
         warm.append(time.perf_counter() - t)

@@ -1,1 +1,5 @@
-"""Scripted tau-bench retail agents (see ``retail_agent``)."""
+"""Scripted agents for tau-bench (both domains): trusting, receipt-aware, skeptic, noisy."""
+
+from environments.taubench.players.retail import POLICIES
+
+__all__ = ["POLICIES"]

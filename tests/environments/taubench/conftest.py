@@ -20,9 +20,9 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def env(data_dir):
-    from environments.taubench.env import TauBenchRetailEnv
+    from environments.taubench.env import TauBenchEnv
 
-    return TauBenchRetailEnv(data_dir=data_dir)
+    return TauBenchEnv(data_dir=data_dir)
 
 
 @pytest.fixture(scope="session")

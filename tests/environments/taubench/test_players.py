@@ -25,8 +25,6 @@ def _find(order: dict, want: dict, used: list) -> str:
 
 def _carry_out(env, card: dict):
     """Carry out a card's goals on a fresh database, resolving names and options independently."""
-    from environments.taubench.tools import execute
-
     db = env.data.base.fresh()
     user = db.collection("users")[card["user_id"]]
     for g in card["goals"]:
@@ -61,7 +59,7 @@ def _carry_out(env, card: dict):
                     for k, m in user["payment_methods"].items()
                     if m["source"] == p["source"] and m.get("last_four") == p.get("last_four")
                 )
-        execute(db, g["action"], kw)
+        env.domain.execute(db, g["action"], kw)
     return db
 
 
@@ -141,7 +139,7 @@ def play(env, task_id: str, agent, wrap=None):
 
 def test_trusting_solves_carded_test_tasks(env):
     from environments.taubench.cards import cards_of
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     ids = [c["task_id"] for c in cards_of("test")["cards"]]
     solved = sum(play(env, t, POLICIES["trusting"]())[0].success for t in ids)
@@ -182,7 +180,7 @@ def _order_task(env, action="cancel_pending_order"):
 
 
 def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     tid = _order_task(env)
     assert play(env, tid, POLICIES["trusting"]())[0].success  # clean: solved
@@ -203,7 +201,7 @@ def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
 
 
 def test_noisy_is_deterministic(env):
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     tid = _order_task(env)
     a = play(env, tid, POLICIES["noisy"](), wrap=_with_receipt)

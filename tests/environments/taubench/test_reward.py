@@ -44,7 +44,7 @@ def test_digest_agrees_with_upstream_one_string_hash(env):
     """Equal merkle digests exactly when upstream's sha256(str(nested tuples)) are equal."""
     writer = next(t.task_id for t in env.tasks("test") if t.strata["writes"] == "yes")
     a = run_ground_truth(env, writer).db
-    b, _ = reward.replay(env.data.base, env.record(writer))
+    b, _ = reward.replay(env.domain, env.data.base, env.record(writer))
     fresh = env.data.base.fresh()
     assert (a.digest() == b.digest()) and (a.upstream_hash() == b.upstream_hash())
     assert (a.digest() != fresh.digest()) and (a.upstream_hash() != fresh.upstream_hash())
@@ -122,10 +122,10 @@ def test_semantic_comparison_rounds_to_cents(env):
         and isinstance(pm["balance"], int)
         and (("users", u) not in set(env.reference(tid).changed))
     )
-    ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.0  # 51 -> 51.0
+    ep.db.writable("users", uid)["payment_methods"][card]["balance"] += 0.0  # 51 -> 51.0
     d = ep.outcome(require_done=False).details
     assert not d["r_actions"] and d["semantic_match"] and d["reward"] == 0.0 and d["semantic_reward"] == 1.0
-    ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.01
+    ep.db.writable("users", uid)["payment_methods"][card]["balance"] += 0.01
     assert not ep.outcome(require_done=False).details["semantic_match"]
 
 
@@ -135,11 +135,11 @@ def test_changed_records_are_those_whose_content_or_number_type_differs():
     base = BaseDB({"users": {"u1": {"balance": 1}, "u2": {"balance": 2}, "u3": {"balance": 3}},
                    "orders": {}, "products": {}})  # fmt: skip
     db = base.fresh()
-    db.writable_user("u1")["balance"] = 1  # taken for writing, left equal: not changed
-    db.writable_user("u2")["balance"] = (
+    db.writable("users", "u1")["balance"] = 1  # taken for writing, left equal: not changed
+    db.writable("users", "u2")["balance"] = (
         2.0  # equal under ==, another JSON number: changed, as upstream's hash says
     )
-    db.writable_user("u3")["balance"] = 4
+    db.writable("users", "u3")["balance"] = 4
     db.orders["o9"] = {"status": "pending"}
     db.writable("orders", "o9")  # a record the base lacks: changed
     assert db.changed() == [("orders", "o9"), ("users", "u2"), ("users", "u3")]
