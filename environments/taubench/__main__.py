@@ -146,8 +146,8 @@ def _describe(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from environments.taubench.replay import run_ground_truth
 
+    splits = _splits(args)  # before the data loads: a bad split is the user's, not the data's
     env = _env(args)
-    splits = _splits(args)
     if args.task is not None:
         if args.split == "all":
             raise UsageError("--task needs one split (--split test, train or dev)")
@@ -214,8 +214,8 @@ def _traces(args: argparse.Namespace) -> int:
 
     if args.random_calls < 0:
         raise UsageError(f"--random-calls must be >= 0, got {args.random_calls}")
+    splits = _splits(args)  # before the data loads: a bad split is the user's, not the data's
     env = _env(args)
-    splits = _splits(args)
     out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     n = 0
     try:

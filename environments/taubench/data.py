@@ -1,8 +1,9 @@
 """Find, verify and load a domain's data folder (database, policy, task lists).
 
 The root is ``data_dir`` when given, else ``$TAUBENCH_DATA``, else ``<repo>/data/taubench``; it holds
-one folder per domain (``retail/``, ``airline/``). A root holding the retail files directly (the
-layout of one domain's folder) still serves as retail. Every file is checked against the pinned
+one folder per domain (``retail/``, ``airline/``). A folder holding a domain's files directly (the
+layout of one domain's folder, e.g. a retail folder as this world read before airline came) serves
+as that domain's folder. Every file is checked against the pinned
 sha256 of ``checksums`` before it is read; a missing folder, a missing file or a mismatch raises
 :class:`DataError` naming the file and the fix. Loaded data is cached per folder for the process.
 Knows nothing about tools, episodes or rewards.
@@ -75,9 +76,9 @@ def resolve_root(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def domain_dir(root: Path, domain: str) -> Path:
-    """``root/<domain>``; a root holding the retail database itself is the retail folder."""
+    """``root/<domain>``; a folder holding the domain's database files itself is that domain's folder."""
     sub = root / domain
-    if not sub.is_dir() and domain == "retail" and (root / DB_FILES["retail"][1]).is_file():
+    if not sub.is_dir() and all((root / name).is_file() for name in DB_FILES[domain]):
         return root
     return sub
 

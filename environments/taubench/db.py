@@ -196,5 +196,6 @@ class DB:
 
     def dump(self, path: Any) -> None:
         """Write the database as JSON; numbers exactly as the tools wrote them (float repr, ints stay ints)."""
+        text = json.dumps(self.to_dict(), ensure_ascii=False)  # dumps, not dump: json's C encoder
         with open(path, "w", encoding="utf-8") as fh:
-            json.dump(self.to_dict(), fh, ensure_ascii=False)
+            fh.write(text)

@@ -35,6 +35,8 @@ class Domain:
     trace_split: str  # the split clean traces come from unless told otherwise
     valid_read: RandomCall  # (db, user_id, rng) -> a call that succeeds and changes nothing
     invalid_call: RandomCall  # (db, user_id, rng) -> a call that fails before any write
+    # (db, user_id, rng) -> a write the tools accept, or None: post-states without any task's ground truth
+    valid_write: Callable[[Any, str, random.Random], tuple[str, dict[str, Any]] | None] | None = None
 
     @property
     def splits(self) -> tuple[str, ...]:
