@@ -126,7 +126,8 @@ def load(data_dir: str | os.PathLike[str] | None = None, domain: str = "retail")
     key = (str(folder), domain)
     if key not in _CACHE:
         raw = verify(folder, domain)
-        base = BaseDB({name[:-5]: json.loads(raw[name]) for name in DB_FILES[domain]})
+        identity = f"{domain}:{folder_digest(SHA256[domain])}"
+        base = BaseDB({name[:-5]: json.loads(raw[name]) for name in DB_FILES[domain]}, identity)
         tasks = {split: _tasks(split, json.loads(raw[name])) for split, name in TASK_FILES[domain].items()}
         _CACHE[key] = DomainData(
             domain, folder, base, raw["wiki.md"].decode("utf-8"), tasks, dict(SHA256[domain])

@@ -7,9 +7,12 @@ write one (``writable``) or adds one (``insert``); only then is that record deep
 costs one shallow dict copy per collection, so replaying hundreds of tasks needs no full deep copy.
 
 Hashes follow upstream's equality: a record's exact digest is the sha256 of ``str`` of its
-key-sorted nested tuples (so ``51`` differs from ``51.0`` and float noise counts); the database
-digest is a hash over every (collection, key, record digest) line, with the base's record
-digests computed once. The semantic digest rounds every number to cents first (``51 == 51.0``,
+key-sorted nested tuples (so ``51`` differs from ``51.0`` and float noise counts). Two copies of one
+base are equal exactly when the records that differ from the base are the same, so a copy's
+digest is a hash over the base's identity and a (collection, key, record digest) line for each
+record whose digest differs from its base record's (or that the base lacks): only the records a
+tool took for writing are hashed, and a base record's digest is computed when first compared (once
+per process). The semantic digest rounds every number to cents first (``51 == 51.0``,
 ``41.91999999999999 == 41.92``). Knows nothing about tools, tasks or episodes.
 """
 
@@ -65,32 +68,26 @@ class BaseDB:
     """The loaded database. Never mutated: episodes work on :meth:`fresh` copies.
 
     ``collections`` keeps the caller's order (upstream's loader order, used for dumps); digests
-    walk the collections in sorted order.
+    walk the collections in sorted order. ``identity`` (e.g. the data files' hash) enters every
+    digest, so copies of different bases never share one.
     """
 
-    def __init__(self, collections: dict[str, dict[str, Any]]):
+    def __init__(self, collections: dict[str, dict[str, Any]], identity: str = ""):
         if not collections:
             raise ValueError("a database needs at least one collection")
         self.collections = dict(collections)
         self.names = tuple(sorted(self.collections))  # the order the lines enter the digest
-        self.keys = {c: sorted(self.collections[c]) for c in self.names}
-        self.position = {c: {k: i for i, k in enumerate(self.keys[c])} for c in self.names}
-        self._lines: dict[str, dict[str, list[str]]] = {}  # kind -> collection -> digest line per key
+        self.identity = identity
+        self._digests: dict[tuple[str, str, str], str] = {}  # (kind, collection, key) -> record digest
 
     def fresh(self) -> DB:
         return DB(self)
 
     def record_digest(self, kind: str, collection: str, key: str) -> str:
-        lines = self.lines(kind)[collection]
-        return lines[self.position[collection][key]].rsplit("\0", 1)[1][:-1]
-
-    def lines(self, kind: str) -> dict[str, list[str]]:
-        if kind not in self._lines:
-            fn = _DIGESTS[kind]
-            self._lines[kind] = {
-                c: [_line(c, k, fn(self.collections[c][k])) for k in self.keys[c]] for c in self.names
-            }
-        return self._lines[kind]
+        memo = (kind, collection, key)
+        if memo not in self._digests:
+            self._digests[memo] = _DIGESTS[kind](self.collections[collection][key])
+        return self._digests[memo]
 
     def digest(self, kind: str = "exact") -> str:
         return self.fresh().digest(kind)
@@ -140,23 +137,22 @@ class DB:
 
     def digest(self, kind: str = "exact") -> str:
         """A hash of the whole database; equal contents give equal digests (``kind``: exact | semantic)."""
-        fn = _DIGESTS[kind]
-        base_lines = self.base.lines(kind)
-        h = hashlib.sha256()
+        h = hashlib.sha256(f"{self.base.identity}\0{kind}\n".encode())
         for c in self.base.names:
-            coll = self.data[c]
-            owned = [k for (oc, k) in self.owned if oc == c]
-            pos = self.base.position[c]
-            added = [k for k in owned if k not in pos]
-            if len(coll) == len(pos) + len(added) and all(k in coll for k in added):
-                lines = list(base_lines[c])
-                for k in owned:
-                    if k in pos:
-                        lines[pos[k]] = _line(c, k, self._owned_digest(kind, c, k))
-                if added:  # new records (a booking): their lines go where their keys sort
-                    lines = sorted(lines + [_line(c, k, self._owned_digest(kind, c, k)) for k in added])
-            else:  # keys were removed outside the tools: hash every record
-                lines = [_line(c, k, self._digest_of(c, k, fn, kind)) for k in sorted(coll)]
+            coll, base = self.data[c], self.base.collections[c]
+            owned = sorted(k for (oc, k) in self.owned if oc == c)
+            added = [k for k in owned if k not in base]
+            if len(coll) == len(base) + len(added) and all(k in coll for k in added):
+                lines = [
+                    _line(c, k, d)
+                    for k in owned
+                    if (d := self._owned_digest(kind, c, k))
+                    != (self.base.record_digest(kind, c, k) if k in base else None)
+                ]
+            else:  # keys were removed outside the tools: every record, marked as such
+                lines = ["\0every record\n"] + [
+                    _line(c, k, self._digest_of(c, k, kind)) for k in sorted(coll)
+                ]
             h.update("".join(lines).encode())
         return h.hexdigest()
 
@@ -166,11 +162,10 @@ class DB:
             self._memo[memo] = _DIGESTS[kind](self.data[c][k])
         return self._memo[memo]
 
-    def _digest_of(self, c: str, k: str, fn: Any, kind: str) -> str:
-        base = self.base.collections[c]
-        if (c, k) not in self.owned and k in base and self.data[c][k] is base[k]:
-            return self.base.record_digest(kind, c, k)
-        return fn(self.data[c][k])
+    def _digest_of(self, c: str, k: str, kind: str) -> str:
+        if (c, k) in self.owned:
+            return self._owned_digest(kind, c, k)
+        return self.base.record_digest(kind, c, k)
 
     def upstream_hash(self) -> str:
         """Upstream's form, sha256 of ``str`` of the whole nested tuple (slow; for cross-checks)."""
