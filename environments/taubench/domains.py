@@ -37,6 +37,11 @@ class Domain:
     invalid_call: RandomCall  # (db, user_id, rng) -> a call that fails before any write
     # (db, user_id, rng) -> a write the tools accept, or None: post-states without any task's ground truth
     valid_write: Callable[[Any, str, random.Random], tuple[str, dict[str, Any]] | None] | None = None
+    # record views beyond the stored collections: (collections) -> ({name: {id: record}}, {tool: [(name, context)]})
+    views: (
+        Callable[[Mapping[str, Any]], tuple[dict[str, dict[str, Any]], dict[str, list[tuple[str, str]]]]]
+        | None
+    ) = None
 
     @property
     def splits(self) -> tuple[str, ...]:

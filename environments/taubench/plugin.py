@@ -113,7 +113,14 @@ class TauBenchPlugin(Plugin):
         for label, db in post:
             for coll, key in db.changed():
                 collections[coll][f"{key}~{label}"] = db.collection(coll)[key]
-        bindings = {tool: [(coll, "$")] for tool, (coll, _) in domain.record_of.items()}
+        bindings: dict[str, list[tuple[str, str]]] = {
+            tool: [(coll, "$")] for tool, (coll, _) in domain.record_of.items()
+        }
+        if domain.views is not None:  # e.g. airline's flight days, the records a search returns
+            views, view_bindings = domain.views(base)
+            collections.update(views)
+            for tool, places in view_bindings.items():
+                bindings.setdefault(tool, []).extend(places)
         return Database(collections=collections, bindings=bindings)
 
     def data_digest(self, env: Any) -> str:

@@ -8,9 +8,13 @@ The data (database, policy, the test task list) is loaded by the shared ``data``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from environments.taubench.airline.random_calls import invalid_call, valid_read, valid_write
 from environments.taubench.airline.schemas import RESULT_SCHEMAS
 from environments.taubench.airline.tools import TOOLS
+from environments.taubench.airline.tools.search_direct_flight import on_date
 from environments.taubench.domains import Domain
 
 RESERVATION_TOOLS = (
@@ -22,6 +26,25 @@ RESERVATION_TOOLS = (
     # its record's id is made by the tool, not given: bound for database contracts, never located
     "book_reservation",
 )
+
+
+def search_views(
+    collections: Mapping[str, Any],
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[tuple[str, str]]]]:
+    """What a flight search can return, as records: every flight on every day it is available (the flight's
+    record without its calendar, merged with that day's status, seats and prices), bound to both searches."""
+    days = {
+        f"{number}~{day}": on_date(flight, day)
+        for number, flight in collections["flights"].items()
+        for day, entry in flight["dates"].items()
+        if entry["status"] == "available"
+    }
+    bindings = {
+        "search_direct_flight": [("flight_days", "$[*]")],
+        "search_onestop_flight": [("flight_days", "$[*][*]")],
+    }
+    return {"flight_days": days}, bindings
+
 
 DOMAIN = Domain(
     name="airline",
@@ -36,4 +59,5 @@ DOMAIN = Domain(
     valid_read=valid_read,
     invalid_call=invalid_call,
     valid_write=valid_write,
+    views=search_views,
 )
