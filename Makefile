@@ -61,7 +61,7 @@ bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records,
 	$(BIN)/python scripts/bench_runner.py --episodes
 	$(BIN)/python scripts/bench_records.py
 	$(BIN)/python scripts/bench_sweep.py
-	$(BIN)/python scripts/bench_taubench.py
+	$(BIN)/python scripts/bench_taubench.py --study airline
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 
