@@ -156,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--upstream", required=True, help="a tau-bench checkout (the folder holding tau_bench/)")
     ap.add_argument("--domain", default="retail", choices=DOMAINS)
-    ap.add_argument("--random-calls", type=int, default=0, help="random calls per task after its ground truth")
+    ap.add_argument(
+        "--random-calls", type=int, default=0, help="random calls per task after its ground truth"
+    )
     ap.add_argument(
         "--data-dir",
         help="the data root or the domain's folder (default: $TAUBENCH_DATA, as the project reads it)",
