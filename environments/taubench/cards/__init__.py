@@ -24,6 +24,17 @@ def _builder(env: Any) -> Any:
     return importlib.import_module(f"environments.taubench.{env.domain.name}.cards")
 
 
+def no_card(record: Any, supported: tuple[str, ...]) -> str | None:
+    """Why a task gets no card whatever its domain (asks for outputs, transfers, an unsupported action), or None."""
+    if record.outputs:
+        return "the task asks the agent to report values (outputs); the card user does not check them"
+    names = [a["name"] for a in record.actions]
+    if "transfer_to_human_agents" in names:
+        return "the ground truth transfers to a human"
+    unknown = [n for n in names if n not in supported]
+    return f"unsupported actions {unknown}" if unknown else None
+
+
 def build(env: Any, task_id: str) -> tuple[dict | None, str]:
     """The card of one task of ``env``'s domain, or (None, why there is none)."""
     return _builder(env).build(env, task_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.cards import instruction_key
+from environments.taubench.cards import instruction_key, no_card
 
 WRITES = (
     "cancel_pending_order",
@@ -73,14 +73,9 @@ def _identity(record: Any, user: dict) -> dict:
 def build(env: Any, task_id: str) -> tuple[dict | None, str]:
     """The card of one task, or (None, why there is none)."""
     record = env.record(task_id)
-    if record.outputs:
-        return None, "the task asks the agent to report values (outputs); the card user does not check them"
-    names = [a["name"] for a in record.actions]
-    if "transfer_to_human_agents" in names:
-        return None, "the ground truth transfers to a human"
-    unknown = [n for n in names if n not in WRITES and n not in READS]
-    if unknown:
-        return None, f"unsupported actions {unknown}"
+    why = no_card(record, WRITES + READS)
+    if why:
+        return None, why
     db = env.data.base.fresh()
     domain = env.domain
     user = db.collection("users")[record.user_id]
