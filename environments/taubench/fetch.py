@@ -66,7 +66,12 @@ def fetch(
     done: dict[str, str] = {}
     for domain in domains:
         folder = domain_dir(root, domain)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FetchError(
+                f"cannot create the {domain} data folder {folder}: {exc.strerror or exc}"
+            ) from None
         tasks = set(TASK_FILES[domain].values())
         for name, sha in SHA256[domain].items():
             target = folder / name
@@ -82,7 +87,10 @@ def fetch(
                 _download(pooch, url, name, folder, sha)
                 what = f"downloaded {url}"
             done[f"{domain}/{name}"] = what
-        shutil.copyfile(NOTICE, folder / NOTICE.name)
+        try:
+            shutil.copyfile(NOTICE, folder / NOTICE.name)
+        except OSError as exc:
+            raise FetchError(f"cannot write {folder / NOTICE.name}: {exc.strerror or exc}") from None
     return done
 
 
@@ -136,9 +144,12 @@ def _copy(source: Path, target: Path, sha: str) -> str:
 
 
 def _write(target: Path, body: bytes) -> None:
-    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
-        tmp.write(body)
-    os.replace(tmp.name, target)
+    try:
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+            tmp.write(body)
+        os.replace(tmp.name, target)
+    except OSError as exc:
+        raise FetchError(f"{target.name}: cannot write {target}: {exc.strerror or exc}") from None
 
 
 def _from_file(url: str, output_file: Any, pooch: Any) -> None:

@@ -231,3 +231,13 @@ def test_upstream_modules_convert_to_the_pinned_json(data_dir):
             module = shared / "upstream" / f"{domain}_{Path(upstream_path(domain, name)).name}"
             text = to_json(convert(module.read_bytes()))
             assert hashlib.sha256(text.encode()).hexdigest() == SHA256[domain][name], (domain, name)
+
+
+def test_a_data_root_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(FetchError, match=r"cannot create the retail data folder .*a-file/retail"):
+        fetch(blocker, base_url="http://127.0.0.1:9/")
+    assert main(["fetch", "--dest", str(blocker), "--domain", "airline"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot create the airline data folder" in err[0]
