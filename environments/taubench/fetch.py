@@ -58,7 +58,7 @@ def fetch(
     """
     import pooch  # imported here: loading data never needs it
 
-    logging.getLogger("pooch").setLevel(logging.WARNING)
+    pooch.get_logger().setLevel(logging.WARNING)  # pooch's own logger, not in logging's registry
     base = (base_url or UPSTREAM_RAW).rstrip("/")
     if not base.startswith(SCHEMES):
         raise FetchError(f"base URL {base_url!r} must start with http://, https:// or file://")
