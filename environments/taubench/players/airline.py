@@ -170,9 +170,8 @@ def _book(t: Turn, req: dict, user_id: str, user: dict, note: str) -> dict:
                 f"{note}I'm sorry, I cannot find that payment method on your account. Is there anything else?"
             )
         last = i == len(req["payments"]) - 1
-        balance = (
-            methods[pid].get("amount") if methods[pid].get("source") in ("gift_card", "certificate") else None
-        )
+        method = methods.get(pid) or {}  # an id the user named may be gone: the write tool then says so
+        balance = method.get("amount") if method.get("source") in ("gift_card", "certificate") else None
         amount = left if last or balance is None else min(balance, left)
         payments.append({"payment_id": pid, "amount": amount})
         left -= amount
