@@ -10,6 +10,7 @@ default, and its seeded random calls. Each domain folder (``retail/``, ``airline
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import random
 from collections.abc import Callable, Mapping
@@ -28,7 +29,6 @@ RandomCall = Callable[[Any, str, random.Random], tuple[str, dict[str, Any]]]
 @dataclass(frozen=True)
 class Domain:
     name: str
-    description: str
     tools: Mapping[str, type[Tool]]
     record_of: Mapping[str, tuple[str, str]]  # tool -> (collection, argument naming the record)
     result_schemas: Mapping[str, Mapping[str, Any]]
@@ -43,15 +43,15 @@ class Domain:
         | None
     ) = None
 
-    @property
+    @functools.cached_property
     def splits(self) -> tuple[str, ...]:
         return tuple(checksums.TASK_FILES[self.name])
 
-    @property
+    @functools.cached_property  # derived once: asked on every call of every episode
     def write_tools(self) -> frozenset[str]:
         return frozenset(n for n, t in self.tools.items() if t.category == "write")
 
-    @property
+    @functools.cached_property
     def terminal_tools(self) -> frozenset[str]:
         return frozenset(n for n, t in self.tools.items() if t.category == "terminal")
 

@@ -48,7 +48,6 @@ def search_views(
 
 DOMAIN = Domain(
     name="airline",
-    description="tau-bench airline (offline re-implementation): 500 users, 2,000 reservations, 300 flights, 14 tools",
     tools=TOOLS,
     record_of={
         "get_user_details": ("users", "user_id"),

@@ -24,7 +24,6 @@ ORDER_TOOLS = (
 
 DOMAIN = Domain(
     name="retail",
-    description="tau-bench retail (offline re-implementation): 500 users, 1,000 orders, 50 products, 16 tools",
     tools=TOOLS,
     record_of={
         "get_user_details": ("users", "user_id"),
