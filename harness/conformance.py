@@ -357,7 +357,11 @@ def check_faults(
             continue
         key = json.dumps(options, sort_keys=True, default=str)
         if key not in worlds_by_options:
-            env = plugin.make(**{**base, **options}) if options else None
+            try:
+                env = plugin.make(**{**base, **options}) if options else None
+            except WorldUnavailable as exc:
+                report.add(f"fault {fault}", SKIP, f"its study's world cannot start here ({exc})"[:300])
+                continue
             mine = clean_rows(Report(name), plugin, env, traces) if env is not None else rows
             worlds_by_options[key] = (env, mine)
         env, mine = worlds_by_options[key]
