@@ -205,12 +205,52 @@ def _litellm() -> Any:
 
         litellm.suppress_debug_info = True  # no "Provider List" banners on custom-provider lookups
         litellm.num_retries = 0
+        litellm.disable_streaming_logging = True  # we never stream; no per-chunk logging if one ever does
+        _quiet_success_logging(litellm)
         from harness.llm.providers import chaos, scripted
 
         scripted.register_provider(litellm)
         chaos.register_provider(litellm)
         _LITELLM = litellm
     return _LITELLM
+
+
+def success_callbacks_configured(litellm: Any, logging_obj: Any = None) -> bool:
+    """True when litellm has somewhere to deliver a success event: a global callback list or the
+    request's own (dynamic) callbacks, or its budget (``max_budget``) counts spend."""
+    lists = (
+        getattr(litellm, "callbacks", None),
+        getattr(litellm, "success_callback", None),
+        getattr(litellm, "_async_success_callback", None),
+        getattr(logging_obj, "dynamic_success_callbacks", None),
+        getattr(logging_obj, "dynamic_async_success_callbacks", None),
+    )
+    return any(lists) or bool(getattr(litellm, "max_budget", None))
+
+
+def _quiet_success_logging(litellm: Any) -> None:
+    """litellm builds a full logging payload after every successful call (the standard logging
+    object, its cost, metadata, truncated messages: a fifth of a call's CPU) and then hands it to
+    no one when no callback is configured; none of litellm's switches skips that. So the async
+    success handler returns at once when ``success_callbacks_configured`` is False; with any
+    callback configured it runs exactly as before. Nothing in a reply depends on it: the adapter
+    reads the response and prices usage itself."""
+    from litellm.litellm_core_utils.litellm_logging import Logging
+
+    original = Logging.async_success_handler
+    if getattr(original, "_harness_quiet", False):
+        return
+
+    async def async_success_handler(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not success_callbacks_configured(litellm, self):
+            restore = getattr(self, "_restore_correlation_context", None)
+            if restore is not None:  # what the original does last, in the task it runs in
+                restore()
+            return None
+        return await original(self, *args, **kwargs)
+
+    async_success_handler._harness_quiet = True  # type: ignore[attr-defined]
+    Logging.async_success_handler = async_success_handler  # type: ignore[method-assign]
 
 
 def litellm_version() -> str:
