@@ -186,6 +186,8 @@ class ModelCfg:
     cached_input_cost_per_mtok: float | None = None  # cached prompt tokens; None: the input price
     deprecated: str | None = None  # ISO date from which the provider retires the model (pre-flight warns)
     tool_choice: str | None = None  # sent with tools when set ("auto" for llama-cpp-python's server)
+    requests_per_minute: float | None = None  # the provider's limits (harness.llm.ratelimit); null: none
+    tokens_per_minute: float | None = None
 
 
 def register() -> None:

@@ -9,6 +9,7 @@ and the run's summary. Knows no particular world.
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,11 +36,13 @@ class Spend:
 
     usd: float = 0.0
     tokens: int = 0
+    calls: int = 0  # model calls answered in this invocation (the effective rate's numerator)
 
     def charge(self, completion: Any) -> None:
         usd, tokens = cost_of(completion)
         self.usd += usd
         self.tokens += tokens
+        self.calls += 1
 
     def add(self, rec: dict) -> None:
         self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
@@ -118,8 +121,11 @@ def pending_episodes(
     return todo
 
 
-def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str], spend: Spend) -> str:
-    """The progress bar's postfix: outcomes, errors, cost, and the arm/model mix so far."""
+def progress_text(
+    counts: Counter[str], arms: Counter[str], models: Counter[str], spend: Spend, rate: str = ""
+) -> str:
+    """The progress bar's postfix: outcomes, errors, cost, the effective model-call rate, and the
+    arm/model mix so far."""
 
     def mix(c: Counter[str]) -> str:
         return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
@@ -127,8 +133,14 @@ def progress_text(counts: Counter[str], arms: Counter[str], models: Counter[str]
     return (
         f"ok {counts['completed']} fail {counts['agent_failed']} infra {counts['infra_error']} "
         f"env {counts['env_error']} "
-        f"budget {counts['budget_exhausted']} ${spend.usd:.4f} | {mix(arms)} | {mix(models)}"
+        f"budget {counts['budget_exhausted']} ${spend.usd:.4f}{f' {rate}' if rate else ''} | {mix(arms)} | "
+        f"{mix(models)}"
     )
+
+
+def rate_text(rates: dict[str, float]) -> str:
+    """``requests/min`` and ``tokens/min`` the run achieved (what a provider's limits are compared to)."""
+    return f"{rates['calls_per_minute']:.0f} req/min {rates['tokens_per_minute']:.0f} tok/min"
 
 
 class Progress:
@@ -141,6 +153,8 @@ class Progress:
         self.arms: Counter[str] = Counter()
         self.models: Counter[str] = Counter()
         self.spend = spend
+        self._t0 = time.monotonic()
+        self._calls0, self._tokens0 = int(getattr(spend, "calls", 0)), int(spend.tokens)
         self.bar = tqdm(
             total=total,
             disable=not cfg.progress,
@@ -156,8 +170,20 @@ class Progress:
         self.models[rec["model"]] += 1
         self.bar.update(1)
         self.bar.set_postfix_str(
-            progress_text(self.counts, self.arms, self.models, self.spend), refresh=False
+            progress_text(self.counts, self.arms, self.models, self.spend, rate_text(self.rates())),
+            refresh=False,
         )
+
+    def rates(self) -> dict[str, float]:
+        """Model calls and tokens per minute since this invocation started (the effective rate)."""
+        minutes = max(time.monotonic() - self._t0, 1e-9) / 60.0
+        calls = int(getattr(self.spend, "calls", 0)) - self._calls0
+        tokens = int(self.spend.tokens) - self._tokens0
+        return {
+            "model_calls": calls,
+            "calls_per_minute": round(calls / minutes, 1),
+            "tokens_per_minute": round(tokens / minutes, 1),
+        }
 
     def close(self) -> None:
         self.bar.close()
@@ -196,7 +222,13 @@ async def close_world(plan: Plan) -> None:
 
 
 def run_summary(
-    plan: Plan, records_path: Path, todo: list[EpisodeSpec], ran: Counter[str], stopped: bool, spend: Any
+    plan: Plan,
+    records_path: Path,
+    todo: list[EpisodeSpec],
+    ran: Counter[str],
+    stopped: bool,
+    spend: Any,
+    rates: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     final = latest_by_episode(load_records(records_path, repair=False))
     in_schedule = {ep.episode_id for ep in plan.schedule}
@@ -214,4 +246,5 @@ def run_summary(
         "stopped_by_budget": stopped or ran["budget_exhausted"] > 0,
         "cost_usd": round(spend.usd, 6),
         "tokens": spend.tokens,
+        **(rates or {}),  # this invocation's model calls, requests and tokens per minute
     }

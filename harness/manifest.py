@@ -91,6 +91,8 @@ RUN_CONTROL_KEYS = (
 # fields of a resolved model spec that steer calls or price them, never what a reply is
 MODEL_CONTROL_FIELDS = (
     "max_concurrency",
+    "requests_per_minute",
+    "tokens_per_minute",
     "max_attempts",
     "timeout_s",
     "api_key_env",

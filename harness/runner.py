@@ -101,7 +101,7 @@ async def execute(
                 cache.close()
             await close_world(plan)
     stop.raise_if_stopped()
-    return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend)
+    return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend, progress.rates())
 
 
 def world_description(plan: Plan) -> dict[str, Any]:

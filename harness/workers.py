@@ -83,6 +83,7 @@ class SharedSpend:
     def __init__(self, ctx: Any, usd: float, tokens: int):
         self._usd = ctx.Value("d", usd)
         self._tokens = ctx.Value("q", tokens)
+        self._calls = ctx.Value("q", 0)
 
     @property
     def usd(self) -> float:
@@ -92,12 +93,18 @@ class SharedSpend:
     def tokens(self) -> int:
         return int(self._tokens.value)
 
+    @property
+    def calls(self) -> int:
+        return int(self._calls.value)
+
     def charge(self, completion: Any) -> None:
         usd, tokens = cost_of(completion)
         with self._usd.get_lock():
             self._usd.value += usd
         with self._tokens.get_lock():
             self._tokens.value += tokens
+        with self._calls.get_lock():
+            self._calls.value += 1
 
 
 def execute_forked(
@@ -178,7 +185,7 @@ def execute_forked(
             f"is recorded in {records_path}; rerun the same command to run the rest (workers=1 runs them in one "
             "process)."
         )
-    return run_summary(plan, records_path, todo, progress.counts, stopped, spend)
+    return run_summary(plan, records_path, todo, progress.counts, stopped, spend, progress.rates())
 
 
 _PARTS_JOB: Any = None

@@ -10,9 +10,12 @@
 4. Episodes at latency: every model call of those episodes first waits ``--latency-ms`` (a fake
    provider latency) and then goes the real adapter path; the bound is C calls in flight, i.e.
    C / latency model calls/s; printed as a share of it at concurrency 4, 8 and 16.
+5. The door at scale (unless ``--no-door``; ``--only-door`` for just this): concurrency 16, 64 and
+   256 at 200 ms and at 2 s provider latency, each as a share of its bound C / latency, with the
+   process CPU per call (robust to other load, unlike the share) and the process count.
 
 Usage: .venv/bin/python scripts/bench_runner.py [--calls 400] [--concurrency 8] [--latency-ms 200]
-       [--episodes] [--per-cell 10] [--only-episodes]
+       [--episodes] [--per-cell 10] [--only-episodes] [--waves 8] [--no-door | --only-door]
 """
 
 from __future__ import annotations
@@ -197,6 +200,27 @@ def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
         )
 
 
+def door_figures(latencies_ms: tuple[int, ...], concurrencies: tuple[int, ...], waves: int) -> None:
+    """Section 5: the model door at scale. For each latency and concurrency C, ``waves x C`` distinct
+    calls through ``acomplete`` with C in flight; printed as a share of the bound C / latency, with
+    the process CPU per call (CPU time of this process / calls: robust to other load on the machine,
+    unlike the wall-clock share) and the number of processes that made the calls."""
+    for ms in latencies_ms:
+        spec = ModelSpec(name=f"latency-{ms}", model=f"chaos/latency-{ms}", timeout_s=30.0 + ms / 1000.0)
+        asyncio.run(run_calls(spec, 8, 8))  # warm the chaos provider's path
+        for conc in concurrencies:
+            n = waves * conc
+            cpu0 = time.process_time()
+            dt = asyncio.run(run_calls(spec, n, conc))
+            cpu = time.process_time() - cpu0
+            bound = conc / (ms / 1000.0)
+            print(
+                f"door, {ms:>4} ms latency, concurrency {conc:>3}, {n:>4} calls, 1 process: {n / dt:7.1f} calls/s "
+                f"vs bound {bound:7.1f} = {100 * n / dt / bound:5.1f}% of bound; {1000 * cpu / n:.2f} ms CPU/call "
+                f"(process CPU {100 * cpu / dt:3.0f}% of wall)"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--calls", type=int, default=400)
@@ -206,7 +230,19 @@ def main() -> None:
     ap.add_argument("--episodes", action="store_true", help="also the episode-level figures (sections 3-4)")
     ap.add_argument("--only-episodes", action="store_true", help="only the episode-level figures")
     ap.add_argument("--per-cell", type=int, default=10, help="smoke workflows per (complexity, mode) cell")
+    ap.add_argument("--waves", type=int, default=8, help="door section: calls per cell = waves x concurrency")
+    ap.add_argument(
+        "--no-door", action="store_true", help="skip the door section (16/64/256 at 200 ms and 2 s)"
+    )
+    ap.add_argument("--only-door", action="store_true", help="only the door section")
     args = ap.parse_args()
+    if args.only_door:
+        models._litellm()
+        door_figures((200, 2000), (16, 64, 256), args.waves)
+        print(
+            f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+        )
+        return
     if args.only_episodes:
         episode_figures(args.per_cell, args.concurrency, args.latency_ms)
         print(
@@ -250,6 +286,8 @@ def main() -> None:
         f"{n / dt:.1f} calls/s vs bound {bound:.1f} calls/s = {100 * (n / dt) / bound:.1f}% of the concurrency bound"
         f" (process CPU {100 * cpu / dt:.0f}% of wall: near 100% means CPU-bound, e.g. a busy machine)"
     )
+    if not args.no_door:
+        door_figures((200, 2000), (16, 64, 256), args.waves)
     if args.episodes:
         episode_figures(args.per_cell, args.concurrency, args.latency_ms)
     print(

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import offline  # noqa: F401  (offline litellm variables before any import)
 from core.seeding import rng, sha256_hex
+from harness.llm import ratelimit
 
 if TYPE_CHECKING:
     from harness.llm.cache import Cache
@@ -98,6 +99,9 @@ class ModelSpec:
     deprecated: str | None = None  # ISO date from which the provider retires the model (warned at pre-flight)
     # sent with tools when set: "auto" for servers that ignore tools without it (llama-cpp-python)
     tool_choice: str | None = None
+    # the provider's limits for this model (harness.llm.ratelimit): None means no limit of that kind
+    requests_per_minute: float | None = None
+    tokens_per_minute: float | None = None
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ModelSpec:
@@ -292,6 +296,13 @@ def request_key(
             **({"tool_choice": spec.tool_choice} if spec.tool_choice else {}),  # absent: old keys still match
         }
     )
+
+
+def estimate_tokens(messages: list[dict], tools: list[dict]) -> int:
+    """A prompt's tokens before the call, for the tokens-per-minute bucket: about four characters a
+    token (the reply's usage settles the difference)."""
+    chars = sum(len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages)
+    return max(1, (chars + len(json.dumps(tools)) if tools else chars) // 4)
 
 
 def _api_key(spec: ModelSpec) -> str | None:
@@ -685,7 +696,11 @@ async def _call_with_retries(
         kwargs["api_key"] = LOCAL_PLACEHOLDER_KEY  # else the SDK falls back to OPENAI_API_KEY or refuses
     attempts: list[dict] = []
     started = time.monotonic()
+    limiter = ratelimit.limiter_for(spec.name, spec.requests_per_minute, spec.tokens_per_minute)
+    estimate = estimate_tokens(messages, tools) if limiter is not None and spec.tokens_per_minute else 0
     for attempt in range(max(1, spec.max_attempts)):
+        if limiter is not None:
+            await limiter.acquire(estimate)  # the model's requests and tokens per minute
         t0 = time.monotonic()
         try:
             # our own deadline as well: custom providers are not bound by litellm's timeout
@@ -698,6 +713,10 @@ async def _call_with_retries(
                 raise bug from None
             kind = classify(exc)
             ra = _retry_after(exc)
+            if limiter is not None:
+                limiter.settle(estimate, 0)  # a failed attempt is charged as a request, not its tokens
+                if kind == "rate_limit":  # every call to this model waits, not only this one
+                    limiter.pause(min(ra if ra is not None else policy.base_s, policy.max_retry_after_s))
             retryable = kind in RETRYABLE_KINDS and attempt + 1 < spec.max_attempts
             wait = backoff_wait(policy, key, attempt, ra) if retryable else 0.0
             out_of_time = retryable and time.monotonic() - started + wait > policy.max_total_s
@@ -756,6 +775,14 @@ async def _call_with_retries(
             raise InfraError("server", f"model {spec.name!r} returned no choices", attempts)
         message = normalize_message(choices[0].message)
         usage = _usage(resp)
+        if limiter is not None:
+            limiter.settle(estimate, usage["prompt_tokens"] + usage["completion_tokens"])
+            hidden = getattr(resp, "_hidden_params", None) or {}
+            wait = ratelimit.header_pause(
+                hidden.get("additional_headers") if isinstance(hidden, dict) else None
+            )
+            if wait is not None:
+                limiter.pause(min(wait, policy.max_retry_after_s))
         cost, source = compute_cost(spec, usage)
         return Completion(
             message=message,
@@ -802,6 +829,12 @@ def check_model_available(spec: ModelSpec) -> None:
         raise ModelConfigError(
             f"model {spec.name!r}: max_attempts, timeout_s and max_concurrency must be positive"
         )
+    for limit in ("requests_per_minute", "tokens_per_minute"):
+        value = getattr(spec, limit)
+        if value is not None and not value > 0:
+            raise ModelConfigError(
+                f"model {spec.name!r}: {limit} must be positive (or null for no limit), got {value!r}"
+            )
     _check_fields(spec)
     if provider == "scripted":
         from harness.llm.providers.registry import get_policy

@@ -207,6 +207,16 @@ def test_progress_text_shows_outcomes_mix_and_cost():
     assert "baseline:2 monitor:1" in text and "m:3" in text
 
 
+def test_the_summary_and_the_bar_give_the_effective_model_call_rate(finished):
+    from harness.execution import rate_text
+
+    _, counts, records = finished
+    assert counts["model_calls"] >= sum(int(r["rounds"]) for r in records) > 0  # reviewer calls too
+    assert counts["calls_per_minute"] > 0 and counts["tokens_per_minute"] > 0
+    text = rate_text({"calls_per_minute": 1234.4, "tokens_per_minute": 56789.0})
+    assert text == "1234 req/min 56789 tok/min"
+
+
 def test_a_study_crosses_its_tasks_with_several_faults(tmp_path):
     cfg = config(
         "faults=[negative_or_zero,missing_field]",
