@@ -12,9 +12,14 @@ side).
 
 A worker that dies loses only the episodes it had started: they stay unrecorded and a rerun of the
 same command runs them (the parent names the worker and says so). Ctrl-C stops every worker; the
-records they had sent are written before the parent stops. Real models are refused with N > 1:
-their calls wait on the network, not the CPU (raise ``concurrency`` instead), and each worker
-would hold its own ``max_concurrency``.
+records they had sent are written before the parent stops.
+
+Real models may use workers too (asked for with ``workers: N``; ``workers: 0`` keeps them in one
+process): when one event loop cannot keep hundreds of calls in flight, N loops can. The parent makes
+each model's budget before the fork, so the workers share it: one ``max_concurrency`` (a process-
+shared semaphore each worker polls without blocking its loop) and one requests/tokens-per-minute
+bucket (``harness.llm.ratelimit.share``). Records, resume and the reply cache are as with scripted
+workers: the parent is the one writer.
 """
 
 from __future__ import annotations
@@ -68,13 +73,39 @@ def worker_count(requested: int, plan: Any, multirun: bool = False) -> int:
         if multirun or real or budget or sys.platform != "linux":
             return 1
         return max(1, min(usable_cpus(), len(plan.schedule)))
-    if requested > 1 and real:
-        raise ValueError(
-            f"workers={requested} forks processes for CPU-bound scripted runs, but {', '.join(real)} call a "
-            "provider (each process would hold its own max_concurrency): use workers=1 and raise concurrency "
-            "for real models"
-        )
     return requested
+
+
+class SharedSlots:
+    """One model's ``max_concurrency`` across forked workers: a process-shared semaphore, made before
+    the fork, that each worker's loop takes without blocking (it polls, backing off to 20 ms)."""
+
+    POLL_S = (0.001, 0.02)
+
+    def __init__(self, ctx: Any, slots: int):
+        self.sem = ctx.BoundedSemaphore(slots)
+
+    async def __aenter__(self) -> None:
+        wait = self.POLL_S[0]
+        while not self.sem.acquire(False):
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, self.POLL_S[1])
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.sem.release()
+
+
+def shared_budgets(ctx: Any, plan: Any) -> tuple[dict[str, SharedSlots], list]:
+    """Each model's concurrency slots and rate bucket in shared memory, for workers forked after."""
+    from harness.llm import ratelimit
+
+    slots = {name: SharedSlots(ctx, spec.max_concurrency) for name, spec in plan.models.items()}
+    limits = {
+        spec.name: (spec.requests_per_minute, spec.tokens_per_minute)
+        for spec in plan.specs()
+        if spec.requests_per_minute or spec.tokens_per_minute
+    }
+    return slots, ratelimit.share(ctx, limits)
 
 
 class SharedSpend:
@@ -120,6 +151,7 @@ def execute_forked(
     ctx = multiprocessing.get_context("fork")
     spend = SharedSpend(ctx, before.usd, before.tokens)
     claim = ctx.Value("q", 0)
+    slots, shared_limits = shared_budgets(ctx, plan)
     n = max(1, min(workers, len(todo)))
     log.info("running %d episodes in %d worker processes", len(todo), n)
     procs: dict[Connection, Any] = {}
@@ -129,7 +161,7 @@ def execute_forked(
         proc = ctx.Process(
             target=_worker,
             name=f"episodes-{k}",
-            args=(plan, run_dir, factory, monitors, todo, claim, spend, sender, [*procs, reader]),
+            args=(plan, run_dir, factory, monitors, todo, claim, spend, slots, sender, [*procs, reader]),
         )
         proc.start()
         sender.close()  # the parent reads only: EOF on a reader means its worker has ended
@@ -176,6 +208,9 @@ def execute_forked(
             for proc in procs.values():
                 proc.join()
             gc.unfreeze()
+            from harness.llm import ratelimit
+
+            ratelimit.unshare(shared_limits)
     for proc in procs.values():
         if proc.exitcode not in (0, -15) and not any(f.startswith(proc.name) for f in failures):
             failures.append(f"{proc.name}: exited with code {proc.exitcode}")
@@ -238,6 +273,7 @@ def _worker(
     todo: list,
     claim: Any,
     spend: SharedSpend,
+    slots: dict[str, SharedSlots],
     sender: Connection,
     readers: list[Connection],
 ) -> None:
@@ -247,7 +283,9 @@ def _worker(
         reader.close()  # be noticed (no EPIPE) and a full pipe would block this worker for good
     name = multiprocessing.current_process().name
     try:
-        stopped = asyncio.run(_run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, sender))
+        stopped = asyncio.run(
+            _run_claimed(plan, run_dir, factory, monitors, todo, claim, spend, slots, sender)
+        )
         sender.send(("done", stopped))
     except (BrokenPipeError, ConnectionResetError):  # the parent is gone: its rerun runs these episodes
         leave_quietly()
@@ -270,6 +308,7 @@ async def _run_claimed(
     todo: list,
     claim: Any,
     spend: SharedSpend,
+    slots: dict[str, SharedSlots],
     sender: Connection,
 ) -> bool:
 
@@ -277,7 +316,7 @@ async def _run_claimed(
     run_inline_if_scripted(plan.specs())
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     chains = episode_chains(plan, monitors)
-    model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
+    model_sems = slots  # each model's max_concurrency, shared by every worker
     stopped = False
 
     def budget_ok() -> bool:

@@ -117,11 +117,25 @@ def limiter_for(name: str, rpm: float | None, tpm: float | None) -> RateLimiter 
     return lim
 
 
-def share(ctx: Any, limits: Mapping[str, tuple[float | None, float | None]]) -> None:
-    """Before forking workers: each limited model's bucket in shared memory, so all draw on one budget."""
+def share(ctx: Any, limits: Mapping[str, tuple[float | None, float | None]]) -> list:
+    """Before forking workers: each limited model's bucket in shared memory, so all draw on one budget.
+    Returns what to hand ``unshare`` once the workers have ended."""
+    made = []
     for name, (rpm, tpm) in limits.items():
         if rpm or tpm:
-            _LIMITERS[(name, rpm, tpm)] = RateLimiter(rpm, tpm, SharedState(ctx))
+            key = (name, rpm, tpm)
+            made.append((key, _LIMITERS.get(key)))
+            _LIMITERS[key] = RateLimiter(rpm, tpm, SharedState(ctx))
+    return made
+
+
+def unshare(made: list) -> None:
+    """Put back the limiters ``share`` replaced (the parent's own, or none)."""
+    for key, before in made:
+        if before is None:
+            _LIMITERS.pop(key, None)
+        else:
+            _LIMITERS[key] = before
 
 
 def reset() -> None:
