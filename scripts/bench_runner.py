@@ -12,7 +12,8 @@
    C / latency model calls/s; printed as a share of it at concurrency 4, 8 and 16.
 5. The door at scale (unless ``--no-door``; ``--only-door`` for just this): concurrency 16, 64 and
    256 at 200 ms and at 2 s provider latency, each as a share of its bound C / latency, with the
-   process CPU per call (robust to other load, unlike the share) and the process count.
+   process CPU per call (robust to other load, unlike the share), in one process and split over two
+   forked processes (each its own event loop; ``--door-processes``).
 
 Usage: .venv/bin/python scripts/bench_runner.py [--calls 400] [--concurrency 8] [--latency-ms 200]
        [--episodes] [--per-cell 10] [--only-episodes] [--waves 8] [--no-door | --only-door]
@@ -58,7 +59,9 @@ def messages(i: int) -> list[dict]:
     ]
 
 
-async def run_calls(spec: ModelSpec, n: int, concurrency: int, cache: Cache | None = None) -> float:
+async def run_calls(
+    spec: ModelSpec, n: int, concurrency: int, cache: Cache | None = None, offset: int = 0
+) -> float:
     """Seconds to complete n distinct calls with at most ``concurrency`` in flight."""
     sem = asyncio.Semaphore(concurrency)
 
@@ -67,7 +70,7 @@ async def run_calls(spec: ModelSpec, n: int, concurrency: int, cache: Cache | No
             await acomplete(spec, messages(i), TOOLS, cache=cache)
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(one(i) for i in range(n)))
+    await asyncio.gather(*(one(offset + i) for i in range(n)))
     return time.perf_counter() - t0
 
 
@@ -200,25 +203,64 @@ def episode_figures(per_cell: int, concurrency: int, latency_ms: int) -> None:
         )
 
 
-def door_figures(latencies_ms: tuple[int, ...], concurrencies: tuple[int, ...], waves: int) -> None:
+def _door_child(spec: ModelSpec, n: int, conc: int, offset: int, barrier: Any, out: Any) -> None:
+    barrier.wait()
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    asyncio.run(run_calls(spec, n, conc, offset=offset))
+    out.put((t0, time.perf_counter(), time.process_time() - cpu0))
+
+
+def door_cell(spec: ModelSpec, n: int, conc: int, processes: int) -> tuple[float, float]:
+    """(wall seconds, process CPU seconds) for n calls with ``conc`` in flight in all, split over
+    ``processes`` forked processes (each its own event loop; 1: this process)."""
+    if processes == 1:
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        asyncio.run(run_calls(spec, n, conc))
+        return time.perf_counter() - t0, time.process_time() - cpu0
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    barrier, out = ctx.Barrier(processes), ctx.Queue()
+    shares = [
+        (n // processes + (k < n % processes), conc // processes + (k < conc % processes))
+        for k in range(processes)
+    ]
+    procs = [
+        ctx.Process(target=_door_child, args=(spec, nk, ck, k * n, barrier, out))
+        for k, (nk, ck) in enumerate(shares)
+    ]
+    for proc in procs:
+        proc.start()
+    got = [out.get() for _ in procs]
+    for proc in procs:
+        proc.join()
+    return max(g[1] for g in got) - min(g[0] for g in got), sum(g[2] for g in got)
+
+
+def door_figures(
+    latencies_ms: tuple[int, ...],
+    concurrencies: tuple[int, ...],
+    waves: int,
+    processes: tuple[int, ...] = (1, 2),
+) -> None:
     """Section 5: the model door at scale. For each latency and concurrency C, ``waves x C`` distinct
-    calls through ``acomplete`` with C in flight; printed as a share of the bound C / latency, with
-    the process CPU per call (CPU time of this process / calls: robust to other load on the machine,
-    unlike the wall-clock share) and the number of processes that made the calls."""
+    calls through ``acomplete`` with C in flight (in one process, or split over forked processes,
+    each its own event loop); printed as a share of the bound C / latency, with the CPU per call
+    (process CPU time of every process / calls: robust to other load on the machine, unlike the
+    wall-clock share) and the number of processes that made the calls."""
     for ms in latencies_ms:
         spec = ModelSpec(name=f"latency-{ms}", model=f"chaos/latency-{ms}", timeout_s=30.0 + ms / 1000.0)
         asyncio.run(run_calls(spec, 8, 8))  # warm the chaos provider's path
         for conc in concurrencies:
-            n = waves * conc
-            cpu0 = time.process_time()
-            dt = asyncio.run(run_calls(spec, n, conc))
-            cpu = time.process_time() - cpu0
-            bound = conc / (ms / 1000.0)
-            print(
-                f"door, {ms:>4} ms latency, concurrency {conc:>3}, {n:>4} calls, 1 process: {n / dt:7.1f} calls/s "
-                f"vs bound {bound:7.1f} = {100 * n / dt / bound:5.1f}% of bound; {1000 * cpu / n:.2f} ms CPU/call "
-                f"(process CPU {100 * cpu / dt:3.0f}% of wall)"
-            )
+            for procs in processes:
+                n = waves * conc
+                dt, cpu = door_cell(spec, n, conc, procs)
+                bound = conc / (ms / 1000.0)
+                print(
+                    f"door, {ms:>4} ms latency, concurrency {conc:>3}, {n:>4} calls, {procs} process{'es' if procs > 1 else '  '}: "
+                    f"{n / dt:7.1f} calls/s vs bound {bound:7.1f} = {100 * n / dt / bound:5.1f}% of bound; "
+                    f"{1000 * cpu / n:.2f} ms CPU/call (CPU {100 * cpu / dt:3.0f}% of wall)"
+                )
 
 
 def main() -> None:
@@ -235,10 +277,12 @@ def main() -> None:
         "--no-door", action="store_true", help="skip the door section (16/64/256 at 200 ms and 2 s)"
     )
     ap.add_argument("--only-door", action="store_true", help="only the door section")
+    ap.add_argument("--door-processes", default="1,2", help="door section: process counts to try, e.g. 1,2")
     args = ap.parse_args()
+    door_processes = tuple(int(p) for p in args.door_processes.split(","))
     if args.only_door:
         models._litellm()
-        door_figures((200, 2000), (16, 64, 256), args.waves)
+        door_figures((200, 2000), (16, 64, 256), args.waves, door_processes)
         print(
             f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
         )
@@ -287,7 +331,7 @@ def main() -> None:
         f" (process CPU {100 * cpu / dt:.0f}% of wall: near 100% means CPU-bound, e.g. a busy machine)"
     )
     if not args.no_door:
-        door_figures((200, 2000), (16, 64, 256), args.waves)
+        door_figures((200, 2000), (16, 64, 256), args.waves, door_processes)
     if args.episodes:
         episode_figures(args.per_cell, args.concurrency, args.latency_ms)
     print(

@@ -34,3 +34,13 @@ def test_bench_episode_helpers_run_toolmaze_episodes():
     assert (n2, calls2) == (n, calls)  # the latency wrapper changes timing, not what the episodes do
     assert len(factory.starts) == n and len(factory.waits) == calls
     assert 0.0 < factory.steady_share(2) <= 1.0
+
+
+def test_bench_door_cell_in_one_and_in_two_processes():
+    spec = importlib.util.spec_from_file_location("bench_runner_door", SCRIPT)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    latency = ModelSpec(name="l", model="chaos/latency-1")
+    for processes in (1, 2):
+        dt, cpu = bench.door_cell(latency, 6, 3, processes)
+        assert dt > 0 and cpu > 0  # every process reported its calls' wall and CPU time
