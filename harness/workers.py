@@ -96,10 +96,15 @@ class SharedSlots:
 
 
 def shared_budgets(ctx: Any, plan: Any) -> tuple[dict[str, SharedSlots], list]:
-    """Each model's concurrency slots and rate bucket in shared memory, for workers forked after."""
+    """Each real model's concurrency slots and every limited model's rate bucket in shared memory, for
+    workers forked after. Scripted models keep a cap per worker: nothing waits on a provider there."""
     from harness.llm import ratelimit
 
-    slots = {name: SharedSlots(ctx, spec.max_concurrency) for name, spec in plan.models.items()}
+    slots = {
+        name: SharedSlots(ctx, spec.max_concurrency)
+        for name, spec in plan.models.items()
+        if not spec.scripted
+    }
     limits = {
         spec.name: (spec.requests_per_minute, spec.tokens_per_minute)
         for spec in plan.specs()
@@ -316,7 +321,10 @@ async def _run_claimed(
     run_inline_if_scripted(plan.specs())
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     chains = episode_chains(plan, monitors)
-    model_sems = slots  # each model's max_concurrency, shared by every worker
+    # a real model's max_concurrency is shared by every worker; a scripted one's holds per worker
+    model_sems = {
+        name: slots.get(name) or asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()
+    }
     stopped = False
 
     def budget_ok() -> bool:
