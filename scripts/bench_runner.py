@@ -237,6 +237,26 @@ def door_cell(spec: ModelSpec, n: int, conc: int, processes: int) -> tuple[float
     return max(g[1] for g in got) - min(g[0] for g in got), sum(g[2] for g in got)
 
 
+def python_calls_per_call(spec: ModelSpec, n: int = 200) -> float:
+    """Python function calls per ``acomplete`` (cProfile's count, litellm's queued logging included):
+    a measure of the door's work per call that other load on the machine cannot move."""
+    import cProfile
+    import pstats
+
+    async def calls_then_logging() -> None:
+        await run_calls(spec, n, 16)
+        from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+        await GLOBAL_LOGGING_WORKER.flush()
+
+    asyncio.run(run_calls(spec, 16, 16))
+    prof = cProfile.Profile()
+    prof.enable()
+    asyncio.run(calls_then_logging())
+    prof.disable()
+    return pstats.Stats(prof).total_calls / n  # type: ignore[attr-defined]
+
+
 def door_figures(
     latencies_ms: tuple[int, ...],
     concurrencies: tuple[int, ...],
@@ -248,6 +268,9 @@ def door_figures(
     each its own event loop); printed as a share of the bound C / latency, with the CPU per call
     (process CPU time of every process / calls: robust to other load on the machine, unlike the
     wall-clock share) and the number of processes that made the calls."""
+    for model in ("scripted/first_tool", "chaos/latency-20"):
+        per_call = python_calls_per_call(ModelSpec(name="door", model=model, timeout_s=30.0))
+        print(f"door, {model}: {per_call:.0f} Python function calls per call (load-independent)")
     for ms in latencies_ms:
         spec = ModelSpec(name=f"latency-{ms}", model=f"chaos/latency-{ms}", timeout_s=30.0 + ms / 1000.0)
         asyncio.run(run_calls(spec, 8, 8))  # warm the chaos provider's path
