@@ -1,0 +1,107 @@
+"""Hydra's submitit SLURM launcher (``hydra/launcher=slurm``), saying what SLURM does with the sweep.
+
+The same launcher as hydra-submitit-launcher's ``SlurmLauncher`` (one job array, one task per job,
+each job's log under ``<sweep>/.submitit/<job id>/``), with two differences:
+
+* each job's SLURM id, what it varies and its log file are logged as soon as the array is submitted,
+  so the sweep's output names the jobs to watch (``squeue``, ``sacct``) or cancel (``scancel``);
+* a job that ends without a result (cancelled, timed out, its node lost, an error inside) no longer
+  stops the wait for the others: every job is waited for, then one line names each unfinished job,
+  its SLURM state and its log, and the sweep exits with status 1 (no records are merged). Rerunning
+  the same command resumes: finished jobs run nothing, unfinished ones run what they lack.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hydra.core.singleton import Singleton
+from hydra.core.utils import JobReturn, filter_overrides
+from hydra_plugins.hydra_submitit_launcher import config as _submitit_config
+from hydra_plugins.hydra_submitit_launcher import submitit_launcher as _submitit
+from omegaconf import OmegaConf
+
+log = logging.getLogger(__name__)
+
+UNFINISHED_STATUS = 1
+
+
+class SlurmLauncher(_submitit.SlurmLauncher):
+    def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
+        import submitit
+        from submitit.core.utils import FailedJobError, FailedSubmissionError, UncompletedJobError
+
+        assert self.config is not None
+        # the executor, as hydra-submitit-launcher 1.2.0 builds it
+        init_keys = {"submitit_folder", "max_num_timeout"}
+        executor = submitit.AutoExecutor(
+            cluster=self._EXECUTOR,
+            folder=self.params["submitit_folder"],
+            slurm_max_num_timeout=self.params.get("max_num_timeout", 0),
+        )
+        baseparams = set(OmegaConf.structured(_submitit_config.BaseQueueConf).keys())
+        executor.update_parameters(
+            **{
+                k if k in baseparams else f"{self._EXECUTOR}_{k}": v
+                for k, v in self.params.items()
+                if k not in init_keys
+            }
+        )
+        sweep_dir = Path(str(self.config.hydra.sweep.dir))
+        sweep_dir.mkdir(parents=True, exist_ok=True)
+        job_params: list[Any] = []
+        lines = []
+        for idx, overrides in enumerate(job_overrides, start=initial_job_idx):
+            lines.append(" ".join(filter_overrides(overrides)) or "(no overrides)")
+            job_params.append(
+                (list(overrides), "hydra.sweep.dir", idx, f"job_id_for_{idx}", Singleton.get_state())
+            )
+        try:
+            jobs = executor.map_array(self, *zip(*job_params, strict=True))
+        except (FailedJobError, FailedSubmissionError, OSError) as exc:  # sbatch missing or refusing
+            said = [ln.strip(" '\"") for ln in str(exc).splitlines() if ln.strip()]
+            _stop(
+                f"error: sbatch did not submit the sweep's {len(lines)} jobs: {said[-1] if said else exc!r}"
+            )
+        log.info("SLURM: %d jobs submitted from %s", len(jobs), sweep_dir)
+        for job, what in zip(jobs, lines, strict=True):
+            log.info("SLURM job %s: %s (log %s)", job.job_id, what, job.paths.stdout)
+
+        returns: list[JobReturn] = []
+        unfinished = []
+        for job, what in zip(jobs, lines, strict=True):
+            try:
+                returns.append(job.results()[0])
+            except (UncompletedJobError, FailedJobError) as exc:
+                unfinished.append(f"{job.job_id} ({what}): {_why(job, exc)}; log {job.paths.stdout}")
+        if unfinished:
+            message = (
+                f"error: {len(unfinished)} of {len(jobs)} SLURM jobs did not finish: {' | '.join(unfinished)}. "
+                "Finished jobs are kept and nothing was merged; rerun the same command to run what is left."
+            )
+            _stop(message)
+        return returns
+
+
+def _stop(message: str) -> None:
+    """One line on stderr, then exit 1: past Hydra's handler, which would print a traceback."""
+    print(message, file=sys.stderr)
+    raise SystemExit(UNFINISHED_STATUS)
+
+
+def _why(job: Any, exc: BaseException) -> str:
+    """SLURM's word for how the job ended (sacct), and for an error inside it, the error's last line."""
+    from submitit.core.utils import FailedJobError
+
+    try:
+        state = job.state
+    except Exception:  # sacct unreachable: what submitit said is all there is
+        state = "UNKNOWN"
+    text = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    if isinstance(exc, FailedJobError) and text:
+        return f"state {state}, {text[-1]}"
+    return f"state {state}"
