@@ -60,6 +60,9 @@ slurm-down: ## stop exactly what slurm-up started (by pid) and remove its state 
 test-slurm: $(STAMP) ## a sweep on a real SLURM cluster (one node, brought up and down around the test)
 	scripts/slurm_cluster.sh run $(BIN)/python -m pytest -q --slurm tests/slurm
 
+bench-sweep: $(STAMP) ## episodes/s and fixed costs side by side: one process, joblib and SLURM (a cluster brought up and down around it)
+	scripts/slurm_cluster.sh run $(BIN)/python scripts/bench_sweep.py $(if $(LIMIT),--limit $(LIMIT))
+
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"
 
