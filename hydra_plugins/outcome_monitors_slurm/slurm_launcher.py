@@ -17,6 +17,7 @@ import atexit
 import contextlib
 import logging
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +46,12 @@ class SlurmLauncher(_submitit.SlurmLauncher):
         from submitit.core.utils import FailedJobError, FailedSubmissionError, UncompletedJobError
 
         assert self.config is not None
+        missing = [cmd for cmd in ("sbatch", "srun", "sacct") if shutil.which(cmd) is None]
+        if missing:  # submitit would stop with a traceback
+            _stop(
+                f"error: no SLURM here: {', '.join(missing)} not on PATH (hydra/launcher=slurm submits to a SLURM "
+                "cluster; `make slurm-up` starts one on this machine). No job was submitted."
+            )
         # the executor, as hydra-submitit-launcher 1.2.0 builds it
         init_keys = {"submitit_folder", "max_num_timeout"}
         executor = submitit.AutoExecutor(
@@ -62,6 +69,8 @@ class SlurmLauncher(_submitit.SlurmLauncher):
         )
         sweep_dir = Path(str(self.config.hydra.sweep.dir))
         sweep_dir.mkdir(parents=True, exist_ok=True)
+        if "mode" in self.config.hydra.sweep:
+            os.chmod(sweep_dir, mode=int(str(self.config.hydra.sweep.mode), 8))
         job_params: list[Any] = []
         lines = []
         for idx, overrides in enumerate(job_overrides, start=initial_job_idx):
