@@ -13,6 +13,7 @@ there. This module knows nothing about statistics, plots or litellm.
 
 from __future__ import annotations
 
+import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,54 @@ class LoadReport:
                 "lists them)"
             )
         return out
+
+
+WORLD_FILE = "world.json"
+
+
+@dataclass(frozen=True)
+class World:
+    """How a run's results read, from the ``world.json`` the runner writes beside the records (the world
+    plugin's presentation): ``endpoint`` (what a record's ``success`` means), ``unit`` (what a ``group_id``
+    is), ``paper`` (the key of this world's figures in ``results/paper``, None: the paper ran none),
+    ``notes`` (caveats for every table). ``source`` is the file read, "" for a run without one."""
+
+    name: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    endpoint: str | None = None
+    unit: str | None = None
+    paper: str | None = None
+    notes: tuple[str, ...] = ()
+    source: str = ""
+
+
+def load_world(run_dir: str | Path) -> World | None:
+    """The run's ``world.json`` as a :class:`World`; None when the folder has none (runs written before
+    the runner wrote it). A file that is no JSON object raises ValueError naming it."""
+    folder = Path(run_dir)
+    folder = folder.parent if folder.suffix == ".jsonl" else folder
+    path = folder / WORLD_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a JSON object")
+
+    def text(key: str) -> str | None:
+        return str(data[key]) if data.get(key) not in (None, "") else None
+
+    return World(
+        name=text("name"),
+        options=dict(data.get("options") or {}),
+        endpoint=text("endpoint"),
+        unit=text("unit"),
+        paper=text("paper"),
+        notes=tuple(str(n) for n in data.get("notes") or ()),
+        source=str(path),
+    )
 
 
 def episodes_path(run_dir: str | Path) -> Path:
