@@ -92,14 +92,40 @@ def load_world(run_dir: str | Path) -> World | None:
     def text(key: str) -> str | None:
         return str(data[key]) if data.get(key) not in (None, "") else None
 
+    notes = [str(n) for n in data.get("notes") or ()]
+    covered = coverage_line(folder)
+    if covered:
+        notes.append(covered)
     return World(
         name=text("name"),
         options=dict(data.get("options") or {}),
         endpoint=text("endpoint"),
         unit=text("unit"),
         paper=text("paper"),
-        notes=tuple(str(n) for n in data.get("notes") or ()),
+        notes=tuple(notes),
         source=str(path),
+    )
+
+
+COVERAGE_FILE = "coverage.json"
+
+
+def coverage_line(run_dir: str | Path) -> str | None:
+    """What the run's monitor reads of the world's results, from the ``coverage.json`` the runner writes
+    beside the records: one line for the tables' notes and the report; None without the file (no
+    monitored arm, or a run written before it). A file that is not a coverage summary raises ValueError."""
+    path = Path(run_dir) / COVERAGE_FILE
+    if not path.is_file():
+        return None
+    try:
+        cov = json.loads(path.read_text(encoding="utf-8"))
+        share, value, paths, unread = cov["share"], cov["value_share"], cov["paths"], len(cov["no_rule"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a coverage summary ({exc})") from None
+    return (
+        f"monitor coverage: {100 * share:.1f}% of {paths} result paths of the world's clean results are read "
+        f"by some rule, {100 * value:.1f}% by one beyond presence and type; {unread} path(s) no rule reads "
+        f"({COVERAGE_FILE} lists them with why)"
     )
 
 

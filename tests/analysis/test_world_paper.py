@@ -165,3 +165,18 @@ def test_the_cli_and_the_report_of_a_retail_run(synth, run_of, tmp_path):
     assert "pairs clustered by user" in text and "database reward (tau-bench)" in text
     for word in OTHER_WORLDS:
         assert word not in text, word
+
+
+def test_the_monitors_coverage_stands_in_every_tables_notes(synth, run_of):
+    """coverage.json (what the run's monitor reads of the world's results) becomes one line of every
+    table's notes; a file that is no coverage summary is an error naming it."""
+    run = run_of(taubench_records(synth), retail_world())
+    cov = {"paths": 200, "covered": 150, "with_value_rule": 100, "share": 0.75, "value_share": 0.5,
+           "by_tool": {}, "no_rule": [["t", "$.a", "free text"]] * 50}  # fmt: skip
+    (run / "coverage.json").write_text(json.dumps(cov), encoding="utf-8")
+    ts = _all(run)
+    line = "monitor coverage: 75.0% of 200 result paths"
+    assert ts and all(line in t.to_markdown() for t in ts)
+    (run / "coverage.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(ValueError, match="coverage.json: not a coverage summary"):
+        load_world(run)
