@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.monitor.paths import ARG, flatten, net_field, net_value
+from harness.monitor.paths import ARG, ENTRIES, KEY, NO_MAPS, ROOT, Maps, flatten, net_field, net_value
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import MISSING, cached_date_key, is_number, merge_types, quantum
@@ -58,17 +58,23 @@ class Execution:
     result: Any
     groups: set[Any] = field(default_factory=set)
     _rows: dict[str, list[dict[str, Any]]] | None = None
+    _maps: Maps | None = None  # the maps the cached rows were flattened with
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
-        if self._rows is None:
+        return self.rows_for(NO_MAPS)
+
+    def rows_for(self, maps: Maps) -> dict[str, list[dict[str, Any]]]:
+        """Rows per context, the entries of ``maps`` as contexts of their own (cached for the
+        last ``maps``: the folds of one tool nearly always find the same maps)."""
+        if self._rows is None or (self._maps is not maps and self._maps != maps):
             out: dict[str, list[dict[str, Any]]] = {}
-            flatten(self.result, self.args, out)
+            flatten(self.result, self.args, out, ROOT, maps)
             akey = repr(sorted(self.args.items()))
             for rows in out.values():
                 for row in rows:
                     row[ARGS_KEY] = akey
-            self._rows = out
+            self._rows, self._maps = out, maps
         return self._rows
 
 
@@ -103,7 +109,9 @@ def mine_tool(
     tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False
 ) -> list[Rule]:
     """Rules of one tool from its own executions only (no pooling with other tools)."""
-    return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th))], th)
+    return admit(
+        [collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th), th)], th
+    )
 
 
 def _floor(th: Thresholds) -> int:
@@ -116,7 +124,7 @@ def _floor(th: Thresholds) -> int:
 def mine_executions(
     tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False
 ) -> list[Rule]:
-    return admit([collect(tool, executions, schema_only)], th)
+    return admit([collect(tool, executions, schema_only, th=th)], th)
 
 
 @contextmanager
@@ -212,18 +220,86 @@ class Collected:
 
 
 def collect(
-    tool: str, executions: Iterable[Execution], schema_only: bool = False, min_present: int = 0
+    tool: str,
+    executions: Iterable[Execution],
+    schema_only: bool = False,
+    min_present: int = 0,
+    th: Thresholds = DEFAULT,
 ) -> Collected:
     """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
-    rows are skipped (``mine_tool``: a database keyed by ids has thousands present once)."""
+    rows are skipped (``mine_tool``: a database keyed by ids has thousands present once). Maps keyed
+    by ids (``detect_maps``) are mined over their entries, pooled: ``$.variants.*``."""
+    executions = list(executions)
+    maps = detect_maps([ex.result for ex in executions], th)
     contexts: dict[str, list[dict[str, Any]]] = {}
     for ex in executions:
-        for c, rows in ex.rows.items():
+        for c, rows in ex.rows_for(maps).items():
             contexts.setdefault(c, []).extend(rows)
     out = Collected()
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out, min_present)
+        _collect_context(tool, context, rows, schema_only, out, min_present, th)
     return out
+
+
+# ============================================================================ maps keyed by ids
+
+
+def detect_maps(results: Iterable[Any], th: Thresholds = DEFAULT) -> dict[str, frozenset[str]]:
+    """The objects of a tool's results that are maps keyed by ids, by path (``$.variants``,
+    ``$.items[*].options``), each with the keys frequent enough to keep rules of their own.
+
+    Decided from shape alone, over every object found at one path: many distinct keys
+    (``min_presence`` or more), each object holding few of them (on average at most
+    ``map_key_share`` of all keys: a record repeats its field names, a map's keys come and go),
+    and values of one shape (all objects sharing a key, or all scalars of one type). A key present
+    in ``min_presence`` objects or more also keeps its own rules (``options.color``)."""
+    maps: dict[str, frozenset[str]] = {}
+    _detect(ROOT, list(results), maps, th)
+    return maps
+
+
+def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thresholds) -> None:
+    dicts: list[dict] = []
+    items: list[Any] = []
+    for o in objs:
+        t = type(o)
+        if t is dict:
+            dicts.append(o)
+        elif t is list:
+            items.extend(o)
+    if items:
+        _detect(path + "[*]", items, maps, th)
+    if not dicts:
+        return
+    counts: Counter = Counter()
+    for d in dicts:
+        counts.update(d.keys())
+    if _is_map(dicts, counts, th):
+        kept = frozenset(str(k) for k, c in counts.items() if c >= th.min_presence)
+        maps[path] = kept
+        _detect(path + ENTRIES, [v for d in dicts for v in d.values()], maps, th)
+        for k in sorted(kept):
+            _detect(f"{path}.{k}", [d[k] for d in dicts if k in d], maps, th)
+        return
+    for k in counts:
+        _detect(f"{path}.{k}", [d[k] for d in dicts if k in d], maps, th)
+
+
+def _is_map(dicts: list[dict], counts: Counter, th: Thresholds) -> bool:
+    union = len(counts)
+    if union < th.min_presence or sum(counts.values()) > th.map_key_share * union * len(dicts):
+        return False
+    kinds = {type(v) for d in dicts for v in d.values()}
+    if kinds == {dict}:
+        # records of one kind: some field every entry carries (an id, a source, a price)
+        common = None
+        for d in dicts:
+            for v in d.values():
+                common = set(v) if common is None else common & v.keys()
+                if not common:
+                    return False
+        return True
+    return len(kinds) == 1 and kinds <= {str, bool, int, float} or kinds == {int, float}
 
 
 _TYPE_NAMES: dict[frozenset[type], tuple[str, ...]] = {}
@@ -268,7 +344,13 @@ def _is_derived(f: str) -> bool:
 
 
 def _collect_context(
-    tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected, min_present: int = 0
+    tool: str,
+    context: str,
+    rows: list[dict],
+    schema_only: bool,
+    out: Collected,
+    min_present: int = 0,
+    th: Thresholds = DEFAULT,
 ) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
@@ -298,7 +380,7 @@ def _collect_context(
 
     # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
-        if f.startswith(ARG) or _is_derived(f):
+        if f.startswith(ARG) or _is_derived(f) or f == KEY:
             continue
         if f:
             add("required", (f,), falsified=len(present) < n, n=n)
@@ -314,7 +396,7 @@ def _collect_context(
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
         pytypes = kinds[f] - {type(None)}
-        if not pytypes:
+        if not pytypes or f == KEY:
             continue
         present = [v for v in present_of[f] if v is not None] if type(None) in kinds[f] else present_of[f]
         if pytypes <= _NUMERIC and (float not in pytypes or all(math.isfinite(v) for v in present)):
@@ -337,7 +419,7 @@ def _collect_context(
         ):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
-            counts = _domain_counts(rows, present_of[f], where[f])
+            counts = _domain_counts(rows, present_of[f], where[f], th)
             if counts is not None:
                 add(
                     DOMAIN_CANDIDATE,
@@ -361,11 +443,12 @@ def _collect_context(
     _collect_dates(tool, context, dates, out)
 
 
-def _domain_counts(rows: list[dict], present: list[Any], where: list[int]) -> list[list[Any]] | None:
+def _domain_counts(
+    rows: list[dict], present: list[Any], where: list[int], th: Thresholds = DEFAULT
+) -> list[list[Any]] | None:
     """[[value, distinct argument tuples]] of a short categorical field that does not merely copy
     its inputs (then its values would grow with new inputs: a name per city). ``present``: the
     field's values, in the order of their rows ``where``."""
-    th = DEFAULT
     tuples: dict[Any, set[str]] = {}
     for i, v in zip(where, present, strict=True):
         if v is not None:
@@ -425,8 +508,9 @@ def _collect_equalities(
     nested: set[str],
     out: Collected,
 ) -> None:
-    args = [f for f in cols if f.startswith(ARG)]
-    scalars = [f for f in cols if not f.startswith(ARG) and f and f not in nested]
+    # a map entry's key is compared like an argument: variants.*.item_id == #key
+    args = [f for f in cols if f.startswith(ARG) or f == KEY]
+    scalars = [f for f in cols if not f.startswith(ARG) and f and f != KEY and f not in nested]
     names = sorted(numeric)
     mat = np.array(
         [[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]
@@ -577,7 +661,7 @@ def _collect_ledgers(
         return
     guards = []
     for g, col in cols.items():
-        if not g or g.startswith(ARG) or "(" in g:
+        if not g or g.startswith(ARG) or "(" in g or g == KEY:
             continue
         vals = [v for v in col if v is not MISSING]
         if len(vals) == n and all(type(v) is str for v in vals):
@@ -1062,9 +1146,10 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
                 for v, k in cand.params["counts"]:
                     c[v] += k
             n = sum(c.values())
+            singletons = sum(1 for k in c.values() if k < th.min_count_per_value)
             if (
                 len(c) <= th.max_domain
-                and min(c.values()) >= th.min_count_per_value
+                and (singletons == 0 or singletons < th.max_unseen_mass * n)
                 and n >= max(th.min_presence, th.min_per_category * len(c))
             ):
                 values = sorted(c, key=lambda v: (str(type(v)), v))

@@ -12,10 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.paths import ARG, display_path, parse_net
+from harness.monitor.paths import ARG, KEY, display_path, parse_net
 from harness.monitor.values import MISSING, date_key, is_number, same_value, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
+# a receipt lists at most this many known values of a domain (a database's states: dozens)
+MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
 PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
 
@@ -105,6 +107,8 @@ class Rule:
         f = self.fields[i]
         if f.startswith(ARG):
             return f"the argument {f[len(ARG) :]}"
+        if f == KEY:
+            return f"the key of its entry in {self.context.removeprefix('$.').removesuffix('.*')}"
         net = parse_net(f)
         if net is not None:
             lst, key, by, plus, minus = net
@@ -130,9 +134,9 @@ class Rule:
         if c == "domain":
             if p.get("reference"):
                 return f"a key of {p['reference']}"
-            return "one of " + ", ".join(repr(v) for v in p["values"])
+            return "one of " + _listed(p["values"])
         if c == "echo":
-            return f"== {self.fields[1]}"
+            return f"== {display_path(self.context, KEY) if self.fields[1] == KEY else self.fields[1]}"
         if c == "date_order":
             return f"<= {display_path(self.context, self.fields[1])}"
         return self._expected_relation() + self._when()
@@ -178,8 +182,10 @@ class Rule:
         if c == "domain":
             if p.get("reference"):
                 return f"{a} must be a known {p['reference']} id"
-            return f"{a} must be one of {', '.join(repr(v) for v in p['values'])}"
+            return f"{a} must be one of {_listed(p['values'])}"
         if c == "echo":
+            if self.fields[1] == KEY:
+                return f"{a} must equal {self.name(1)}"
             return f"{a} must equal {self.name(1)} of the call"
         if c == "date_order":
             return f"{a} must not be later than {self.name(1)}"
@@ -236,6 +242,13 @@ def _article(t: str) -> str:
     return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(
         t, f"a {t}"
     )
+
+
+def _listed(values: list[Any]) -> str:
+    """Known values for a receipt: all of a short domain, the first ``MAX_LISTED`` of a long one."""
+    shown = ", ".join(repr(v) for v in values[:MAX_LISTED])
+    more = len(values) - MAX_LISTED
+    return shown if more <= 0 else f"{shown} (or {more} other known values)"
 
 
 def _num(x: float) -> str:
