@@ -140,16 +140,10 @@ def monitor_parts(plan: Plan) -> Parts | None:
 
 def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec) -> Parts:
     """The registries of ``spec`` for a world: the one way they are built (runs, the driver, the
-    validity study)."""
-    from harness.monitor.registry import Registry
+    validity study; ``python -m harness.monitor learn --env`` builds its shared rules the same way)."""
+    from harness.monitor.sources import shared_registry
 
-    shared = Registry([], {"source": "+".join(s for s in spec.sources if s != "traces") or "none"})
-    if "schemas" in spec.sources:
-        from harness.monitor import registry_from_schemas
-
-        shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
-    if "database" in spec.sources:
-        shared = shared.merged(database_registry(plugin, env))
+    shared = shared_registry(plugin, env, spec.sources)
     mined = MinedRegistries.build(plugin, env, spec) if "traces" in spec.sources else None
     return Parts(shared, mined)
 
@@ -223,17 +217,6 @@ _CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
 
 def database_registry(plugin: Plugin, env: Environment) -> Any:
     """Contracts of the world's public database, bound to the tools whose results are its records."""
-    from harness.monitor import bind_records, from_records
-    from harness.monitor.registry import Registry
+    from harness.monitor.sources import database_registry as build
 
-    db = plugin.database(env)
-    by_collection = from_records(db.collections)
-    rules = []
-    for tool, places in sorted(db.bindings.items()):
-        for collection, context in places:
-            if collection not in by_collection:
-                raise ValueError(
-                    f"environment {plugin.name!r} binds {tool} to unknown collection {collection!r}"
-                )
-            rules.extend(bind_records(by_collection[collection], tool, context))
-    return Registry(rules, {"source": "database"})
+    return build(plugin, env)
