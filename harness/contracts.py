@@ -120,6 +120,68 @@ def coverage_notices(plan: Plan, parts: Parts) -> list[Notice]:
     ]
 
 
+def result_path_coverage(plan: Plan, parts: Parts | None) -> dict[str, Any] | None:
+    """How much of the world's clean results the run's monitor reads: the share of result paths
+    (``$.variants.*.price``: list elements and map entries generalised) that some rule reads, and
+    that a rule beyond presence and type reads, each fold's registry over the clean traces of the
+    groups it checks. For the run's notes and report; None without a monitor or clean traces."""
+    if parts is None:
+        return None
+    return contract_coverage(plan.plugin, plan.env, plan_contracts(plan), parts)
+
+
+def contract_coverage(
+    plugin: Plugin, env: Environment, spec: ContractSpec, parts: Parts
+) -> dict[str, Any] | None:
+    """``result_path_coverage`` for a world, contract spec and built registries (no plan needed).
+
+    Returns ``{"paths", "covered", "with_value_rule", "share", "value_share", "by_tool": {tool:
+    {"paths", "share", "value_share"}}, "no_rule": [[tool, path, reason], ...]}`` (a path no fold reads at all, or only some); paths are counted
+    once per fold (each fold's registry against the results it checks)."""
+    from harness.monitor.coverage import Coverage, path_coverage
+    from harness.monitor.crossfit import workflow_of
+
+    try:
+        traces = _traces_of(plugin, env, spec)
+    except NotImplementedError:
+        return None
+    ok = [r for r in traces if r.get("status", "ok") != "error"]
+    registries = parts.registries()
+    if parts.mined is None:
+        cov = path_coverage(registries[0], ok)
+    else:
+        by_fold: dict[int, list[Any]] = {}
+        for r in ok:
+            by_fold.setdefault(parts.mined.crossfit.fold(workflow_of(r)), []).append(r)
+        cov = Coverage(
+            [p for k, rows in sorted(by_fold.items()) for p in path_coverage(registries[k], rows).paths]
+        )
+    out: dict[str, Any] = cov.summary()
+    out["by_tool"] = {
+        t: {
+            "paths": sum(1 for p in cov.paths if p.tool == t),
+            "share": cov.share(t),
+            "value_share": cov.value_share(t),
+        }
+        for t in cov.tools()
+    }
+    no_rule: dict[tuple[str, str], str] = {}
+    for p in cov.paths:
+        if not p.covered:
+            no_rule.setdefault((p.tool, p.path), p.reason)  # the first fold's reason
+    out["no_rule"] = [[t, path, why] for (t, path), why in sorted(no_rule.items())]
+    return out
+
+
+def _traces_of(plugin: Plugin, env: Environment, spec: ContractSpec) -> list[Any]:
+    """The clean traces the mined registries came from (the memo), else the world's clean traces."""
+    key = _memo_key(plugin, env, spec)
+    memo = _CROSSFIT_MEMO.get(key)
+    if memo is not None:
+        return memo[0]
+    return list(plugin.clean_traces(env, **dict(spec.traces)))
+
+
 def plan_contracts(plan: Plan) -> ContractSpec:
     monitored = [a for a in plan.arms.values() if a.monitor != "none"]
     return ContractSpec(
@@ -183,11 +245,7 @@ class MinedRegistries:
         from harness.monitor.crossfit import build_crossfit, workflow_of
         from harness.monitor.registry import learn_schema_only
 
-        key = json.dumps(
-            [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
-            sort_keys=True,
-            default=str,
-        )
+        key = _memo_key(plugin, env, spec)
         memo = _CROSSFIT_MEMO.get(key)
         if memo is None:
             traces = list(plugin.clean_traces(env, **dict(spec.traces)))
@@ -206,6 +264,14 @@ class MinedRegistries:
 
     def registry(self, fold: int, detector: str) -> Any:
         return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
+
+
+def _memo_key(plugin: Plugin, env: Environment, spec: ContractSpec) -> str:
+    return json.dumps(
+        [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
+        sort_keys=True,
+        default=str,
+    )
 
 
 # Cross-fitted registries are a pure function of the world's data, the trace options and the

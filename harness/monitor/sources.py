@@ -14,6 +14,7 @@ from typing import Any
 
 from core.plugin import Plugin
 from harness.monitor.registry import Registry
+from harness.monitor.thresholds import DEFAULT, Thresholds
 
 SOURCES = ("traces", "schemas", "database")
 
@@ -26,12 +27,12 @@ def check_sources(sources: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
-def database_registry(plugin: Plugin, env: Any) -> Registry:
+def database_registry(plugin: Plugin, env: Any, thresholds: Thresholds = DEFAULT) -> Registry:
     """Contracts of the world's public database, bound to the tools whose results are its records."""
     from harness.monitor.derive import bind_records, from_records
 
     db = plugin.database(env)
-    by_collection = from_records(db.collections)
+    by_collection = from_records(db.collections, thresholds)
     rules = []
     for tool, places in sorted(db.bindings.items()):
         for collection, context in places:
@@ -43,7 +44,9 @@ def database_registry(plugin: Plugin, env: Any) -> Registry:
     return Registry(rules, {"source": "database"})
 
 
-def shared_registry(plugin: Plugin, env: Any, sources: Iterable[str]) -> Registry:
+def shared_registry(
+    plugin: Plugin, env: Any, sources: Iterable[str], thresholds: Thresholds = DEFAULT
+) -> Registry:
     """The rules of every non-trace source in ``sources``, merged (empty when there is none)."""
     sources = check_sources(sources)
     shared = Registry([], {"source": "+".join(s for s in sources if s != "traces") or "none"})
@@ -52,7 +55,7 @@ def shared_registry(plugin: Plugin, env: Any, sources: Iterable[str]) -> Registr
 
         shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
     if "database" in sources:
-        shared = shared.merged(database_registry(plugin, env))
+        shared = shared.merged(database_registry(plugin, env, thresholds))
     return shared
 
 
@@ -62,6 +65,7 @@ def world_registry(
     sources: Iterable[str] | None = None,
     traces: Iterable[Mapping[str, Any]] | None = None,
     trace_options: Mapping[str, Any] | None = None,
+    thresholds: Thresholds = DEFAULT,
 ) -> Registry:
     """One registry of a world from ``sources`` (default: the world's own ``contract_sources``, the
     ones its studies use): contracts mined from all its clean traces (or ``traces``) merged with
@@ -70,11 +74,11 @@ def world_registry(
     from harness.monitor.registry import learn
 
     sources = check_sources(plugin.contract_sources if sources is None else sources)
-    shared = shared_registry(plugin, env, sources)
+    shared = shared_registry(plugin, env, sources, thresholds)
     if "traces" not in sources:
         return shared
     rows = list(traces) if traces is not None else list(plugin.clean_traces(env, **dict(trace_options or {})))
-    mined = learn(rows)
+    mined = learn(rows, thresholds)
     return mined.merged(shared) if shared.n_rules else mined
 
 
