@@ -167,7 +167,8 @@ class Registry:
         """Rules of both (the other's rules for a tool are added; identical ids kept once). A
         categorical domain both sources hold keeps the union of their values: a value either source
         saw in a clean result is a legitimate one (trace folds rarely see every product option); a
-        domain on a field that database records (source "records") show to be open is dropped."""
+        domain on a field that database records (source "records") show to be open is dropped; a
+        positive rule one source holds strict and the other non-strict is non-strict."""
         theirs = {r.rule_id: r for rs in other.rules.values() for r in rs}
         mine: list[Rule] = []
         for rs in self.rules.values():
@@ -195,6 +196,23 @@ class Registry:
                         r.context,
                         r.fields,
                         {**r.params, "values": values},
+                        dict(r.support),
+                        f"{r.source}+{o.source}",
+                    )
+                if (
+                    o is not None
+                    and r.cls == "positive"
+                    and r.params.get("strict", True)
+                    and not o.params.get("strict", True)
+                ):
+                    # the other source saw a clean zero (a gift card spent to 0 in a database's
+                    # post-states): the sign rule both hold is the weaker one
+                    r = Rule(
+                        r.tool,
+                        r.cls,
+                        r.context,
+                        r.fields,
+                        dict(o.params),
                         dict(r.support),
                         f"{r.source}+{o.source}",
                     )

@@ -219,3 +219,15 @@ def test_held_out_retail_faults_are_flagged(retail):
     # the maps and nested records the issue names are among the sites
     sites = {site for k in res["kinds"].values() for site in k["sites"]}
     assert {"map: variant price", "map: gift-card balance", "record: address state"} <= sites
+
+
+def test_merging_keeps_the_weaker_sign_rule():
+    from harness.monitor import Rule
+
+    strict = Rule("t", "positive", "$.m.*", ("balance",), {"strict": True}, {}, "traces")
+    loose = Rule("t", "positive", "$.m.*", ("balance",), {"strict": False}, {}, "records")
+    for a, b in ((strict, loose), (loose, strict)):
+        merged = Registry([a]).merged(Registry([b]))
+        assert [r.params["strict"] for r in merged.rules_for("t")] == [False]
+        assert not merged.check("t", {}, {"m": {"x": {"balance": 0}}})
+        assert merged.check("t", {}, {"m": {"x": {"balance": -1}}})[0].path == "$.m['x'].balance"
