@@ -271,18 +271,24 @@ def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thr
         _detect(path + "[*]", items, maps, th)
     if not dicts:
         return
-    counts: Counter = Counter()
+    by_key: dict[Any, list[Any]] = {}  # one pass: a failed map may hold thousands of keys
     for d in dicts:
-        counts.update(d.keys())
+        for k, v in d.items():
+            vs = by_key.get(k)
+            if vs is None:
+                by_key[k] = [v]
+            else:
+                vs.append(v)
+    counts = Counter({k: len(vs) for k, vs in by_key.items()})
     if _is_map(dicts, counts, th):
         kept = frozenset(str(k) for k, c in counts.items() if c >= th.min_presence)
         maps[path] = kept
-        _detect(path + ENTRIES, [v for d in dicts for v in d.values()], maps, th)
+        _detect(path + ENTRIES, [v for vs in by_key.values() for v in vs], maps, th)
         for k in sorted(kept):
-            _detect(f"{path}.{k}", [d[k] for d in dicts if k in d], maps, th)
+            _detect(f"{path}.{k}", by_key[k], maps, th)
         return
-    for k in counts:
-        _detect(f"{path}.{k}", [d[k] for d in dicts if k in d], maps, th)
+    for k, vs in by_key.items():
+        _detect(f"{path}.{k}", vs, maps, th)
 
 
 def _is_map(dicts: list[dict], counts: Counter, th: Thresholds) -> bool:

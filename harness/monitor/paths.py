@@ -103,7 +103,17 @@ def flatten(
     if key is not None:
         row[KEY] = key
     if isinstance(result, dict):
-        _flatten_obj(result, "", context, row, args, out, maps)
+        kept = maps.get(context) if maps else None
+        if kept is None:
+            _flatten_obj(result, "", context, row, args, out, maps)
+        else:  # the element itself is a map keyed by ids (a result {id: record, ...})
+            sub = context + ENTRIES
+            for k, v in result.items():
+                flatten(v, args, out, sub, maps, str(k))
+                if k in kept:
+                    row[str(k)] = v
+                    if isinstance(v, dict):
+                        _flatten_obj(v, f"{k}.", context, row, args, out, maps)
     for k, v in args.items():
         if not isinstance(v, (dict, list)):
             row[ARG + k] = v

@@ -108,7 +108,8 @@ class Rule:
         if f.startswith(ARG):
             return f"the argument {f[len(ARG) :]}"
         if f == KEY:
-            return f"the key of its entry in {self.context.removeprefix('$.').removesuffix('.*')}"
+            where = self.context.removesuffix(".*")
+            return f"the key of its entry in {'the result' if where == '$' else where.removeprefix('$.')}"
         net = parse_net(f)
         if net is not None:
             lst, key, by, plus, minus = net

@@ -231,3 +231,23 @@ def test_merging_keeps_the_weaker_sign_rule():
         assert [r.params["strict"] for r in merged.rules_for("t")] == [False]
         assert not merged.check("t", {}, {"m": {"x": {"balance": 0}}})
         assert merged.check("t", {}, {"m": {"x": {"balance": -1}}})[0].path == "$.m['x'].balance"
+
+
+def test_a_result_that_is_itself_a_map():
+    r = rng("test-collections", "root")
+    rows = []
+    for i in range(20):
+        res = {
+            f"#W{r.randrange(10**7):07d}": {"total": round(r.uniform(1, 9), 2)}
+            for _ in range(r.randint(1, 4))
+        }
+        for k, v in res.items():
+            v["order_id"] = k
+        rows.append({"tool": "list_orders", "arguments": {"user": i}, "result": res})
+    reg = learn(rows)
+    found = reg.check("list_orders", {}, {"#W1": {"order_id": "#W2", "total": -1.0}})
+    assert [(v.rule_class, v.path) for v in found] == [
+        ("positive", "$['#W1'].total"),
+        ("echo", "$['#W1'].order_id"),
+    ]
+    assert "the key of its entry in the result" in found[1].sentence
