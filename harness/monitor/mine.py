@@ -436,6 +436,7 @@ def _collect_context(
     _collect_ledgers(
         tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks}
     )
+    _collect_selections(tool, context, cols, kinds, out)
     # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
@@ -447,6 +448,55 @@ def _collect_context(
     nested = {f for f, ks in kinds.items() if any(issubclass(t, (dict, list)) for t in ks)}
     _collect_equalities(tool, context, cols, numeric, stats, nested, out)
     _collect_dates(tool, context, dates, out)
+
+
+def _collect_selections(
+    tool: str, context: str, cols: dict[str, list[Any]], kinds: dict[str, set[type]], out: Collected
+) -> None:
+    """An entry selected by an argument: the call names an id and the result's collection holds
+    it, as a map's key (``keys(variants)`` holds ``arg.item_id``) or as a field of a list's
+    element (``each(payment_history[*].payment_method_id)`` holds ``arg.payment_method_id``)."""
+    args = [f for f in cols if f.startswith(ARG) and kinds[f] and kinds[f] <= {str, int}]
+    if not args:
+        return
+    for f, col in cols.items():
+        if not f or f.startswith(ARG) or "(" in f or f == KEY or not kinds[f] <= {list, dict, type(None)}:
+            continue
+        holders: list[tuple[str, list[set[Any] | None]]] = []
+        if kinds[f] == {dict} and f"len({f})" in cols:  # a map (flatten gave it a length)
+            holders.append((f"keys({f})", [set(v) if type(v) is dict else None for v in col]))
+        elif kinds[f] == {list}:
+            lists = [v for v in col if type(v) is list]
+            if not lists or not all(type(e) is dict for v in lists for e in v):
+                continue
+            keys = sorted({k for v in lists for e in v for k, x in e.items() if type(x) in (str, int)})
+            for k in keys:
+                holders.append(
+                    (
+                        f"each({f}[*].{k})",
+                        [{e.get(k) for e in v} if type(v) is list else None for v in col],
+                    )
+                )
+        for holder, sets in holders:
+            for a in args:
+                n, seen, ok = 0, set(), True
+                for held, x in zip(sets, cols[a], strict=True):
+                    if held is None or x is MISSING or x is None:
+                        continue
+                    if x not in held:
+                        ok = False
+                        break
+                    n += 1
+                    seen.add(x)
+                params = {"form": "contains"}
+                if not ok:
+                    out.falsified.add(_template("relation", context, (holder, a), params))
+                elif n:
+                    out.candidates.append(
+                        Candidate(
+                            tool, "relation", context, (holder, a), params, {"n": n, "distinct": len(seen)}
+                        )
+                    )
 
 
 def _domain_counts(
@@ -1033,7 +1083,7 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
         return ev["n"] >= th.min_presence
     if c == "positive":
         return ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign
-    if c == "echo" or (c == "relation" and params["form"] in ("eq", "const")):
+    if c == "echo" or (c == "relation" and params["form"] in ("eq", "const", "contains")):
         return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
     if c == "relation" and params["form"] == "affine":
         return (

@@ -52,7 +52,7 @@ def display_path(context: str, field: str) -> str:
         return field
     if field == KEY:
         return f"key({context})"
-    for fn in ("len", "sum", "net", "each"):
+    for fn in ("len", "sum", "net", "each", "keys"):
         if field.startswith(fn + "(") and field.endswith(")"):
             return f"{fn}({context}.{field[len(fn) + 1 : -1]})"
     return context if field == "" else f"{context}.{field}"
@@ -235,6 +235,14 @@ def field_getter(field: str) -> Getter:
     net = parse_net(field)
     if net is not None:
         return _net_getter(*net)
+    if field.startswith("keys(") and field.endswith(")"):
+        inner_map = _chain_getter(field[5:-1].split("."))
+
+        def get_keys(obj: Any) -> Any:
+            v = inner_map(obj)
+            return list(v) if isinstance(v, dict) else MISSING  # a map's keys
+
+        return get_keys
     if field.startswith("each(") and field.endswith(")"):
         list_part, _, key = field[5:-1].partition("[*].")
         inner = _chain_getter(list_part.split("."))

@@ -132,7 +132,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         ns[f"Cx{i}"] = c
         r = c.rule
         if r.params.get("guard") or (
-            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member")
+            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains")
         ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.paths import ARG, KEY, display_path, parse_net
+from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
 from harness.monitor.values import MISSING, date_key, is_number, same_value, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
@@ -53,6 +53,8 @@ class Rule:
     {"form": "lookup", "reference", "target", "table", ["sub"]} (a == reference[k1][.sub[k2]].target,
     fields = [a, k1(, k2)]); {"form": "member", "reference", "sub", "table"} (every id of a among
     reference[k1].sub, fields = [a, k1]). Both carry their table (harness/monitor/crossrecord.py).
+    {"form": "contains"} (the entry an argument selects is there: fields = [keys(map) or
+    each(list[*].k), arg.x]).
 
     Any class may carry ``params["guard"] = {"field": f, "values": [...]}``: the rule applies only
     to elements whose field ``f`` holds one of the values (a ledger nets to the items' total while
@@ -158,6 +160,8 @@ class Rule:
             return f"== {_num(p['c'])}"
         if form in ("lookup", "member"):
             return ("== " if form == "lookup" else "among ") + self._referenced()
+        if form == "contains":
+            return f"holds {self.fields[1]}"
         b = display_path(self.context, self.fields[1])
         if form == "eq":
             return f"== {b}"
@@ -211,6 +215,12 @@ class Rule:
             return f"{a} must equal {self._referenced()} (the record its id points at)"
         if form == "member":
             return f"{a} must be one of the ids its owner holds in {self._referenced()}"
+        if form == "contains":
+            coll = self.fields[0]
+            inner = display_path(self.context, coll[coll.index("(") + 1 : -1]).removeprefix("$.")
+            if coll.startswith("keys("):
+                return f"{inner} must hold an entry keyed by {self.name(1)} of the call"
+            return f"some {inner} must equal {self.name(1)} of the call"
         if form == "eq":
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
@@ -380,6 +390,8 @@ def _c_relation(r: Rule):
         return _c_lookup(r)
     if p["form"] == "member":
         return _c_member(r)
+    if p["form"] == "contains":
+        return _c_contains(r)
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
     qa, qb = p["quanta"][0], p["quanta"][1]
     form = p["form"]
@@ -452,6 +464,26 @@ def _c_lookup(r: Rule):
         return None if same_value(a, want) else (a,)
 
     return check_lookup
+
+
+def _c_contains(r: Rule):
+    held_of, ga = field_getter(r.fields[0]), _getter(r.fields[1])
+
+    def check_contains(vals, args):
+        x = ga(vals, args)
+        if x is MISSING or x is None or isinstance(x, (dict, list)):
+            return None
+        held = vals.get(r.fields[0], MISSING)
+        if held is MISSING:
+            held = held_of(vals)
+        if not isinstance(held, list):
+            return None  # no collection: the required and type rules speak
+        for h in held:
+            if type(h) is type(x) and h == x:
+                return None
+        return (held,)
+
+    return check_contains
 
 
 def _c_member(r: Rule):

@@ -251,3 +251,42 @@ def test_a_result_that_is_itself_a_map():
         ("echo", "$['#W1'].order_id"),
     ]
     assert "the key of its entry in the result" in found[1].sentence
+
+
+def test_the_entry_an_argument_selects_must_be_there():
+    r = rng("test-collections", "select")
+    rows = []
+    for i in range(20):
+        methods = {
+            f"pm_{r.randrange(10**6):06d}": {"kind": r.choice(["card", "cash"])}
+            for _ in range(r.randint(1, 4))
+        }
+        for k, v in methods.items():
+            v["id"] = k
+        chosen = sorted(methods)[r.randrange(len(methods))]
+        history = [{"method": chosen, "amount": 5.0}] + [
+            {"method": m, "amount": 1.0} for m in sorted(methods)[:1]
+        ]
+        rows.append(
+            {
+                "tool": "pay",
+                "arguments": {"user": f"u{i}", "method": chosen},
+                "result": {"methods": methods, "history": history},
+            }
+        )
+    reg = learn(rows)
+    ids = {r.rule_id for r in reg.rules_for("pay")}
+    assert "pay:relation:contains:$:keys(methods)|arg.method" in ids
+    assert "pay:relation:contains:$:each(history[*].method)|arg.method" in ids
+    bad = copy.deepcopy(rows[0]["result"])
+    for h in bad["history"]:
+        h["method"] = "pm_999999"
+    found = reg.check("pay", {"method": "pm_424242"}, rows[0]["result"])
+    assert {v.rule_id for v in found} >= {
+        "pay:relation:contains:$:keys(methods)|arg.method",
+        "pay:relation:contains:$:each(history[*].method)|arg.method",
+    }
+    assert "methods must hold an entry keyed by the argument method of the call" in {
+        v.sentence for v in found
+    }
+    assert not reg.check("pay", rows[0]["arguments"], rows[0]["result"])
