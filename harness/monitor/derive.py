@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from harness.monitor.crossrecord import cross_record_rules
-from harness.monitor.mine import mine_tool
+from harness.monitor.crossrecord import cross_record_rules, entry_lookups
+from harness.monitor.mine import detect_maps, mine_tool
 from harness.monitor.paths import ROOT
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Rule
@@ -204,6 +204,7 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
         ]
         rules.extend(refs)
         rules.extend(cross_record_rules(tool, name, recs, by_key, th))
+        rules.extend(entry_lookups(tool, name, recs, detect_maps(recs, th), th))
         out[name] = rules
     _widen_shared_domains(out, lists)
     return out

@@ -199,6 +199,8 @@ class Rule:
     def _referenced(self) -> str:
         """``products[product_id].variants[item_id].price``: where a lookup or member rule looks."""
         p, f = self.params, self.fields
+        if f[1] == KEY:  # an entry of a map keyed by ids, looked up by its key
+            return f"{p['reference']}[*].{p['entry']}[key].{p['target']}"
         where = f"{p['reference']}[{f[1]}]"
         if p["form"] == "member":
             return f"{where}.{p['sub']}"
@@ -212,6 +214,8 @@ class Rule:
         if form == "const":
             return f"{a} must equal {_num(p['c'])}"
         if form == "lookup":
+            if self.fields[1] == KEY:
+                return f"{a} must equal {self._referenced()} (the database's entry of the same key)"
             return f"{a} must equal {self._referenced()} (the record its id points at)"
         if form == "member":
             return f"{a} must be one of the ids its owner holds in {self._referenced()}"

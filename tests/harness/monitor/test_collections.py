@@ -290,3 +290,39 @@ def test_the_entry_an_argument_selects_must_be_there():
         v.sentence for v in found
     }
     assert not reg.check("pay", rows[0]["arguments"], rows[0]["result"])
+
+
+def test_map_entries_agree_with_the_databases_entry_of_the_same_key():
+    r = rng("test-collections", "entries")
+    users = {}
+    for i in range(12):
+        methods = {}
+        for _ in range(r.randint(1, 3)):
+            k = f"card_{r.randrange(10**6):06d}"
+            methods[k] = {
+                "id": k,
+                "brand": r.choice(["visa", "mastercard", "amex"]),
+                "balance": r.randint(0, 99),
+            }
+        users[f"u{i}"] = {"user_id": f"u{i}", "methods": methods}
+    # a post-state: one balance spent (balances change; brands do not)
+    spent = copy.deepcopy(users["u0"])
+    next(iter(spent["methods"].values()))["balance"] = 0
+    users["u0~task"] = spent
+    rules = from_records({"users": users})["users"]
+    lookups = {r.fields[0]: r for r in rules if r.params.get("form") == "lookup" and KEY in r.fields}
+    assert set(lookups) == {"brand"}  # balance changes in a post-state; id is the key's own echo
+    reg = Registry(rules)
+    user = copy.deepcopy(users["u3"])
+    key = next(iter(user["methods"]))
+    assert not [v for v in reg.check("@users", {}, user) if v.rule_class == "relation"]
+    user["methods"][key]["brand"] = next(b for b in ("visa", "amex") if b != user["methods"][key]["brand"])
+    found = [v for v in reg.check("@users", {}, user) if v.rule_class == "relation"]
+    assert [v.path for v in found] == [f"$.methods['{key}'].brand"]
+    assert "users[*].methods[key].brand (the database's entry of the same key)" in found[0].sentence
+    user["methods"]["card_new"] = {
+        "id": "card_new",
+        "brand": "visa",
+        "balance": 1,
+    }  # an unknown key: no verdict
+    assert len([v for v in reg.check("@users", {}, user) if v.rule_class == "relation"]) == 1
