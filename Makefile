@@ -62,7 +62,7 @@ bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records,
 	$(BIN)/python scripts/bench_runner.py --episodes
 	$(BIN)/python scripts/bench_records.py
 	$(BIN)/python scripts/bench_sweep.py
-	$(BIN)/python scripts/bench_taubench.py
+	$(BIN)/python scripts/bench_taubench.py --study airline
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 
@@ -75,8 +75,9 @@ HTML ?=
 RUN ?= results/table1/scripted
 ABLATIONS_OUT = $(or $(OUT),results/ablations/sweep)
 PROGRESS ?= $(if $(CI),false,true)
-# tau-bench retail data: TAUBENCH_DATA=dir (where), TAUBENCH_BASE_URL=url (a mirror of all files),
-# TAUBENCH_TASKS=dir (a folder holding the task-list JSONs, e.g. ../shared/taubench/retail)
+# tau-bench data, both domains: TAUBENCH_DATA=dir (the root: <dir>/retail, <dir>/airline), TAUBENCH_BASE_URL=url
+# (the root of a mirror of upstream's tree at the pinned commit, http(s):// or file://), TAUBENCH_TASKS=dir
+# (copy the task-list JSONs from a data root instead of converting upstream's task modules)
 TAUBENCH_BASE_URL ?=
 TAUBENCH_TASKS ?=
 
@@ -121,7 +122,7 @@ inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspec
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)
 
-data-taubench: $(STAMP) ## download and verify the tau-bench retail files (sha256-pinned; see environments/taubench/README.md)
+data-taubench: $(STAMP) ## download, convert and verify the tau-bench retail and airline files (sha256-pinned; environments/taubench/README.md)
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
 
 # A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own

@@ -71,17 +71,21 @@ def world_config(name: str) -> dict[str, Any]:
     return (yaml.safe_load(path.read_text()) or {}) if path is not None else {}
 
 
-def study_faults(name: str) -> list[str]:
-    """Every fault config the world's studies name (``faults:`` lists and ``override /fault:``)."""
+def study_faults(name: str) -> dict[str, dict[str, Any]]:
+    """Every fault config the world's studies name (``faults:`` lists and ``override /fault:``), each with
+    the env options of the study that names it (a fault is tried on the world that study makes)."""
     world = worlds.discover().get(name)
-    names: set[str] = set()
+    out: dict[str, dict[str, Any]] = {}
     for path in sorted((world.conf / "study").glob("*.yaml")) if world and world.conf else []:
         data = yaml.safe_load(path.read_text()) or {}
-        names.update(str(f) for f in data.get("faults") or [])
+        options = dict(((data.get("study") or {}).get("env") or {}).get("options") or {})
+        names = {str(f) for f in data.get("faults") or []}
         for entry in data.get("defaults") or []:
             if isinstance(entry, dict):
                 names.update(str(v) for k, v in entry.items() if k in ("override /fault", "/fault", "fault"))
-    return sorted(names)
+        for fault in names:
+            out.setdefault(fault, options)
+    return dict(sorted(out.items()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,7 +333,15 @@ def check_contracts(report: Report, rows: list[dict]) -> None:
         )
 
 
-def check_faults(report: Report, name: str, env: Environment, rows: list[dict]) -> None:
+def check_faults(
+    report: Report,
+    plugin: Plugin,
+    name: str,
+    base: Mapping[str, Any],
+    traces: Mapping[str, Any],
+    rows: list[dict],
+) -> None:
+    """Each fault the world's studies name finds a target in the clean results of the world its study makes."""
     from harness.config import load_fault
     from harness.faults.inject import build_injector, inject_once
 
@@ -337,18 +349,31 @@ def check_faults(report: Report, name: str, env: Environment, rows: list[dict]) 
     if not faults:
         report.add("faults", SKIP, "the world's studies name no fault")
         return
-    specs = env.tool_specs()
-    for fault in faults:
+    worlds_by_options: dict[str, tuple[Any, list[dict]]] = {}
+    for fault, options in faults.items():
         injector = build_injector(load_fault(fault), seed=0)
         if injector is None:
             report.add(f"fault {fault}", SKIP, "no injector (the world plants its own faults, or none)")
             continue
-        if not rows:
-            report.add(f"fault {fault}", SKIP, "no clean results to try it on")
+        key = json.dumps(options, sort_keys=True, default=str)
+        if key not in worlds_by_options:
+            try:
+                env = plugin.make(**{**base, **options}) if options else None
+            except WorldUnavailable as exc:
+                report.add(f"fault {fault}", SKIP, f"its study's world cannot start here ({exc})"[:300])
+                continue
+            mine = clean_rows(Report(name), plugin, env, traces) if env is not None else rows
+            worlds_by_options[key] = (env, mine)
+        env, mine = worlds_by_options[key]
+        specs = (env or plugin.make(**base)).tool_specs()
+        where = f" (study options {options})" if options else ""
+        if not mine:
+            report.add(f"fault {fault}", SKIP, f"no clean results to try it on{where}")
             continue
+        tried = mine[:2000]
         hits = sum(
             1
-            for r in rows[:2000]
+            for r in tried
             if "injected_fault"
             in inject_once(
                 injector, r["tool"], r["arguments"], r["result"], specs, r.get("task_id", "t")
@@ -356,13 +381,13 @@ def check_faults(report: Report, name: str, env: Environment, rows: list[dict]) 
         )
         if hits:
             report.add(
-                f"fault {fault}", PASS, f"finds a target in {hits} of {min(len(rows), 2000)} clean results"
+                f"fault {fault}", PASS, f"finds a target in {hits} of {len(tried)} clean results{where}"
             )
         else:
             report.add(
                 f"fault {fault}",
                 FAIL,
-                f"found no target in {min(len(rows), 2000)} clean results: its target "
+                f"found no target in {len(tried)} clean results{where}: its target "
                 "(tool, field, category) matches nothing this world returns; fix the fault config",
             )
 
@@ -391,7 +416,7 @@ def check_world(name: str, options: Mapping[str, Any] | None = None) -> Report:
     if tasks:
         asyncio.run(_episode_round_trip(report, plugin.make(**options), tasks[0], rows))
         check_contracts(report, rows)
-    check_faults(report, name, env, rows)
+    check_faults(report, plugin, name, options, dict(config.get("traces") or {}), rows)
     closer = getattr(env, "aclose", None)
     if callable(closer):
         asyncio.run(closer())

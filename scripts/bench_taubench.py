@@ -1,11 +1,15 @@
-"""Benchmark: tau-bench retail ground-truth replay of all 635 tasks in one process (goal: under 10 s).
+"""Benchmark: tau-bench ground-truth replays in one process: retail's 635 tasks (goal: under 10 s) and
+airline's 50 (goal: under 2 s).
 
-    python scripts/bench_taubench.py [--repeats 3] [--data-dir DIR] [--naive-sample 20] [--contracts] [--study]
+    python scripts/bench_taubench.py [--domain retail|airline|both] [--repeats 3] [--data-dir ROOT]
+        [--naive-sample 20] [--contracts] [--study retail,airline] [--one-process]
 
-``--contracts`` times contracts from the database and train's ground-truth replays (goal: under 1 s),
-and with train's clean traces mined and merged too; ``--study`` times
-a default ``python -m harness.run study=taubench-faults`` and the same in one process (``workers=1``) (scripted agents and card user, into a
-temporary folder; goal: under 60 s).
+``--contracts`` times retail contracts from the database and train's ground-truth replays (goal: under
+1 s), and with train's clean traces mined and merged too; ``--study`` times a default ``python -m
+harness.run study=taubench-faults`` (retail) and/or ``study=taubench-airline-faults`` (airline) with
+scripted agents and the card user, into a temporary folder (goal: under 60 s each); ``--one-process``
+adds the same study in one process (``workers=1``) beside it. ``make bench`` runs the replays and the
+airline study.
 
 Each replay runs a task's ground-truth calls through a real episode, then scores it as upstream
 does (a second ground-truth replay on a fresh database, whole-database hash comparison, outputs).
@@ -28,70 +32,84 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from environments.taubench import data as data_mod  # noqa: E402
 from environments.taubench.db import exact_digest  # noqa: E402
-from environments.taubench.env import TauBenchRetailEnv  # noqa: E402
+from environments.taubench.env import TauBenchEnv  # noqa: E402
 from environments.taubench.replay import run_ground_truth  # noqa: E402
-from environments.taubench.tools import TERMINAL_TOOLS, execute  # noqa: E402
 
 
-def replay_all(env: TauBenchRetailEnv) -> int:
+def replay_all(env: TauBenchEnv) -> int:
     ok = 0
     for task in env.tasks("all"):
         ok += run_ground_truth(env, task.task_id).outcome(require_done=False).score == 1.0
     return ok
 
 
-def naive_one(env: TauBenchRetailEnv, task_id: str) -> bool:
-    class Plain:  # the tools read db.users/orders/products and ask for writable records
+def naive_one(env: TauBenchEnv, task_id: str) -> bool:
+    class Plain:  # the tools read db.<collection> and ask for writable records
         def __init__(self, d):
-            self.users, self.orders, self.products = d["users"], d["orders"], d["products"]
+            self.data = d
+            for c, records in d.items():
+                setattr(self, c, records)
 
-        def writable_order(self, k):
-            return self.orders[k]
+        def writable(self, c, k):
+            return self.data[c][k]
 
-        def writable_user(self, k):
-            return self.users[k]
+        def insert(self, c, k, record):
+            self.data[c][k] = record
 
     hashes = []
     for _ in range(2):  # the agent's run and the reference run
         d = copy.deepcopy(env.data.base.collections)
         db = Plain(d)
         for a in env.record(task_id).actions:
-            if a["name"] not in TERMINAL_TOOLS:
-                execute(db, a["name"], a["kwargs"])
+            if a["name"] not in env.domain.terminal_tools:
+                env.domain.execute(db, a["name"], a["kwargs"])
         hashes.append(exact_digest(d))
     return hashes[0] == hashes[1]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--domain", default="both", choices=["retail", "airline", "both"])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--data-dir")
+    ap.add_argument("--data-dir", help="the data root (default: $TAUBENCH_DATA or data/taubench)")
     ap.add_argument("--naive-sample", type=int, default=20)
-    ap.add_argument("--contracts", action="store_true", help="time contracts from traces + database")
-    ap.add_argument("--study", action="store_true", help="time a default taubench-faults study")
+    ap.add_argument("--contracts", action="store_true", help="time retail contracts from traces + database")
+    ap.add_argument("--study", help="time the default faults study of these domains (retail, airline)")
+    ap.add_argument(
+        "--one-process", action="store_true", help="with --study: the same study with workers=1 too"
+    )
     args = ap.parse_args()
+    for domain in ("retail", "airline") if args.domain == "both" else (args.domain,):
+        replays(args, domain)
     if args.contracts or args.study:
         return extras(args)
+    return 0
 
+
+def replays(args: argparse.Namespace, domain: str) -> None:
     data_mod._CACHE.clear()
     t0 = time.perf_counter()
-    env = TauBenchRetailEnv(data_dir=args.data_dir)
+    env = TauBenchEnv(data_dir=args.data_dir, domain=domain)
     t1 = time.perf_counter()
     n = len(env.tasks("all"))
     ok = replay_all(env)
     t2 = time.perf_counter()
-    print(f"data load + sha256 checks: {t1 - t0:.2f} s")
-    print(f"ground-truth replay, {n} tasks, cold (incl. base digests): {t2 - t1:.2f} s, reward 1 on {ok}/{n}")
+    goal = GOALS[domain]
+    print(f"{domain}: data load + sha256 checks: {t1 - t0:.2f} s")
+    print(
+        f"{domain}: ground-truth replay, {n} tasks, cold (incl. base digests): {t2 - t1:.2f} s, "
+        f"reward 1 on {ok}/{n} (goal under {goal} s)"
+    )
     warm = []
     for _ in range(max(0, args.repeats - 1)):
-        env = TauBenchRetailEnv(data_dir=args.data_dir)
+        env = TauBenchEnv(data_dir=args.data_dir, domain=domain)
         t = time.perf_counter()
         replay_all(env)
         warm.append(time.perf_counter() - t)
     if warm:
         print(
-            f"ground-truth replay, {n} tasks, warm: median {statistics.median(warm):.2f} s over {len(warm)} runs "
-            f"({1000 * statistics.median(warm) / n:.1f} ms per task)"
+            f"{domain}: ground-truth replay, {n} tasks, warm: median {statistics.median(warm):.2f} s over "
+            f"{len(warm)} runs ({1000 * statistics.median(warm) / n:.1f} ms per task)"
         )
     if args.naive_sample > 0:
         sample = [t.task_id for t in env.tasks("all")][:: max(1, n // args.naive_sample)][: args.naive_sample]
@@ -99,10 +117,13 @@ def main() -> int:
         agree = sum(naive_one(env, tid) for tid in sample)
         per = (time.perf_counter() - t) / len(sample)
         print(
-            f"naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
+            f"{domain}: naive (deepcopy + one-string hash): {1000 * per:.0f} ms per task on {len(sample)} tasks "
             f"(agree {agree}/{len(sample)}), about {per * n:.0f} s for all {n}"
         )
-    return 0
+
+
+GOALS = {"retail": 10, "airline": 2}
+STUDIES = {"retail": "taubench-faults", "airline": "taubench-airline-faults"}
 
 
 def extras(args: argparse.Namespace) -> int:
@@ -136,14 +157,17 @@ def extras(args: argparse.Namespace) -> int:
             f"  with train's clean traces mined and merged too: {reg.n_rules} rules in "
             f"{statistics.median(all_s):.2f} s"
         )
-    if args.study:
+    for domain in [d.strip() for d in (args.study or "").split(",") if d.strip()]:
+        if domain not in STUDIES:
+            sys.exit(f"error: --study takes retail and/or airline, got {domain!r}")
+        study = STUDIES[domain]
         root = Path(__file__).resolve().parents[1]
         envvars = dict(os.environ, **({"TAUBENCH_DATA": args.data_dir} if args.data_dir else {}))
         took: dict[str, float] = {}
-        for label, extra in (
-            ("default (workers: 0, one per CPU)", []),
-            ("one process (workers=1)", ["workers=1"]),
-        ):
+        runs = [("default (workers: 0, one per CPU)", [])]
+        if args.one_process:
+            runs.append(("one process (workers=1)", ["workers=1"]))
+        for label, extra in runs:
             with tempfile.TemporaryDirectory() as out:
                 t = time.perf_counter()
                 subprocess.run(
@@ -151,7 +175,7 @@ def extras(args: argparse.Namespace) -> int:
                         sys.executable,
                         "-m",
                         "harness.run",
-                        "study=taubench-faults",
+                        f"study={study}",
                         f"out={out}",
                         "progress=false",
                         *extra,
@@ -164,11 +188,12 @@ def extras(args: argparse.Namespace) -> int:
                 took[label] = time.perf_counter() - t
                 n = sum(1 for _ in open(Path(out) / "episodes.jsonl"))
             print(
-                f"study=taubench-faults (scripted agents, card user), {label}: {n} episodes in "
-                f"{took[label]:.1f} s (goal under 60 s)"
+                f"study={study} (scripted agents, card user), {label}: {n} episodes in "
+                f"{took[label]:.1f} s (goal under 60 s; load average {os.getloadavg()[0]:.1f})"
             )
-        first, second = took.values()
-        print(f"  default / one process: x{first / second:.2f} on {os.cpu_count()} CPUs")
+        if len(took) == 2:
+            first, second = took.values()
+            print(f"  default / one process: x{first / second:.2f} on {os.cpu_count()} CPUs")
     return 0
 
 

@@ -1,10 +1,13 @@
-"""Print the tau-bench retail tables of a faults run and a clean run beside the paper's figures.
+"""Print the tau-bench tables of a faults run and a clean run beside the paper's figures (retail only).
 
     python scripts/taubench_tables.py --faults results/taubench-faults/<run> [--clean results/taubench-clean/<run>]
+    python scripts/taubench_tables.py --faults results/taubench-airline-faults/<run> --clean results/taubench-airline-clean/<run>
 
-Reads episodes.jsonl only. Per model and fault: success in each arm, the paired difference, wins
-(monitor solved, baseline not) and losses, and the share of monitor episodes with a receipt; the
-clean run: success per arm and receipts in the monitor arm (all spurious: nothing is injected).
+Reads episodes.jsonl (and the domain from manifest.json). Per model and fault: success in each arm,
+the paired difference, wins (monitor solved, baseline not) and losses, and the share of monitor
+episodes with a receipt; the clean run: success per arm and receipts in the monitor arm (all
+spurious: nothing is injected). The paper ran retail only: an airline run is printed beside no paper
+figure. Every table says that the scripted user's cards come from the ground-truth writes.
 """
 
 from __future__ import annotations
@@ -18,6 +21,12 @@ from pathlib import Path
 PAPER = Path(__file__).resolve().parents[1].parent / "shared" / "paper" / "reported.json"
 
 
+CARDS = (
+    "scripted agents and the card user, whose cards come from the ground-truth writes (the write tool's name "
+    "included): baselines are near perfect by construction"
+)
+
+
 def load(run: str) -> list[dict]:
     path = Path(run) / "episodes.jsonl"
     if not path.is_file():
@@ -25,11 +34,22 @@ def load(run: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def domain_of(run: str) -> str:
+    """The tau-bench domain a run played (its saved config's env options; retail when unsaid)."""
+    path = Path(run) / "manifest.json"
+    if not path.is_file():
+        return "retail"
+    options = (
+        json.loads(path.read_text()).get("config", {}).get("study", {}).get("env", {}).get("options") or {}
+    )
+    return str(options.get("domain") or "retail")
+
+
 def faults_table(rows: list[dict]) -> None:
     cells: dict[tuple[str, str], dict[str, dict[str, dict]]] = defaultdict(lambda: defaultdict(dict))
     for r in rows:
         cells[(r["model"], r["fault_class"])][r["arm"]][r["task_id"]] = r
-    print("this run (scripted)")
+    print(f"this run ({CARDS})")
     print(
         f"{'model':26} {'fault':24} {'n':>3} {'base':>6} {'mon':>6} {'delta':>6} {'wins':>4} {'loss':>4} {'flagged':>8}"
     )
@@ -49,17 +69,17 @@ def faults_table(rows: list[dict]) -> None:
         overall[model][1] += sm
         overall[model][2] += n
         print(
-            f"{model:26} {fault:24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f} "
+            f"{model:26} {fault:30} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f} "
             f"{wins:4d} {loss:4d} {100 * flagged / n:7.1f}%"
         )
     for model, (sb, sm, n) in sorted(overall.items()):
         print(
-            f"{model:26} {'both faults':24} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f}"
+            f"{model:26} {'both faults':30} {n:3d} {100 * sb / n:6.1f} {100 * sm / n:6.1f} {100 * (sm - sb) / n:+6.1f}"
         )
 
 
 def clean_table(rows: list[dict]) -> None:
-    print("this run (scripted), clean")
+    print(f"this run, clean ({CARDS})")
     by: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in rows:
         by[(r["model"], r["arm"])].append(r)
@@ -96,11 +116,17 @@ def main() -> None:
     a = ap.parse_args()
     if not a.faults and not a.clean:
         sys.exit("error: pass --faults and/or --clean with a run folder")
+    domains = {domain_of(run) for run in (a.faults, a.clean) if run}
+    if len(domains) > 1:
+        sys.exit(f"error: the runs played different domains ({', '.join(sorted(domains))}); print them apart")
     if a.faults:
         faults_table(load(a.faults))
     if a.clean:
         clean_table(load(a.clean))
-    paper()
+    if domains == {"retail"}:
+        paper()
+    else:
+        print(f"paper: retail only (no {', '.join(sorted(domains))} figure to compare with)")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""Command line of the tau-bench retail world (bad input: one line on stderr, exit 2).
+"""Command line of the tau-bench world, both domains (bad input: one line on stderr, exit 2).
 
-    python -m environments.taubench fetch [--dest DIR] [--base-url URL] [--tasks-from DIR]
-    python -m environments.taubench describe [--json] [--data-dir DIR]
-    python -m environments.taubench replay --split test [--task N] [--dump-db PATH] [--json] [--data-dir DIR]
-    python -m environments.taubench traces --split train --out F.jsonl [--seed 0] [--random-calls 4] [--data-dir DIR]
+    python -m environments.taubench fetch [--dest DIR] [--base-url URL] [--domain D] [--tasks-from DIR]
+    python -m environments.taubench describe [--domain retail|airline] [--json] [--data-dir DIR]
+    python -m environments.taubench replay [--domain D] --split test [--task N] [--dump-db PATH] [--json]
+    python -m environments.taubench traces [--domain D] --split train --out F.jsonl [--seed 0] [--random-calls 4]
 
+``--domain`` is ``retail`` (the default) or ``airline``; ``fetch`` brings both unless told one.
 ``replay`` runs every ground-truth action on a fresh database and scores it (exit 1 when a task
 scores 0); ``--dump-db`` writes the final database(s) as JSON: one file with ``--task``, else a
 folder of ``<split>-<index>.json``.
@@ -18,7 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from environments.taubench.checksums import SPLITS
+from environments.taubench.checksums import DOMAINS, SPLITS_OF
+
+SPLITS = tuple(dict.fromkeys(s for splits in SPLITS_OF.values() for s in splits))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,22 +35,30 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m environments.taubench", description="tau-bench retail world")
+    p = _Parser(prog="python -m environments.taubench", description="tau-bench world (retail and airline)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    f = sub.add_parser("fetch", help="download and verify the pinned data files")
-    f.add_argument("--dest", help="data folder (default: $TAUBENCH_DATA or data/taubench/retail)")
+    f = sub.add_parser("fetch", help="download, convert and verify the pinned data files of both domains")
+    f.add_argument(
+        "--dest", help="data root (default: $TAUBENCH_DATA or data/taubench); files go to <root>/<domain>/"
+    )
     f.add_argument(
         "--base-url",
-        help="a mirror serving all seven files (default: upstream raw URLs for the database and policy)",
+        help="the root of upstream's tree at the pinned commit, http(s):// or file:// (default: upstream's raw URLs)",
     )
-    f.add_argument("--tasks-from", help="a folder holding tasks_{test,train,dev}.json to copy (hash checked)")
+    f.add_argument("--domain", choices=[*DOMAINS, "all"], default="all")
+    f.add_argument(
+        "--tasks-from",
+        help="a data root (or retail folder) holding the task-list JSONs to copy instead of converting upstream's modules",
+    )
 
     d = sub.add_parser("describe", help="counts and the data folder's sha256")
+    d.add_argument("--domain", choices=DOMAINS, default="retail")
     d.add_argument("--json", action="store_true")
     d.add_argument("--data-dir")
 
     r = sub.add_parser("replay", help="replay ground-truth actions and score them")
+    r.add_argument("--domain", choices=DOMAINS, default="retail")
     r.add_argument("--split", default="test", choices=[*SPLITS, "all"])
     r.add_argument("--task", type=int, help="one task's index within the split")
     r.add_argument("--dump-db", help="with --task: a JSON file; without: a folder of <split>-<index>.json")
@@ -55,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--data-dir")
 
     t = sub.add_parser("traces", help="clean tool executions as JSON lines")
+    t.add_argument("--domain", choices=DOMAINS, default="retail")
     t.add_argument("--split", default="train", choices=[*SPLITS, "all"])
     t.add_argument("--out", required=True, help="output file ('-' for stdout)")
     t.add_argument("--seed", type=int, default=0)
@@ -81,27 +93,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _env(args: argparse.Namespace) -> Any:
-    from environments.taubench.env import TauBenchRetailEnv
+    from environments.taubench.env import TauBenchEnv
 
-    return TauBenchRetailEnv(data_dir=args.data_dir)
+    return TauBenchEnv(data_dir=args.data_dir, domain=args.domain)
+
+
+def _splits(args: argparse.Namespace) -> tuple[str, ...]:
+    """The splits asked for, each one the domain has (``all``: every split of the domain)."""
+    have = SPLITS_OF[args.domain]
+    if args.split == "all":
+        return have
+    if args.split not in have:
+        raise UsageError(f"--split {args.split}: the {args.domain} domain has only {', '.join(have)}")
+    return (args.split,)
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    from environments.taubench.data import resolve_dir
-    from environments.taubench.fetch import fetch, missing_help
+    from environments.taubench.data import resolve_root
+    from environments.taubench.fetch import SCHEMES, fetch
 
     if args.tasks_from is not None and not Path(args.tasks_from).is_dir():
         raise UsageError(f"--tasks-from {args.tasks_from} is not a folder")
-    if args.base_url is not None and not args.base_url.startswith(("http://", "https://")):
-        raise UsageError(f"--base-url must start with http:// or https://, got {args.base_url!r}")
-    done = fetch(args.dest, base_url=args.base_url, tasks_from=args.tasks_from)
-    folder = resolve_dir(args.dest)
+    if args.base_url is not None and not args.base_url.startswith(SCHEMES):
+        raise UsageError(f"--base-url must start with http://, https:// or file://, got {args.base_url!r}")
+    domains = DOMAINS if args.domain == "all" else (args.domain,)
+    done = fetch(args.dest, base_url=args.base_url, domains=domains, tasks_from=args.tasks_from)
     for name, what in done.items():
-        print(f"{name:18} {what}")
-    if "missing" in done.values():
-        sys.stderr.write(f"taubench: {missing_help(folder)}\n")
-        return 1
-    print(f"all files verified in {folder}")
+        print(f"{name:26} {what}")
+    print(f"all files verified under {resolve_root(args.dest)} ({', '.join(domains)})")
     return 0
 
 
@@ -112,8 +131,12 @@ def _describe(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(d, indent=2))
         return 0
-    print(f"tau-bench retail in {d['data_dir']}")
-    print(f"users {d['users']}, orders {d['orders']}, products {d['products']} ({d['variants']} variants)")
+    counts = ("users", "orders", "products", "flights", "reservations")
+    print(f"tau-bench {d['domain']} in {d['data_dir']}")
+    print(
+        ", ".join(f"{k} {d[k]}" for k in counts if k in d)
+        + (f" ({d['variants']} variants)" if "variants" in d else "")
+    )
     print("tasks " + ", ".join(f"{s} {n}" for s, n in d["tasks"].items()))
     print(f"tools {d['tools']} {d['tool_categories']}")
     print(f"sha256 {d['sha256']}")
@@ -123,6 +146,7 @@ def _describe(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from environments.taubench.replay import run_ground_truth
 
+    splits = _splits(args)  # before the data loads: a bad split is the user's, not the data's
     env = _env(args)
     if args.task is not None:
         if args.split == "all":
@@ -162,7 +186,7 @@ def _replay(args: argparse.Namespace) -> int:
             raise UsageError(f"--dump-db {folder} is a file; without --task it must be a folder")
         folder.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {}
-    for split in SPLITS if args.split == "all" else (args.split,):
+    for split in splits:
         failed, semantic = [], 0
         for task in env.tasks(split):
             ep = run_ground_truth(env, task.task_id)
@@ -190,8 +214,8 @@ def _traces(args: argparse.Namespace) -> int:
 
     if args.random_calls < 0:
         raise UsageError(f"--random-calls must be >= 0, got {args.random_calls}")
+    splits = _splits(args)  # before the data loads: a bad split is the user's, not the data's
     env = _env(args)
-    splits = SPLITS if args.split == "all" else (args.split,)
     out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     n = 0
     try:

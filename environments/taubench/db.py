@@ -1,13 +1,18 @@
-"""The retail database: a shared, never-mutated base and cheap copy-on-write copies of it.
+"""A domain's database: a shared, never-mutated base and cheap copy-on-write copies of it.
 
-A :class:`RetailDB` shares every record with its :class:`BaseDB` until a tool asks to write one
-(``writable_order`` / ``writable_user``); only then is that record deep-copied. A copy costs three
-shallow dict copies, so replaying hundreds of tasks needs no full deep copy.
+The collections are the domain's (retail: ``orders``, ``products``, ``users``; airline:
+``flights``, ``reservations``, ``users``), each ``{id: record}`` and an attribute of the copy
+(``db.orders``). A :class:`DB` shares every record with its :class:`BaseDB` until a tool asks to
+write one (``writable``) or adds one (``insert``); only then is that record deep-copied. A copy
+costs one shallow dict copy per collection, so replaying hundreds of tasks needs no full deep copy.
 
 Hashes follow upstream's equality: a record's exact digest is the sha256 of ``str`` of its
-key-sorted nested tuples (so ``51`` differs from ``51.0`` and float noise counts); the database
-digest is a hash over every (collection, key, record digest) line, with the base's record
-digests computed once. The semantic digest rounds every number to cents first (``51 == 51.0``,
+key-sorted nested tuples (so ``51`` differs from ``51.0`` and float noise counts). Two copies of one
+base are equal exactly when the records that differ from the base are the same, so a copy's
+digest is a hash over the base's identity and a (collection, key, record digest) line for each
+record whose digest differs from its base record's (or that the base lacks): only the records a
+tool took for writing are hashed, and a base record's digest is computed when first compared (once
+per process). The semantic digest rounds every number to cents first (``51 == 51.0``,
 ``41.91999999999999 == 41.92``). Knows nothing about tools, tasks or episodes.
 """
 
@@ -16,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any
-
-COLLECTIONS = ("orders", "products", "users")  # sorted: the order lines enter the digest
 
 
 def to_hashable(value: Any) -> Any:
@@ -62,31 +65,29 @@ _DIGESTS = {"exact": exact_digest, "semantic": semantic_digest}
 
 
 class BaseDB:
-    """The loaded database. Never mutated: episodes work on :meth:`fresh` copies."""
+    """The loaded database. Never mutated: episodes work on :meth:`fresh` copies.
 
-    def __init__(self, collections: dict[str, dict[str, Any]]):
-        missing = [c for c in COLLECTIONS if c not in collections]
-        if missing:
-            raise ValueError(f"retail database lacks collections {missing}")
-        self.collections = {c: collections[c] for c in COLLECTIONS}
-        self.keys = {c: sorted(self.collections[c]) for c in COLLECTIONS}
-        self.position = {c: {k: i for i, k in enumerate(self.keys[c])} for c in COLLECTIONS}
-        self._lines: dict[str, dict[str, list[str]]] = {}  # kind -> collection -> digest line per key
+    ``collections`` keeps the caller's order (upstream's loader order, used for dumps); digests
+    walk the collections in sorted order. ``identity`` (e.g. the data files' hash) enters every
+    digest, so copies of different bases never share one.
+    """
 
-    def fresh(self) -> RetailDB:
-        return RetailDB(self)
+    def __init__(self, collections: dict[str, dict[str, Any]], identity: str = ""):
+        if not collections:
+            raise ValueError("a database needs at least one collection")
+        self.collections = dict(collections)
+        self.names = tuple(sorted(self.collections))  # the order the lines enter the digest
+        self.identity = identity
+        self._digests: dict[tuple[str, str, str], str] = {}  # (kind, collection, key) -> record digest
+
+    def fresh(self) -> DB:
+        return DB(self)
 
     def record_digest(self, kind: str, collection: str, key: str) -> str:
-        lines = self.lines(kind)[collection]
-        return lines[self.position[collection][key]].rsplit("\0", 1)[1][:-1]
-
-    def lines(self, kind: str) -> dict[str, list[str]]:
-        if kind not in self._lines:
-            fn = _DIGESTS[kind]
-            self._lines[kind] = {
-                c: [_line(c, k, fn(self.collections[c][k])) for k in self.keys[c]] for c in COLLECTIONS
-            }
-        return self._lines[kind]
+        memo = (kind, collection, key)
+        if memo not in self._digests:
+            self._digests[memo] = _DIGESTS[kind](self.collections[collection][key])
+        return self._digests[memo]
 
     def digest(self, kind: str = "exact") -> str:
         return self.fresh().digest(kind)
@@ -96,29 +97,27 @@ def _line(collection: str, key: str, digest: str) -> str:
     return f"{collection}\0{key}\0{digest}\n"
 
 
-class RetailDB:
-    """One episode's database: ``users``, ``orders``, ``products`` as ``{id: record}``.
+class DB:
+    """One episode's database: each collection an attribute holding ``{id: record}``.
 
-    Read records freely; before every change to one, take it through :meth:`writable` (or the
-    ``writable_order`` / ``writable_user`` shortcuts): the first time gives this copy its own
-    record, and every time forgets that record's remembered digests.
+    Read records freely; before every change to one, take it through :meth:`writable` (a new
+    record goes in through :meth:`insert`): the first time gives this copy its own record, and every
+    time forgets that record's remembered digests.
     """
-
-    __slots__ = ("base", "users", "orders", "products", "owned", "_memo")
 
     def __init__(self, base: BaseDB):
         self.base = base
-        self.users: dict[str, Any] = dict(base.collections["users"])
-        self.orders: dict[str, Any] = dict(base.collections["orders"])
-        self.products: dict[str, Any] = dict(base.collections["products"])
+        self.data: dict[str, dict[str, Any]] = {c: dict(records) for c, records in base.collections.items()}
+        for c, records in self.data.items():
+            setattr(self, c, records)  # db.orders, db.reservations ...: the tools' view
         self.owned: set[tuple[str, str]] = set()
         # digests of owned records; a record's entries are dropped whenever it is taken for writing
         self._memo: dict[tuple[str, str, str], str] = {}
 
     def collection(self, name: str) -> dict[str, Any]:
-        if name not in COLLECTIONS:
-            raise KeyError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}")
-        return getattr(self, name)
+        if name not in self.data:
+            raise KeyError(f"unknown collection {name!r}; known: {', '.join(self.data)}")
+        return self.data[name]
 
     def writable(self, collection: str, key: str) -> Any:
         coll = self.collection(collection)
@@ -129,41 +128,44 @@ class RetailDB:
             self.owned.add((collection, key))
         return coll[key]
 
-    def writable_order(self, order_id: str) -> dict[str, Any]:
-        return self.writable("orders", order_id)
-
-    def writable_user(self, user_id: str) -> dict[str, Any]:
-        return self.writable("users", user_id)
+    def insert(self, collection: str, key: str, record: Any) -> None:
+        """Add (or replace) a record this copy owns, e.g. a new reservation."""
+        for kind in _DIGESTS:
+            self._memo.pop((kind, collection, key), None)
+        self.collection(collection)[key] = record
+        self.owned.add((collection, key))
 
     def digest(self, kind: str = "exact") -> str:
         """A hash of the whole database; equal contents give equal digests (``kind``: exact | semantic)."""
-        fn = _DIGESTS[kind]
-        base_lines = self.base.lines(kind)
-        h = hashlib.sha256()
-        for c in COLLECTIONS:
-            coll = getattr(self, c)
-            owned = [k for (oc, k) in self.owned if oc == c]
-            pos = self.base.position[c]
-            if len(coll) == len(pos) and all(k in pos for k in owned):
-                lines = list(base_lines[c])
-                for k in owned:
-                    lines[pos[k]] = _line(c, k, self._owned_digest(kind, c, k))
-            else:  # keys were added or removed outside the tools: hash every record
-                lines = [_line(c, k, self._digest_of(c, k, fn, kind)) for k in sorted(coll)]
+        h = hashlib.sha256(f"{self.base.identity}\0{kind}\n".encode())
+        for c in self.base.names:
+            coll, base = self.data[c], self.base.collections[c]
+            owned = sorted(k for (oc, k) in self.owned if oc == c)
+            added = [k for k in owned if k not in base]
+            if len(coll) == len(base) + len(added) and all(k in coll for k in added):
+                lines = [
+                    _line(c, k, d)
+                    for k in owned
+                    if (d := self._owned_digest(kind, c, k))
+                    != (self.base.record_digest(kind, c, k) if k in base else None)
+                ]
+            else:  # keys were removed outside the tools: every record, marked as such
+                lines = ["\0every record\n"] + [
+                    _line(c, k, self._digest_of(c, k, kind)) for k in sorted(coll)
+                ]
             h.update("".join(lines).encode())
         return h.hexdigest()
 
     def _owned_digest(self, kind: str, c: str, k: str) -> str:
         memo = (kind, c, k)
         if memo not in self._memo:
-            self._memo[memo] = _DIGESTS[kind](getattr(self, c)[k])
+            self._memo[memo] = _DIGESTS[kind](self.data[c][k])
         return self._memo[memo]
 
-    def _digest_of(self, c: str, k: str, fn: Any, kind: str) -> str:
-        base = self.base.collections[c]
-        if (c, k) not in self.owned and k in base and getattr(self, c)[k] is base[k]:
-            return self.base.record_digest(kind, c, k)
-        return fn(getattr(self, c)[k])
+    def _digest_of(self, c: str, k: str, kind: str) -> str:
+        if (c, k) in self.owned:
+            return self._owned_digest(kind, c, k)
+        return self.base.record_digest(kind, c, k)
 
     def upstream_hash(self) -> str:
         """Upstream's form, sha256 of ``str`` of the whole nested tuple (slow; for cross-checks)."""
@@ -177,17 +179,18 @@ class RetailDB:
             # unequal values differ for sure; equal ones may still differ in type (1 vs 1.0): then the digests decide
             if (
                 k not in base
-                or getattr(self, c)[k] != base[k]
+                or self.data[c][k] != base[k]
                 or self._owned_digest("exact", c, k) != self.base.record_digest("exact", c, k)
             ):
                 out.append((c, k))
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole database as upstream's loader shape (records shared, not copied)."""
-        return {"users": self.users, "orders": self.orders, "products": self.products}
+        """The whole database in upstream's loader shape (records shared, not copied)."""
+        return dict(self.data)
 
     def dump(self, path: Any) -> None:
         """Write the database as JSON; numbers exactly as the tools wrote them (float repr, ints stay ints)."""
+        text = json.dumps(self.to_dict(), ensure_ascii=False)  # dumps, not dump: json's C encoder
         with open(path, "w", encoding="utf-8") as fh:
-            json.dump(self.to_dict(), fh, ensure_ascii=False)
+            fh.write(text)

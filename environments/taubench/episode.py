@@ -1,4 +1,4 @@
-"""One tau-bench retail episode: its own database copy, the simulated user, every agent action, the reward.
+"""One tau-bench episode: its own database copy, the simulated user, every agent action, the reward.
 
 Upstream's loop, one agent action per step: a tool call runs on this episode's database; a text
 goes to the simulated user. The episode ends when the user's reply contains ``###STOP###`` or
@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any
 from core.protocol import Outcome, ToolCall, ToolResult, ToolSpec, UserModel, UserTurn
 from environments.taubench import reward
 from environments.taubench.data import TaskRecord
-from environments.taubench.tools import TERMINAL_TOOLS, execute, to_result
 from environments.taubench.user import SimulatedUser, is_stop
 
 if TYPE_CHECKING:
     from core.protocol import Task
-    from environments.taubench.env import TauBenchRetailEnv
+    from environments.taubench.env import TauBenchEnv
 
 RESPOND = "respond"
 
@@ -30,7 +29,7 @@ RESPOND = "respond"
 class TauBenchEpisode:
     def __init__(
         self,
-        env: TauBenchRetailEnv,
+        env: TauBenchEnv,
         task: Task,
         record: TaskRecord,
         seed: int = 0,
@@ -51,11 +50,11 @@ class TauBenchEpisode:
         self.steps = 0
         self.done = False
         self.done_reason: str | None = None  # "user_stop" | "transfer"
-        self.state = RetailState(self)
+        self.state = TauBenchState(self)
 
     @property
     def system_prompt(self) -> str:
-        """The agent's system prompt: the retail policy (wiki.md)."""
+        """The agent's system prompt: the domain's policy (wiki.md)."""
         return self.env.system_prompt
 
     def tools(self) -> list[ToolSpec]:
@@ -79,8 +78,9 @@ class TauBenchEpisode:
         self.steps += 1
         kwargs = dict(arguments) if isinstance(arguments, Mapping) else arguments
         self.actions.append({"name": name, "kwargs": kwargs})
-        result = to_result(name, execute(self.db, name, kwargs))
-        if name in TERMINAL_TOOLS:
+        domain = self.env.domain
+        result = domain.to_result(name, domain.execute(self.db, name, kwargs))
+        if name in domain.terminal_tools:
             self.done, self.done_reason = True, "transfer"
         return result
 
@@ -141,25 +141,6 @@ class TauBenchEpisode:
 
 # ------------------------------------------------------------------------------------------ state access
 
-# tool -> (collection, argument naming the record)
-RECORD_OF: dict[str, tuple[str, str]] = {
-    "get_user_details": ("users", "user_id"),
-    "modify_user_address": ("users", "user_id"),
-    "get_product_details": ("products", "product_id"),
-    **{
-        t: ("orders", "order_id")
-        for t in (
-            "get_order_details",
-            "cancel_pending_order",
-            "modify_pending_order_address",
-            "modify_pending_order_payment",
-            "modify_pending_order_items",
-            "return_delivered_order_items",
-            "exchange_delivered_order_items",
-        )
-    },
-}
-
 _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -186,14 +167,14 @@ class StateRef:
     steps: tuple[str | int, ...]
 
 
-class RetailState:
+class TauBenchState:
     """``StateAccess`` over an episode's database: faults corrupt stored records, not just results."""
 
     def __init__(self, episode: TauBenchEpisode):
         self.episode = episode
 
     def locate(self, call: ToolCall, result: ToolResult, path: str) -> StateRef | None:
-        where = RECORD_OF.get(call.name)
+        where = self.episode.env.domain.record_of.get(call.name)
         steps = parse_path(path)
         if where is None or steps is None or result.status != "ok" or not isinstance(call.arguments, dict):
             return None

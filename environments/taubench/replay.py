@@ -7,11 +7,11 @@ for an agent that reports what it found). Knows nothing about the harness.
 
 from __future__ import annotations
 
-from environments.taubench.env import TauBenchRetailEnv
+from environments.taubench.env import TauBenchEnv
 from environments.taubench.episode import TauBenchEpisode
 
 
-def run_ground_truth(env: TauBenchRetailEnv, task_id: str) -> TauBenchEpisode:
+def run_ground_truth(env: TauBenchEnv, task_id: str) -> TauBenchEpisode:
     """A finished-by-hand episode of ``task_id``: every ground-truth call, then the outputs message."""
     ep = env.episode(task_id)
     record = env.record(task_id)

@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from environments.taubench.data import TaskRecord
-from environments.taubench.db import BaseDB, RetailDB
-from environments.taubench.tools import TERMINAL_TOOLS, execute
+from environments.taubench.db import DB, BaseDB
+from environments.taubench.domains import Domain
 
 
 class Reference:
     """A task's ground-truth final database and its exact digest (the semantic one when first asked)."""
 
-    def __init__(self, db: RetailDB):
+    def __init__(self, db: DB):
         self.db = db
         self.exact = db.digest("exact")
         self.changed = tuple(db.changed())  # (collection, key) the ground truth changes
@@ -35,20 +35,20 @@ class Reference:
 
 
 def replay(
-    base: BaseDB, record: TaskRecord, include_terminal: bool = False
-) -> tuple[RetailDB, list[tuple[dict, str]]]:
+    domain: Domain, base: BaseDB, record: TaskRecord, include_terminal: bool = False
+) -> tuple[DB, list[tuple[dict, str]]]:
     """A fresh database after the task's ground-truth actions, and each (action, result string)."""
     db = base.fresh()
     steps = []
     for action in record.actions:
-        if action["name"] in TERMINAL_TOOLS and not include_terminal:
+        if action["name"] in domain.terminal_tools and not include_terminal:
             continue
-        steps.append((action, execute(db, action["name"], action["kwargs"])))
+        steps.append((action, domain.execute(db, action["name"], action["kwargs"])))
     return db, steps
 
 
-def reference(base: BaseDB, record: TaskRecord) -> Reference:
-    return Reference(replay(base, record)[0])
+def reference(domain: Domain, base: BaseDB, record: TaskRecord) -> Reference:
+    return Reference(replay(domain, base, record)[0])
 
 
 def outputs_found(outputs: Iterable[str], agent_messages: Iterable[str]) -> dict[str, bool]:
@@ -57,7 +57,7 @@ def outputs_found(outputs: Iterable[str], agent_messages: Iterable[str]) -> dict
     return {out: any(out.lower() in t for t in texts) for out in outputs}
 
 
-def compute(db: RetailDB, record: TaskRecord, ref: Reference, agent_messages: list[str]) -> dict[str, Any]:
+def compute(db: DB, record: TaskRecord, ref: Reference, agent_messages: list[str]) -> dict[str, Any]:
     """Reward details of a final database and the agent's messages (``reward`` is 0.0 or 1.0)."""
     exact = db.digest("exact")
     r_actions = exact == ref.exact

@@ -1,43 +1,50 @@
 """Clean tool executions for contract mining, without any model or user.
 
 Per task of a split: the ground-truth calls on a fresh database (post-states included), then a
-few seeded random calls on that database: valid reads of the task customer's own records
-(profile, orders, the products in them, look-ups by email or name and zip, the catalogue list,
-arithmetic) and invalid calls that must fail before any write (unknown ids, wrong order status,
-a payment method the customer lacks, bad characters). Rows are
+few seeded random calls of the domain on that database (``valid_read`` and ``invalid_call``: reads
+of the task customer's own records, and calls that fail before any write). Rows are
 ``{tool, arguments, result, status, task_id, group_id, source}``. Knows nothing about monitors.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 from core.seeding import rng
-from environments.taubench.db import RetailDB
-from environments.taubench.env import TauBenchRetailEnv
-from environments.taubench.tools import execute, to_result
+from environments.taubench.db import DB
+from environments.taubench.domains import DEFAULT, Domain
+from environments.taubench.env import TauBenchEnv
 
 
 def traces(
-    env: TauBenchRetailEnv, split: str = "train", seed: int = 0, random_calls: int = 4
+    env: TauBenchEnv, split: str | None = None, seed: int = 0, random_calls: int = 4
 ) -> Iterator[dict[str, Any]]:
-    for task in env.tasks(split):
+    domain = env.domain
+    for task in env.tasks(split or domain.trace_split):
         record = env.record(task.task_id)
         db = env.data.base.fresh()
         for action in record.actions:
-            yield _row(db, action["name"], action["kwargs"], task.task_id, task.group_id, "ground_truth")
-        r = rng("taubench-traces", seed, task.task_id)
+            yield _row(
+                domain, db, action["name"], action["kwargs"], task.task_id, task.group_id, "ground_truth"
+            )
+        r = rng(_salt(domain), seed, task.task_id)
         for _ in range(random_calls):
-            name, arguments = (valid_read if r.random() < 0.6 else invalid_call)(db, record.user_id, r)
-            yield _row(db, name, arguments, task.task_id, task.group_id, "random")
+            name, arguments = (domain.valid_read if r.random() < 0.6 else domain.invalid_call)(
+                db, record.user_id, r
+            )
+            yield _row(domain, db, name, arguments, task.task_id, task.group_id, "random")
+
+
+def _salt(domain: Domain) -> str:
+    # retail keeps the salt it had before airline came: the same traces, registries and runs
+    return "taubench-traces" if domain.name == DEFAULT else f"taubench-{domain.name}-traces"
 
 
 def _row(
-    db: RetailDB, name: str, arguments: dict[str, Any], task_id: str, group_id: str, source: str
+    domain: Domain, db: DB, name: str, arguments: dict[str, Any], task_id: str, group_id: str, source: str
 ) -> dict[str, Any]:
-    result = to_result(name, execute(db, name, arguments))
+    result = domain.to_result(name, domain.execute(db, name, arguments))
     return {
         "tool": name,
         "arguments": arguments,
@@ -47,86 +54,3 @@ def _row(
         "group_id": group_id,
         "source": source,
     }
-
-
-def _own_orders(db: RetailDB, user_id: str) -> list[str]:
-    return [o for o in db.users[user_id]["orders"] if o in db.orders]
-
-
-def _recase(text: str, r: random.Random) -> str:
-    return r.choice([text, text.lower(), text.upper(), text.title()])
-
-
-def valid_read(db: RetailDB, user_id: str, r: random.Random) -> tuple[str, dict[str, Any]]:
-    user = db.users[user_id]
-    orders = _own_orders(db, user_id)
-    kind = r.choice(["user", "order", "product", "email", "name_zip", "list", "calculate"])
-    if kind == "order" and orders:
-        return "get_order_details", {"order_id": r.choice(orders)}
-    if kind == "product":
-        items = [i for o in orders for i in db.orders[o]["items"]]
-        pid = r.choice(items)["product_id"] if items and r.random() < 0.8 else r.choice(sorted(db.products))
-        return "get_product_details", {"product_id": pid}
-    if kind == "email":
-        return "find_user_id_by_email", {"email": _recase(user["email"], r)}
-    if kind == "name_zip":
-        name = user["name"]
-        return "find_user_id_by_name_zip", {
-            "first_name": _recase(name["first_name"], r),
-            "last_name": _recase(name["last_name"], r),
-            "zip": user["address"]["zip"],
-        }
-    if kind == "list":
-        return "list_all_product_types", {}
-    if kind == "calculate":
-        prices = [i["price"] for o in orders for i in db.orders[o]["items"]] or [r.randint(1, 999) / 4]
-        a, b = r.choice(prices), r.choice(prices)
-        return "calculate", {
-            "expression": r.choice([f"{a} + {b}", f"{a} - {b}", f"{a} * 0.9", f"({a} + {b}) / 2"])
-        }
-    return "get_user_details", {"user_id": user_id}
-
-
-def invalid_call(db: RetailDB, user_id: str, r: random.Random) -> tuple[str, dict[str, Any]]:
-    orders = _own_orders(db, user_id)
-    not_pending = [o for o in orders if db.orders[o]["status"] != "pending"]
-    not_delivered = [o for o in orders if db.orders[o]["status"] != "delivered"]
-    kind = r.choice(["order", "user", "product", "email", "cancel", "return", "payment", "calculate"])
-    if kind == "cancel" and not_pending:
-        return "cancel_pending_order", {"order_id": r.choice(not_pending), "reason": "no longer needed"}
-    if kind == "return" and not_delivered:
-        order = db.orders[r.choice(not_delivered)]
-        return "return_delivered_order_items", {
-            "order_id": order["order_id"],
-            "item_ids": [order["items"][0]["item_id"]],
-            "payment_method_id": order["payment_history"][0]["payment_method_id"],
-        }
-    if kind == "payment" and orders:
-        return "modify_pending_order_payment", {
-            "order_id": r.choice(orders),
-            "payment_method_id": _absent(
-                lambda: f"{r.choice(['gift_card', 'credit_card', 'paypal'])}_{r.randint(0, 9_999_999):07d}",
-                db.users[user_id]["payment_methods"],
-            ),
-        }
-    if kind == "user":
-        return "get_user_details", {
-            "user_id": _absent(lambda: f"{user_id.rsplit('_', 1)[0]}_{r.randint(0, 9999):04d}", db.users)
-        }
-    if kind == "product":
-        return "get_product_details", {
-            "product_id": _absent(lambda: f"{r.randint(0, 9_999_999_999):010d}", db.products)
-        }
-    if kind == "email":
-        return "find_user_id_by_email", {"email": f"nobody{r.randint(0, 9999):04d}@example.org"}
-    if kind == "calculate":
-        return "calculate", {"expression": r.choice(["2 x 3", "sqrt(4)", "1/0", "10 % 3"])}
-    return "get_order_details", {"order_id": _absent(lambda: f"#W{r.randint(0, 9_999_999):07d}", db.orders)}
-
-
-def _absent(draw: Any, existing: Any) -> str:
-    for _ in range(100):
-        value = draw()
-        if value not in existing:
-            return value
-    raise RuntimeError("could not draw an absent id")  # never with these id spaces

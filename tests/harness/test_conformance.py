@@ -15,13 +15,13 @@ from harness.conformance import FAIL, PASS, check_world, main
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runner"))
 from _fakes import load_fakeworld  # noqa: E402
 
-SHARED_RETAIL = Path(__file__).resolve().parents[2].parent / "shared" / "taubench" / "retail"
+SHARED_TAUBENCH = Path(__file__).resolve().parents[2].parent / "shared" / "taubench"
 
 
 @pytest.mark.parametrize("name", worlds.world_names())
 def test_every_discovered_world_conforms(name, monkeypatch):
-    if name == "taubench" and SHARED_RETAIL.is_dir():
-        monkeypatch.setenv("TAUBENCH_DATA", str(SHARED_RETAIL))
+    if name == "taubench" and SHARED_TAUBENCH.is_dir():
+        monkeypatch.setenv("TAUBENCH_DATA", str(SHARED_TAUBENCH))
     why = worlds.get_plugin(name).unavailable()
     if why is not None:
         pytest.skip(f"{name} cannot start here: {why}")

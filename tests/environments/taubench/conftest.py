@@ -20,9 +20,9 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def env(data_dir):
-    from environments.taubench.env import TauBenchRetailEnv
+    from environments.taubench.env import TauBenchEnv
 
-    return TauBenchRetailEnv(data_dir=data_dir)
+    return TauBenchEnv(data_dir=data_dir)
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +32,12 @@ def raw(data_dir) -> dict:
         name: json.loads((data_dir / f"{name}.json").read_text())
         for name in ("users", "orders", "products", "tasks_test", "tasks_train", "tasks_dev")
     }
+
+
+@pytest.fixture(scope="session")
+def airline_env(data_dir):
+    from environments.taubench.env import TauBenchEnv
+
+    if not (data_dir.parent / "airline" / "flights.json").is_file():
+        pytest.skip(f"tau-bench airline data not found at {data_dir.parent / 'airline'}")
+    return TauBenchEnv(data_dir=data_dir.parent, domain="airline")

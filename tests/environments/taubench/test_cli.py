@@ -20,6 +20,25 @@ def _data_env(monkeypatch, data_dir):
     monkeypatch.setenv("TAUBENCH_DATA", str(data_dir))
 
 
+def test_airline_replay_dumps_one_database_per_task(monkeypatch, data_dir, airline_env, tmp_path, capsys):
+    monkeypatch.setenv("TAUBENCH_DATA", str(data_dir.parent))  # a root holding retail/ and airline/
+    folder = tmp_path / "dbs"
+    assert main(["replay", "--domain", "airline", "--split", "test", "--dump-db", str(folder)]) == 0
+    assert capsys.readouterr().out.strip() == "test: 50 tasks, reward 1 on 50, semantic 1 on 50"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"test-{i}.json" for i in range(50))
+    booked = next(
+        t.task_id
+        for t in airline_env.tasks("test")
+        if "book_reservation" in [a["name"] for a in airline_env.record(t.task_id).actions]
+    )
+    dumped = json.loads((folder / f"{booked}.json").read_text())
+    assert set(dumped) == {"flights", "reservations", "users"} and "HATHAT" in dumped["reservations"]
+    assert main(["describe", "--domain", "airline", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["users"], d["reservations"], d["flights"], d["tasks"]) == (500, 2000, 300, {"test": 50})
+    assert d["tools"] == 14 and d["tool_categories"] == {"read": 7, "write": 6, "terminal": 1}
+
+
 def test_describe_counts(capsys, raw, data_dir):
     assert main(["describe", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
@@ -86,6 +105,8 @@ def test_traces_rows(tmp_path, capsys, env):
         (["traces", "--split", "dev", "--out", "-", "--random-calls", "-1"], "--random-calls must be >= 0"),
         (["describe", "--data-dir", "/nonexistent/taubench"], "make data-taubench"),
         (["frobnicate"], "invalid choice"),
+        (["replay", "--domain", "airline", "--split", "train"], "the airline domain has only test"),
+        (["replay", "--domain", "cargo"], "invalid choice"),
     ],
 )
 def test_bad_input_one_line_exit_2(argv, message, capsys):

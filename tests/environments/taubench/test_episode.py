@@ -30,9 +30,9 @@ def test_public_task_hides_the_instruction(env, raw):
     assert rec["instruction"] not in repr(t)
     assert env.needs_user is True and t.terminal_tool == "transfer_to_human_agents"
     assert len(env.tasks("train")) == 500 and len(env.tasks()) == 635
-    with pytest.raises(KeyError, match="unknown taubench task"):
+    with pytest.raises(KeyError, match="unknown taubench retail task"):
         env.task("test-115")
-    with pytest.raises(KeyError, match="unknown taubench split"):
+    with pytest.raises(KeyError, match="unknown taubench retail split"):
         env.tasks("valid")
 
 

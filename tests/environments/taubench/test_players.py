@@ -25,8 +25,6 @@ def _find(order: dict, want: dict, used: list) -> str:
 
 def _carry_out(env, card: dict):
     """Carry out a card's goals on a fresh database, resolving names and options independently."""
-    from environments.taubench.tools import execute
-
     db = env.data.base.fresh()
     user = db.collection("users")[card["user_id"]]
     for g in card["goals"]:
@@ -61,7 +59,7 @@ def _carry_out(env, card: dict):
                     for k, m in user["payment_methods"].items()
                     if m["source"] == p["source"] and m.get("last_four") == p.get("last_four")
                 )
-        execute(db, g["action"], kw)
+        env.domain.execute(db, g["action"], kw)
     return db
 
 
@@ -99,8 +97,9 @@ def test_missing_cards_have_reasons(env):
     assert all(why for why in data["missing"].values())
 
 
-def play(env, task_id: str, agent, wrap=None):
-    """One episode: the card user as the user model, ``agent`` answering from the messages only."""
+def steps(env, task_id: str, agent, wrap=None):
+    """One episode as a generator that yields after each agent reply (so episodes can interleave on one
+    agent); the card user is the user model; returns (outcome, messages)."""
     from environments.taubench.users.card_user import CardUser
 
     user = CardUser()
@@ -109,39 +108,55 @@ def play(env, task_id: str, agent, wrap=None):
         return user.respond(msgs, [], random.Random(0))["content"]
 
     ep = env.episode(task_id, user=user_model)
+    msgs = [
+        {"role": "system", "content": env.system_prompt},
+        {"role": "user", "content": asyncio.run(ep.open())},
+    ]
+    rng = random.Random(0)
+    for _ in range(80):
+        reply = agent.respond(msgs, [], rng)
+        msgs.append(reply)
+        yield
+        if reply["tool_calls"]:
+            for tc in reply["tool_calls"]:
+                call = ToolCall(tc["function"]["name"], json.loads(tc["function"]["arguments"]))
+                res = ep.call_sync(call.name, call.arguments)
+                content = res.content if isinstance(res.content, str) else json.dumps(res.content)
+                if wrap:
+                    content = wrap(call, content)
+                msgs.append({"role": "tool", "tool_call_id": tc["id"], "content": content})
+            if ep.done:
+                break
+        else:
+            turn = asyncio.run(ep.say(reply["content"]))
+            if turn.done:
+                break
+            msgs.append({"role": "user", "content": turn.text})
+    return asyncio.run(ep.score()), msgs
 
-    async def run():
-        msgs = [
-            {"role": "system", "content": env.system_prompt},
-            {"role": "user", "content": await ep.open()},
-        ]
-        rng = random.Random(0)
-        for _ in range(80):
-            reply = agent.respond(msgs, [], rng)
-            msgs.append(reply)
-            if reply["tool_calls"]:
-                for tc in reply["tool_calls"]:
-                    call = ToolCall(tc["function"]["name"], json.loads(tc["function"]["arguments"]))
-                    res = await ep.call(call)
-                    content = res.content if isinstance(res.content, str) else json.dumps(res.content)
-                    if wrap:
-                        content = wrap(call, content)
-                    msgs.append({"role": "tool", "tool_call_id": tc["id"], "content": content})
-                if ep.done:
-                    break
-            else:
-                turn = await ep.say(reply["content"])
-                if turn.done:
-                    break
-                msgs.append({"role": "user", "content": turn.text})
-        return await ep.score(), msgs
 
-    return asyncio.run(run())
+def interleave(*episodes):
+    """Run episode generators one agent reply at a time, round-robin; their results in order."""
+    results: list = [None] * len(episodes)
+    live = dict(enumerate(episodes))
+    while live:
+        for k, gen in list(live.items()):
+            try:
+                next(gen)
+            except StopIteration as done:
+                results[k] = done.value
+                del live[k]
+    return results
+
+
+def play(env, task_id: str, agent, wrap=None):
+    """One episode: the card user as the user model, ``agent`` answering from the messages only."""
+    return interleave(steps(env, task_id, agent, wrap))[0]
 
 
 def test_trusting_solves_carded_test_tasks(env):
     from environments.taubench.cards import cards_of
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     ids = [c["task_id"] for c in cards_of("test")["cards"]]
     solved = sum(play(env, t, POLICIES["trusting"]())[0].success for t in ids)
@@ -182,7 +197,7 @@ def _order_task(env, action="cancel_pending_order"):
 
 
 def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     tid = _order_task(env)
     assert play(env, tid, POLICIES["trusting"]())[0].success  # clean: solved
@@ -203,7 +218,7 @@ def test_receipt_aware_recovers_on_status_fault_and_trusting_does_not(env):
 
 
 def test_noisy_is_deterministic(env):
-    from environments.taubench.players.retail_agent import POLICIES
+    from environments.taubench.players import POLICIES
 
     tid = _order_task(env)
     a = play(env, tid, POLICIES["noisy"](), wrap=_with_receipt)
@@ -278,3 +293,20 @@ def test_runner_status_fault_receipt_aware_recovers(data_dir, tmp_path):
     assert all(r["n_receipts"] > 0 for r in rows if r["arm"] == "monitor")
     assert got[("scripted-receipt-aware", "monitor")] > got[("scripted-receipt-aware", "baseline")]
     assert got[("scripted-trusting", "monitor")] == got[("scripted-trusting", "baseline")]
+
+
+def test_players_keep_no_state_across_episodes(env):
+    """One shared instance answering interleaved episodes (clean, status fault, receipts) says exactly what a
+    fresh instance says in each, and holds no attribute of its own afterwards."""
+    from environments.taubench.players import POLICIES
+
+    tid = _order_task(env)
+    other = _order_task(env, "return_delivered_order_items")
+    runs = [(tid, None), (tid, _status_fault), (other, _with_receipt), (tid, _with_receipt), (other, None)]
+    for name, cls in POLICIES.items():
+        fresh = [play(env, t, cls(), wrap=w) for t, w in runs]
+        shared = cls()
+        together = interleave(*(steps(env, t, shared, wrap=w) for t, w in runs))
+        assert [m for _, m in together] == [m for _, m in fresh], name
+        assert [o.success for o, _ in together] == [o.success for o, _ in fresh], name
+        assert vars(shared) == {}, (name, vars(shared))

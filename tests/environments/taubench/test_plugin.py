@@ -11,7 +11,9 @@ import pytest
 
 from core.plugin import Database, Plugin
 from core.worlds import get_environment, get_plugin
-from environments.taubench.tools import TOOLS
+from environments.taubench.retail import DOMAIN
+
+TOOLS = DOMAIN.tools
 
 
 @pytest.fixture(scope="module")

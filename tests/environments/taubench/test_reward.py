@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -44,7 +45,7 @@ def test_digest_agrees_with_upstream_one_string_hash(env):
     """Equal merkle digests exactly when upstream's sha256(str(nested tuples)) are equal."""
     writer = next(t.task_id for t in env.tasks("test") if t.strata["writes"] == "yes")
     a = run_ground_truth(env, writer).db
-    b, _ = reward.replay(env.data.base, env.record(writer))
+    b, _ = reward.replay(env.domain, env.data.base, env.record(writer))
     fresh = env.data.base.fresh()
     assert (a.digest() == b.digest()) and (a.upstream_hash() == b.upstream_hash())
     assert (a.digest() != fresh.digest()) and (a.upstream_hash() != fresh.upstream_hash())
@@ -122,10 +123,10 @@ def test_semantic_comparison_rounds_to_cents(env):
         and isinstance(pm["balance"], int)
         and (("users", u) not in set(env.reference(tid).changed))
     )
-    ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.0  # 51 -> 51.0
+    ep.db.writable("users", uid)["payment_methods"][card]["balance"] += 0.0  # 51 -> 51.0
     d = ep.outcome(require_done=False).details
     assert not d["r_actions"] and d["semantic_match"] and d["reward"] == 0.0 and d["semantic_reward"] == 1.0
-    ep.db.writable_user(uid)["payment_methods"][card]["balance"] += 0.01
+    ep.db.writable("users", uid)["payment_methods"][card]["balance"] += 0.01
     assert not ep.outcome(require_done=False).details["semantic_match"]
 
 
@@ -135,11 +136,55 @@ def test_changed_records_are_those_whose_content_or_number_type_differs():
     base = BaseDB({"users": {"u1": {"balance": 1}, "u2": {"balance": 2}, "u3": {"balance": 3}},
                    "orders": {}, "products": {}})  # fmt: skip
     db = base.fresh()
-    db.writable_user("u1")["balance"] = 1  # taken for writing, left equal: not changed
-    db.writable_user("u2")["balance"] = (
+    db.writable("users", "u1")["balance"] = 1  # taken for writing, left equal: not changed
+    db.writable("users", "u2")["balance"] = (
         2.0  # equal under ==, another JSON number: changed, as upstream's hash says
     )
-    db.writable_user("u3")["balance"] = 4
+    db.writable("users", "u3")["balance"] = 4
     db.orders["o9"] = {"status": "pending"}
     db.writable("orders", "o9")  # a record the base lacks: changed
     assert db.changed() == [("orders", "o9"), ("users", "u2"), ("users", "u3")]
+
+
+def test_digest_hashes_what_differs_from_the_base_and_agrees_with_the_one_string_hash():
+    """Copies of one base: equal digests exactly when upstream's one-string hashes are equal, whichever
+    records were taken for writing, added, restored, retyped or removed."""
+    from environments.taubench.db import BaseDB
+
+    data = {"users": {"u1": {"balance": 1, "tags": ["a"]}, "u2": {"balance": 2}}, "orders": {"o1": {"n": 1}}}
+    base = BaseDB(data, identity="test")
+
+    def variants():
+        yield "untouched", base.fresh()
+        touched = base.fresh()
+        touched.writable("users", "u1")  # taken for writing, left equal
+        yield "touched", touched
+        restored = base.fresh()
+        restored.writable("users", "u1")["balance"] = 5
+        restored.writable("users", "u1")["balance"] = 1
+        yield "restored", restored
+        retyped = base.fresh()
+        retyped.writable("users", "u1")["balance"] = 1.0  # == 1, another JSON number
+        yield "retyped", retyped
+        added = base.fresh()
+        added.insert("orders", "o2", {"n": 2})
+        yield "added", added
+        added_again = base.fresh()
+        added_again.insert("orders", "o2", {"n": 2})
+        added_again.writable("users", "u2")
+        yield "added, other touched", added_again
+        removed = base.fresh()
+        del removed.orders["o1"]
+        yield "removed", removed
+        listed = base.fresh()
+        listed.writable("users", "u1")["tags"].append("b")
+        yield "listed", listed
+
+    named = list(variants())
+    for (na, a), (nb, b) in itertools.combinations(named, 2):
+        assert (a.digest() == b.digest()) == (a.upstream_hash() == b.upstream_hash()), (na, nb)
+    assert named[0][1].digest() == named[1][1].digest() == named[2][1].digest()
+    assert named[4][1].digest() == named[5][1].digest() != named[0][1].digest()
+    assert len({db.digest() for _, db in named}) == 5
+    other = BaseDB(data, identity="another data folder")
+    assert other.fresh().digest() != base.fresh().digest()  # copies of different bases never share a digest

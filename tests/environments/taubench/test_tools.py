@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from environments.taubench.tools import TOOLS, execute, specs, to_result
+from environments.taubench.retail import DOMAIN
+
+TOOLS, execute, specs, to_result = DOMAIN.tools, DOMAIN.execute, DOMAIN.specs, DOMAIN.to_result
 
 ALL_NAMES = {
     "calculate",

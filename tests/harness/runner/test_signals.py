@@ -39,8 +39,10 @@ def wait_for_records(proc: subprocess.Popen, records: Path, n: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(
+    ("sig", "status", "workers"),
+    [(signal.SIGINT, 130, 2), (signal.SIGTERM, 143, 1)],  # Ctrl-C to forked workers; a kill to one process
+)
 def test_a_signal_stops_a_run_cleanly_and_the_rerun_completes_it(tmp_path, sig, status, workers):
     out, console = tmp_path / "run", tmp_path / "console.txt"
     proc = start(out, workers, console)

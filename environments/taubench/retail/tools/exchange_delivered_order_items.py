@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.tools._base import Tool, dump, missing_item, obj, price_difference, string, strings
+from environments.taubench.retail.tools._common import missing_item, price_difference
+from environments.taubench.tools._base import Tool, dump, obj, string, strings
 
 
 class ExchangeDeliveredOrderItems(Tool):
@@ -55,7 +56,7 @@ class ExchangeDeliveredOrderItems(Tool):
         ):
             return "Error: insufficient gift card balance to pay for the price difference"
 
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         order["status"] = "exchange requested"
         order["exchange_items"] = sorted(item_ids)
         order["exchange_new_items"] = sorted(new_item_ids)

@@ -49,14 +49,14 @@ class ModifyPendingOrderPayment(Tool):
         ):
             return "Error: insufficient gift card balance to pay for the order"
 
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         order["payment_history"].extend(
             [
                 {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
                 {"transaction_type": "refund", "amount": amount, "payment_method_id": old_id},
             ]
         )
-        methods = db.writable_user(order["user_id"])["payment_methods"]
+        methods = db.writable("users", order["user_id"])["payment_methods"]
         if methods[payment_method_id]["source"] == "gift_card":
             card = methods[payment_method_id]
             card["balance"] = round(card["balance"] - amount, 2)

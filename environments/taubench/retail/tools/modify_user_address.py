@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.tools._base import ADDRESS_PARAMS, Tool, address, dump, obj, string
+from environments.taubench.retail.tools._common import ADDRESS_PARAMS, address
+from environments.taubench.tools._base import Tool, dump, obj, string
 
 
 class ModifyUserAddress(Tool):
@@ -22,6 +23,6 @@ class ModifyUserAddress(Tool):
     ) -> str:
         if user_id not in db.users:
             return "Error: user not found"
-        user = db.writable_user(user_id)
+        user = db.writable("users", user_id)
         user["address"] = address(address1, address2, city, state, country, zip)
         return dump(user)

@@ -35,7 +35,7 @@ class CancelPendingOrder(Tool):
             return "Error: non-pending order cannot be cancelled"
         if reason not in REASONS:
             return "Error: invalid reason"
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         refunds = []
         for entry in order["payment_history"]:
             method_id = entry["payment_method_id"]
@@ -43,7 +43,7 @@ class CancelPendingOrder(Tool):
                 {"transaction_type": "refund", "amount": entry["amount"], "payment_method_id": method_id}
             )
             if "gift_card" in method_id:
-                card = db.writable_user(order["user_id"])["payment_methods"][method_id]
+                card = db.writable("users", order["user_id"])["payment_methods"][method_id]
                 card["balance"] = round(card["balance"] + entry["amount"], 2)
         order["status"] = "cancelled"
         order["cancel_reason"] = reason

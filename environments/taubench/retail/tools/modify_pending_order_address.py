@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.tools._base import ADDRESS_PARAMS, Tool, address, dump, obj, string
+from environments.taubench.retail.tools._common import ADDRESS_PARAMS, address
+from environments.taubench.tools._base import Tool, dump, obj, string
 
 
 class ModifyPendingOrderAddress(Tool):
@@ -24,6 +25,6 @@ class ModifyPendingOrderAddress(Tool):
             return "Error: order not found"
         if db.orders[order_id]["status"] != "pending":
             return "Error: non-pending order cannot be modified"
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         order["address"] = address(address1, address2, city, state, country, zip)
         return dump(order)

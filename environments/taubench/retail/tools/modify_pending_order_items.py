@@ -11,16 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.tools._base import (
-    Tool,
-    dump,
-    first_item,
-    missing_item,
-    obj,
-    price_difference,
-    string,
-    strings,
-)
+from environments.taubench.retail.tools._common import first_item, missing_item, price_difference
+from environments.taubench.tools._base import Tool, dump, obj, string, strings
 
 
 class ModifyPendingOrderItems(Tool):
@@ -66,7 +58,7 @@ class ModifyPendingOrderItems(Tool):
         ):
             return "Error: insufficient gift card balance to pay for the new item"
 
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         order["payment_history"].append(
             {
                 "transaction_type": "payment" if diff > 0 else "refund",
@@ -75,7 +67,7 @@ class ModifyPendingOrderItems(Tool):
             }
         )
         if methods[payment_method_id]["source"] == "gift_card":
-            card = db.writable_user(order["user_id"])["payment_methods"][payment_method_id]
+            card = db.writable("users", order["user_id"])["payment_methods"][payment_method_id]
             card["balance"] = round(card["balance"] - diff, 2)
         for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
             item = first_item(order, item_id)

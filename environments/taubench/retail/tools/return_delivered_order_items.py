@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.taubench.tools._base import Tool, dump, missing_item, obj, string, strings
+from environments.taubench.retail.tools._common import missing_item
+from environments.taubench.tools._base import Tool, dump, obj, string, strings
 
 
 class ReturnDeliveredOrderItems(Tool):
@@ -44,7 +45,7 @@ class ReturnDeliveredOrderItems(Tool):
         if missing_item(order, item_ids) is not None:
             return "Error: some item not found"
 
-        order = db.writable_order(order_id)
+        order = db.writable("orders", order_id)
         order["status"] = "return requested"
         order["return_items"] = sorted(item_ids)
         order["return_payment_method_id"] = payment_method_id
