@@ -120,6 +120,9 @@ def coverage_notices(plan: Plan, parts: Parts) -> list[Notice]:
     ]
 
 
+COVERAGE_FILE = "coverage.json"  # beside the records: what the run's monitor reads of the results
+
+
 def result_path_coverage(plan: Plan, parts: Parts | None) -> dict[str, Any] | None:
     """How much of the world's clean results the run's monitor reads: the share of result paths
     (``$.variants.*.price``: list elements and map entries generalised) that some rule reads, and
@@ -159,7 +162,7 @@ def contract_coverage(
     out: dict[str, Any] = cov.summary()
     out["by_tool"] = {
         t: {
-            "paths": sum(1 for p in cov.paths if p.tool == t),
+            "paths": len(cov._of(t)),
             "share": cov.share(t),
             "value_share": cov.value_share(t),
         }

@@ -63,7 +63,14 @@ class Coverage:
         return sorted({p.tool for p in self.paths})
 
     def _of(self, tool: str | None) -> list[PathCoverage]:
-        return [p for p in self.paths if tool is None or p.tool == tool]
+        if tool is None:
+            return self.paths
+        if getattr(self, "_by_tool", None) is None or self._indexed != len(self.paths):
+            by_tool: dict[str, list[PathCoverage]] = {}
+            for p in self.paths:
+                by_tool.setdefault(p.tool, []).append(p)
+            self._by_tool, self._indexed = by_tool, len(self.paths)  # one pass, not one per tool
+        return self._by_tool.get(tool, [])
 
     def share(self, tool: str | None = None) -> float:
         """Share of result paths some rule reads."""
