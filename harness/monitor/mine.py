@@ -1144,8 +1144,11 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         # a template's candidates carry the same evidence keys (see _merge), in this order
         keys = [k for k in _SUPPORT_KEYS if k in group[0].ev]
         pooled_n = ev.get("n", ev.get("distinct", 0))
+        selection = group[0].cls == "relation" and group[0].params.get("form") == "contains"
         for cand in group:
             cev = cand.ev
+            if selection and tools > 1 and not _admissible(cand.cls, cand.params, cev, th):
+                continue  # what an argument selects is each tool's own semantics: not pooled
             support = {k: cev[k] for k in keys}
             if tools > 1:
                 support["pooled_n"] = pooled_n

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
-from harness.monitor.values import MISSING, date_key, is_number, same_value, type_ok
+from harness.monitor.values import MISSING, date_key, is_number, same_value, supplied, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
 # a receipt lists at most this many known values of a domain (a database's states: dozens)
@@ -350,7 +350,9 @@ def _c_domain(r: Rule):
             return None  # absence belongs to the required rule
         if v is None:
             return None if nullable else (v,)
-        if isinstance(v, (dict, list)) or v not in allowed:
+        if isinstance(v, (dict, list)):
+            return (v,)
+        if v not in allowed and not supplied(v, args):
             return (v,)
         return None
 

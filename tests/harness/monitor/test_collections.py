@@ -326,3 +326,46 @@ def test_map_entries_agree_with_the_databases_entry_of_the_same_key():
         "balance": 1,
     }  # an unknown key: no verdict
     assert len([v for v in reg.check("@users", {}, user) if v.rule_class == "relation"]) == 1
+
+
+def test_a_value_the_call_supplied_is_not_outside_the_domain():
+    """A domain learned from results (a database's first names) does not fire on a value the call's own
+    arguments carry (a new passenger booked by name); the same value arriving unasked does."""
+    from harness.monitor.rules import Rule
+
+    rule = Rule("book", "domain", "$.passengers[*]", ("first_name",), {"values": ["Mia", "Raj"]}, {})
+    reg = Registry([rule])
+    result = {"passengers": [{"first_name": "Mia"}, {"first_name": "Zed"}]}
+    asked = {"passengers": [{"first_name": "Zed", "last_name": "Q"}]}
+    assert reg.check("book", asked, result) == []
+    fired = reg.check("book", {"passengers": [{"first_name": "Ann"}]}, result)
+    assert [(v.rule_id, v.observed) for v in fired] == [("book:domain:$.passengers[*]:first_name", "Zed")]
+    assert reg.check("book", {"n": 1}, {"passengers": [{"first_name": "1"}]}) != []  # "1" is not 1
+
+
+def test_an_entry_an_argument_selects_is_mined_per_tool_not_pooled():
+    """``contains`` (the entry an argument names is in the result) holds on a tool's own support: two
+    tools of few calls each do not add up to one rule on either."""
+    r = rng("test-contains", 0)
+    rows = []
+    for tool in ("charge_a", "charge_b"):
+        for i in range(5):
+            pid = f"pay_{r.randrange(10**6)}"
+            rows.append(
+                {
+                    "tool": tool,
+                    "arguments": {"payment_id": pid},
+                    "result": {"history": [{"payment_id": pid, "i": i}]},
+                }
+            )
+    assert not [x for rs in learn(rows).rules.values() for x in rs if x.params.get("form") == "contains"]
+    more = rows + [
+        {
+            "tool": "charge_a",
+            "arguments": {"payment_id": f"p{i}"},
+            "result": {"history": [{"payment_id": f"p{i}"}]},
+        }
+        for i in range(5)
+    ]
+    kept = [x.tool for rs in learn(more).rules.values() for x in rs if x.params.get("form") == "contains"]
+    assert kept == ["charge_a"]
