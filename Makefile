@@ -13,7 +13,7 @@ export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
 .PHONY: help install browser appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke \
-	studies verify data-taubench report inspect-export local-smoke lock
+	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -48,6 +48,20 @@ appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code an
 
 test: $(STAMP) $(INSPECT_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
+
+# A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
+# under SLURM_STATE_DIR (default /tmp/outcome-monitors-slurm): scripts/slurm_cluster.sh says how.
+slurm-up: ## a one-node SLURM cluster here (installs slurm-wlm, munge, MariaDB when missing); twice is harmless
+	scripts/slurm_cluster.sh up
+
+slurm-down: ## stop exactly what slurm-up started (by pid) and remove its state folder
+	scripts/slurm_cluster.sh down
+
+test-slurm: $(STAMP) ## a sweep on a real SLURM cluster (one node, brought up and down around the test)
+	scripts/slurm_cluster.sh run $(BIN)/python -m pytest -q --slurm tests/slurm
+
+bench-sweep: $(STAMP) ## episodes/s and fixed costs side by side: one process, joblib and SLURM (a cluster brought up and down around it)
+	scripts/slurm_cluster.sh run $(BIN)/python scripts/bench_sweep.py $(if $(LIMIT),--limit $(LIMIT))
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"

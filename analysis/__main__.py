@@ -23,8 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import paper, tables
-from analysis.load import ENDPOINTS, LoadReport, has_endpoint, load_records
+from analysis.load import ENDPOINTS, LoadReport, has_endpoint, load_records, load_world
 from analysis.stats import design_mde
+from analysis.view import resolve
 
 COMMANDS = ("figures", "table1", "ablations", "design", "report", "inspect-export")
 
@@ -88,11 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     report = LoadReport()
     try:
         records = load(args.run, report)
+        view = resolve(load_world(args.run), records)  # world.json: endpoint, unit, the paper's figures
     except (OSError, ValueError) as exc:  # no records, a corrupt line, a record without a core key
         print(f"error: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out or args.run)
-    kw = {"seed": args.seed, "n_resamples": args.resamples, "n_flips": args.flips}
+    kw = {"seed": args.seed, "n_resamples": args.resamples, "n_flips": args.flips, "world": view}
     if report.missing_keys:
         print(f"note: records lack optional key(s) {report.missing_keys}", file=sys.stderr)
     if args.command == "table1":

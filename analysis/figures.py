@@ -16,7 +16,7 @@ import numpy as np
 matplotlib.use("Agg")  # files only: never a display, whatever MPLBACKEND says
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis.tables import ENDPOINT_LABELS, PAPER_LABEL, RUN_LABEL, Table, fork_context  # noqa: E402
+from analysis.tables import PAPER_LABEL, RUN_LABEL, Table, fork_context  # noqa: E402
 
 GREEN = "#1b9e4b"
 GREY = "#8c8c8c"
@@ -38,7 +38,7 @@ def _save(fig, out_dir: str | Path, name: str) -> list[Path]:
 
 
 def _finite(v: object) -> bool:
-    return isinstance(v, int | float) and not math.isnan(float(v))
+    return isinstance(v, int | float | np.integer | np.floating) and not math.isnan(float(v))
 
 
 def figure1(t1: Table, out_dir: str | Path, name: str = "figure1") -> list[Path]:
@@ -56,11 +56,14 @@ def figure1(t1: Table, out_dir: str | Path, name: str = "figure1") -> list[Path]
     for i, (label, r, is_paper) in enumerate(rows):
         y = len(rows) - 1 - i
         colour = GREY if is_paper else GREEN
-        ax.plot([r.baseline_pct, r.monitor_pct], [y, y], color=colour, lw=1.5, zorder=1)
-        ax.scatter([r.baseline_pct], [y], s=60, facecolors="white", edgecolors="black" if not is_paper else GREY,
-                   zorder=2, label="baseline" if i == 0 else None)  # fmt: skip
-        ax.scatter([r.monitor_pct], [y], s=60, color=colour, zorder=3, label="monitor" if i == 0 else None)
-        wl = f"  W/L {int(r.wins)}/{int(r.losses)}" if _finite(r.wins) else ""
+        base, mon = getattr(r, "baseline_pct", math.nan), getattr(r, "monitor_pct", math.nan)
+        if _finite(base) and _finite(mon):  # a paper row may give only its delta: then only the text
+            ax.plot([base, mon], [y, y], color=colour, lw=1.5, zorder=1)
+            ax.scatter([base], [y], s=60, facecolors="white", edgecolors="black" if not is_paper else GREY,
+                       zorder=2, label="baseline" if i == 0 else None)  # fmt: skip
+            ax.scatter([mon], [y], s=60, color=colour, zorder=3, label="monitor" if i == 0 else None)
+        wins, losses = getattr(r, "wins", math.nan), getattr(r, "losses", math.nan)
+        wl = f"  W/L {int(wins)}/{int(losses)}" if _finite(wins) and _finite(losses) else ""
         ax.text(
             102,
             y,
@@ -92,8 +95,8 @@ def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
         ax.errorbar(run["baseline_pct"], run["delta_points"], yerr=err, fmt="o", color=GREEN, capsize=3,
                     label=RUN_LABEL)  # fmt: skip
         for r in run.itertuples(index=False):
-            ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(5, 4), textcoords="offset points",
-                        fontsize=7)  # fmt: skip
+            ax.annotate(_label(r, f.columns, run["study"].nunique() > 1), (r.baseline_pct, r.delta_points), xytext=(5, 4),
+                        textcoords="offset points", fontsize=7)  # fmt: skip
     if len(pap):
         ax.scatter(pap["baseline_pct"], pap["delta_points"], s=50, facecolors="none", edgecolors=GREY, marker="s",
                    label=PAPER_LABEL)  # fmt: skip
@@ -103,21 +106,30 @@ def figure2(bounds: Table, out_dir: str | Path) -> list[Path]:
             ax.annotate(str(r.study), (r.baseline_pct, r.delta_points), xytext=(-5 if right else 5, 6 + 8 * (i % 3)),
                         textcoords="offset points", fontsize=6, color=GREY, ha="right" if right else "left")  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
-    ax.axvline(16, color=GREY, lw=0.8, ls="--")
-    ax.text(
-        16.5,
-        ax.get_ylim()[1] * 0.95,
-        f"{PAPER_LABEL}: gains where baseline <= 16%",
-        fontsize=7,
-        color=GREY,
-        va="top",
-    )
+    if len(pap):  # the paper's boundary, drawn only where its figures for this world stand
+        ax.axvline(16, color=GREY, lw=0.8, ls="--")
+        ax.text(
+            16.5,
+            ax.get_ylim()[1] * 0.95,
+            f"{PAPER_LABEL}: gains where baseline <= 16%",
+            fontsize=7,
+            color=GREY,
+            va="top",
+        )
     ax.set_xlim(0, 100)
     ax.set_xlabel("baseline completion (%)")
     ax.set_ylabel("monitor - baseline (points)")
     ax.set_title(bounds.title, fontsize=9)
     ax.legend(fontsize=8, frameon=False)
     return _save(fig, out_dir, "figure2")
+
+
+def _label(row, columns, with_study: bool = True) -> str:
+    """A run point's label: its study (where several stand), and its fault and model where the table splits
+    by them."""
+    keys = ("study", "fault", "model") if with_study else ("fault", "model")
+    parts = [getattr(row, c) for c in keys if c in columns] or [row.study]
+    return " / ".join(str(p) for p in parts if isinstance(p, str) and p)
 
 
 def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
@@ -150,7 +162,7 @@ def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
             if rows.any():
                 ax.errorbar(delta[rows], y[rows], xerr=[delta[rows] - lo[rows], hi[rows] - delta[rows]], fmt=marker,
                             color=GREEN, capsize=2, zorder=2,
-                            label=f"{RUN_LABEL} (95% CI, workflows as clusters)" if marker == "." else None)  # fmt: skip
+                            label=f"{RUN_LABEL} (95% CI, {abl.clusters})" if marker == "." else None)  # fmt: skip
         paper = g["paper_delta_points"].to_numpy(dtype=float)
         shown = np.isfinite(paper)
         if shown.any():
@@ -160,7 +172,7 @@ def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
         labels = [f"{r.contrast} / {r.model}" for r in g.itertuples(index=False)]
         ax.set_yticks(range(len(g)), list(reversed(labels)), fontsize=6)
         ax.set_xlabel("difference (points)")
-        ax.set_title(f"endpoint: {ENDPOINT_LABELS.get(endpoint, endpoint)}", fontsize=8)
+        ax.set_title(f"endpoint: {abl.endpoints.get(endpoint, endpoint)}", fontsize=8, wrap=True)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=7, frameon=False, loc="lower center", ncol=3)
     fig.suptitle(abl.title, fontsize=9)

@@ -13,6 +13,7 @@ there. This module knows nothing about statistics, plots or litellm.
 
 from __future__ import annotations
 
+import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,80 @@ class LoadReport:
                 "lists them)"
             )
         return out
+
+
+WORLD_FILE = "world.json"
+
+
+@dataclass(frozen=True)
+class World:
+    """How a run's results read, from the ``world.json`` the runner writes beside the records (the world
+    plugin's presentation): ``endpoint`` (what a record's ``success`` means), ``unit`` (what a ``group_id``
+    is), ``paper`` (the key of this world's figures in ``results/paper``, None: the paper ran none),
+    ``notes`` (caveats for every table). ``source`` is the file read, "" for a run without one."""
+
+    name: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    endpoint: str | None = None
+    unit: str | None = None
+    paper: str | None = None
+    notes: tuple[str, ...] = ()
+    source: str = ""
+
+
+def load_world(run_dir: str | Path) -> World | None:
+    """The run's ``world.json`` as a :class:`World`; None when the folder has none (runs written before
+    the runner wrote it). A file that is no JSON object raises ValueError naming it."""
+    folder = Path(run_dir)
+    folder = folder.parent if folder.suffix == ".jsonl" else folder
+    path = folder / WORLD_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a JSON object")
+
+    def text(key: str) -> str | None:
+        return str(data[key]) if data.get(key) not in (None, "") else None
+
+    notes = [str(n) for n in data.get("notes") or ()]
+    covered = coverage_line(folder)
+    if covered:
+        notes.append(covered)
+    return World(
+        name=text("name"),
+        options=dict(data.get("options") or {}),
+        endpoint=text("endpoint"),
+        unit=text("unit"),
+        paper=text("paper"),
+        notes=tuple(notes),
+        source=str(path),
+    )
+
+
+COVERAGE_FILE = "coverage.json"
+
+
+def coverage_line(run_dir: str | Path) -> str | None:
+    """What the run's monitor reads of the world's results, from the ``coverage.json`` the runner writes
+    beside the records: one line for the tables' notes and the report; None without the file (no
+    monitored arm, or a run written before it). A file that is not a coverage summary raises ValueError."""
+    path = Path(run_dir) / COVERAGE_FILE
+    if not path.is_file():
+        return None
+    try:
+        cov = json.loads(path.read_text(encoding="utf-8"))
+        share, value, paths, unread = cov["share"], cov["value_share"], cov["paths"], len(cov["no_rule"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a coverage summary ({exc})") from None
+    return (
+        f"monitor coverage: {100 * share:.1f}% of {paths} result paths of the world's clean results are read "
+        f"by some rule, {100 * value:.1f}% by one beyond presence and type; {unread} path(s) no rule reads "
+        f"({COVERAGE_FILE} lists them with why)"
+    )
 
 
 def episodes_path(run_dir: str | Path) -> Path:

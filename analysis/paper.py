@@ -73,3 +73,80 @@ def paper_mean_model_discordance() -> float:
     """The mean of the paper's four primary models' discordance: the planning value for one model's pairs."""
     rows = paper_table1()["rows"]
     return sum((r["wins"] + r["losses"]) / r["n"] for r in rows) / len(rows)
+
+
+# --- per world: the data file's ``worlds`` sections, keyed by a world's paper key (world.json's ``paper``) ---
+
+
+def world_keys() -> list[str]:
+    """The paper keys that have a section of figures."""
+    return sorted(load_paper().get("worlds", {}))
+
+
+def section(key: str | None) -> dict[str, Any] | None:
+    """The section of the world whose paper key is ``key``; None for no key or a key without a section."""
+    return load_paper().get("worlds", {}).get(key) if key else None
+
+
+def figures(key: str | None, name: str) -> Any:
+    """The figures of table ``name`` for this world, or None: the section's own entry, else the top-level
+    entry the section claims in ``top_level`` (the figures that were the whole file before worlds had
+    sections)."""
+    sec = section(key)
+    if sec is None:
+        return None
+    if name in sec:
+        return sec[name]
+    return load_paper().get(name) if name in sec.get("top_level", ()) else None
+
+
+def world_boundaries(key: str | None) -> list[dict[str, Any]]:
+    """The paper's Figure 2 rows shown beside this world's runs, in the file's order: every row where the
+    world's section claims the whole figure (``boundaries`` in its ``top_level``: the first world, whose tables
+    always showed the paper's Figure 2), else only the rows tagged with its key."""
+    sec = section(key)
+    if sec is None:
+        return []
+    if "boundaries" in sec.get("top_level", ()):
+        return list(paper_boundaries())
+    return [r for r in paper_boundaries() if r.get("world") == key]
+
+
+def fault_rows(key: str | None) -> list[dict[str, Any]]:
+    """The paper's single-fault rows of this world: its own boundary rows (tagged with its key) that name a
+    ``fault``."""
+    return [r for r in world_boundaries(key) if r.get("fault") and r.get("world") == key]
+
+
+def fault_labels(key: str | None) -> dict[str, str]:
+    """Fault class in the records (a fault config's name) -> the paper's name of that fault, for this world."""
+    sec = section(key) or {}
+    return {cls: label for label, classes in sec.get("faults", {}).items() for cls in classes}
+
+
+def runs_without_world_json() -> dict[str, Any]:
+    """How a run folder without ``world.json`` (written before the runner wrote one) reads: ``paper`` (its
+    paper key) for records of ``world`` (or of no recorded world)."""
+    return dict(load_paper().get("runs_without_world_json", {}))
+
+
+def world_discordance(key: str | None) -> dict[str, Any]:
+    """The paper's discordance, (wins + losses) / n, on this world, for design-stage MDEs.
+
+    ``per_model``: the mean over its single-model rows with counts (Table 1's rows, else its per-fault
+    rows); ``pooled``: its pooled row's, else None; ``source``: what they were taken from. Both None when
+    the paper gives no counts for this world.
+    """
+    t1 = figures(key, "table1") or {}
+    rows = [r for r in t1.get("rows", []) if {"n", "wins", "losses"} <= set(r)]
+    source = "mean (wins+losses)/n of its {} models"
+    if not rows:
+        rows = [r for r in fault_rows(key) if {"n", "wins", "losses"} <= set(r)]
+        source = "mean (wins+losses)/n of its {} single-fault rows"
+    per_model = sum((r["wins"] + r["losses"]) / r["n"] for r in rows) / len(rows) if rows else None
+    pooled = t1.get("pooled")
+    return {
+        "per_model": per_model,
+        "pooled": (pooled["wins"] + pooled["losses"]) / pooled["n"] if pooled else None,
+        "source": source.format(len(rows)) if rows else "",
+    }

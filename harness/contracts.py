@@ -120,6 +120,71 @@ def coverage_notices(plan: Plan, parts: Parts) -> list[Notice]:
     ]
 
 
+COVERAGE_FILE = "coverage.json"  # beside the records: what the run's monitor reads of the results
+
+
+def result_path_coverage(plan: Plan, parts: Parts | None) -> dict[str, Any] | None:
+    """How much of the world's clean results the run's monitor reads: the share of result paths
+    (``$.variants.*.price``: list elements and map entries generalised) that some rule reads, and
+    that a rule beyond presence and type reads, each fold's registry over the clean traces of the
+    groups it checks. For the run's notes and report; None without a monitor or clean traces."""
+    if parts is None:
+        return None
+    return contract_coverage(plan.plugin, plan.env, plan_contracts(plan), parts)
+
+
+def contract_coverage(
+    plugin: Plugin, env: Environment, spec: ContractSpec, parts: Parts
+) -> dict[str, Any] | None:
+    """``result_path_coverage`` for a world, contract spec and built registries (no plan needed).
+
+    Returns ``{"paths", "covered", "with_value_rule", "share", "value_share", "by_tool": {tool:
+    {"paths", "share", "value_share"}}, "no_rule": [[tool, path, reason], ...]}`` (a path no fold reads at all, or only some); paths are counted
+    once per fold (each fold's registry against the results it checks)."""
+    from harness.monitor.coverage import Coverage, path_coverage
+    from harness.monitor.crossfit import workflow_of
+
+    try:
+        traces = _traces_of(plugin, env, spec)
+    except NotImplementedError:
+        return None
+    ok = [r for r in traces if r.get("status", "ok") != "error"]
+    registries = parts.registries()
+    if parts.mined is None:
+        cov = path_coverage(registries[0], ok)
+    else:
+        by_fold: dict[int, list[Any]] = {}
+        for r in ok:
+            by_fold.setdefault(parts.mined.crossfit.fold(workflow_of(r)), []).append(r)
+        cov = Coverage(
+            [p for k, rows in sorted(by_fold.items()) for p in path_coverage(registries[k], rows).paths]
+        )
+    out: dict[str, Any] = cov.summary()
+    out["by_tool"] = {
+        t: {
+            "paths": len(cov._of(t)),
+            "share": cov.share(t),
+            "value_share": cov.value_share(t),
+        }
+        for t in cov.tools()
+    }
+    no_rule: dict[tuple[str, str], str] = {}
+    for p in cov.paths:
+        if not p.covered:
+            no_rule.setdefault((p.tool, p.path), p.reason)  # the first fold's reason
+    out["no_rule"] = [[t, path, why] for (t, path), why in sorted(no_rule.items())]
+    return out
+
+
+def _traces_of(plugin: Plugin, env: Environment, spec: ContractSpec) -> list[Any]:
+    """The clean traces the mined registries came from (the memo), else the world's clean traces."""
+    key = _memo_key(plugin, env, spec)
+    memo = _CROSSFIT_MEMO.get(key)
+    if memo is not None:
+        return memo[0]
+    return list(plugin.clean_traces(env, **dict(spec.traces)))
+
+
 def plan_contracts(plan: Plan) -> ContractSpec:
     monitored = [a for a in plan.arms.values() if a.monitor != "none"]
     return ContractSpec(
@@ -140,16 +205,10 @@ def monitor_parts(plan: Plan) -> Parts | None:
 
 def contract_parts(plugin: Plugin, env: Environment, spec: ContractSpec) -> Parts:
     """The registries of ``spec`` for a world: the one way they are built (runs, the driver, the
-    validity study)."""
-    from harness.monitor.registry import Registry
+    validity study; ``python -m harness.monitor learn --env`` builds its shared rules the same way)."""
+    from harness.monitor.sources import shared_registry
 
-    shared = Registry([], {"source": "+".join(s for s in spec.sources if s != "traces") or "none"})
-    if "schemas" in spec.sources:
-        from harness.monitor import registry_from_schemas
-
-        shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
-    if "database" in spec.sources:
-        shared = shared.merged(database_registry(plugin, env))
+    shared = shared_registry(plugin, env, spec.sources)
     mined = MinedRegistries.build(plugin, env, spec) if "traces" in spec.sources else None
     return Parts(shared, mined)
 
@@ -189,11 +248,7 @@ class MinedRegistries:
         from harness.monitor.crossfit import build_crossfit, workflow_of
         from harness.monitor.registry import learn_schema_only
 
-        key = json.dumps(
-            [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
-            sort_keys=True,
-            default=str,
-        )
+        key = _memo_key(plugin, env, spec)
         memo = _CROSSFIT_MEMO.get(key)
         if memo is None:
             traces = list(plugin.clean_traces(env, **dict(spec.traces)))
@@ -214,6 +269,14 @@ class MinedRegistries:
         return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
 
 
+def _memo_key(plugin: Plugin, env: Environment, spec: ContractSpec) -> str:
+    return json.dumps(
+        [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
+        sort_keys=True,
+        default=str,
+    )
+
+
 # Cross-fitted registries are a pure function of the world's data, the trace options and the
 # cross-fitting. A sweep's worker process runs several jobs of one study (joblib's loky reuses it),
 # so every job after the first takes them from here instead of mining the same traces again. One
@@ -223,17 +286,6 @@ _CROSSFIT_MEMO: dict[str, tuple[list[Any], Any]] = {}
 
 def database_registry(plugin: Plugin, env: Environment) -> Any:
     """Contracts of the world's public database, bound to the tools whose results are its records."""
-    from harness.monitor import bind_records, from_records
-    from harness.monitor.registry import Registry
+    from harness.monitor.sources import database_registry as build
 
-    db = plugin.database(env)
-    by_collection = from_records(db.collections)
-    rules = []
-    for tool, places in sorted(db.bindings.items()):
-        for collection, context in places:
-            if collection not in by_collection:
-                raise ValueError(
-                    f"environment {plugin.name!r} binds {tool} to unknown collection {collection!r}"
-                )
-            rules.extend(bind_records(by_collection[collection], tool, context))
-    return Registry(rules, {"source": "database"})
+    return build(plugin, env)

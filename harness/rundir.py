@@ -21,6 +21,7 @@ RESTORED = (
     "manifest.json",
     "config.yaml",
     "world.json",
+    "coverage.json",
 )  # rewritten at every start: their old bytes come back
 KEPT = frozenset({".hydra", "run.log", "episodes.jsonl", "episodes.jsonl.torn"})
 

@@ -25,7 +25,15 @@ from omegaconf import OmegaConf
 
 from harness import stopping
 from harness.config import Config
-from harness.contracts import MonitorSource, build_monitors, monitor_parts, monitors_from
+from harness.contracts import (
+    COVERAGE_FILE,
+    MonitorSource,
+    Parts,
+    build_monitors,
+    monitor_parts,
+    monitors_from,
+    result_path_coverage,
+)
 from harness.episode import chain_for, episode_chains, run_episode
 from harness.execution import (
     CompleterFactory,
@@ -167,11 +175,36 @@ def run_study(
         write_atomic(run_dir / "world.json", world_description(plan))
         if parts is not None:
             parts.save(run_dir / "registries")
+        coverage = write_coverage(plan, parts, run_dir)
         if workers > 1:
             counts = execute_forked(plan, run_dir, workers, factory, monitors)
         else:
             counts = asyncio.run(execute(plan, run_dir, factory, monitors))
     manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
     notices = plan.notices.manifest(counts.pop("notice_codes", None))
+    if coverage is not None:
+        manifest["coverage"] = coverage
     finish_manifest(run_dir, manifest, {**counts, "notices": notices})
     return counts
+
+
+def write_coverage(plan: Plan, parts: Parts | None, run_dir: Path) -> dict[str, Any] | None:
+    """``coverage.json``: the share of the world's clean result paths the run's monitor reads (per tool,
+    and each path no rule reads with why), one line of it in ``run.log``; the summary for the manifest.
+    None when no arm has a monitor or the world has no clean traces."""
+    cov = result_path_coverage(plan, parts)
+    if cov is None:
+        return None
+    write_atomic(run_dir / COVERAGE_FILE, cov)
+    unread = len(cov["no_rule"])
+    log.info(
+        "monitor coverage: %.1f%% of %d result paths read by a rule, %.1f%% by one beyond presence and "
+        "type; %d path(s) no rule reads (%s; python -m harness.monitor coverage --env %s)",
+        100 * cov["share"],
+        cov["paths"],
+        100 * cov["value_share"],
+        unread,
+        COVERAGE_FILE,
+        plan.plugin.name,
+    )
+    return {k: cov[k] for k in ("paths", "covered", "with_value_rule", "share", "value_share")}

@@ -56,6 +56,9 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
     worlds = {p.read_text() for p in sweep_dir.glob("*/world.json") if p.parent != sweep_dir}
     if len(worlds) == 1:  # the jobs ran one world: the merged records read as its runs do
         (sweep_dir / "world.json").write_text(worlds.pop())
+    covs = {p.read_text() for p in sweep_dir.glob("*/coverage.json") if p.parent != sweep_dir}
+    if len(covs) == 1:  # every job's monitor read the same paths: the sweep's is theirs
+        (sweep_dir / "coverage.json").write_text(covs.pop())
     return summary
 
 

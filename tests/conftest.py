@@ -52,3 +52,21 @@ def _no_network(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     yield
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--slurm",
+        action="store_true",
+        help="run the tests marked slurm, on the cluster SLURM_CONF names (make test-slurm brings one up)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slurm`` need a cluster: deselected unless ``--slurm`` is given."""
+    if config.getoption("--slurm"):
+        return
+    deselected = [item for item in items if item.get_closest_marker("slurm")]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if not item.get_closest_marker("slurm")]

@@ -24,7 +24,8 @@ import jinja2
 import pandas as pd
 
 from analysis import tables as T
-from analysis.load import LoadReport, episodes_path, load_records, notice_counts, notice_lines
+from analysis.load import LoadReport, episodes_path, load_records, load_world, notice_counts, notice_lines
+from analysis.view import resolve
 
 CHUNK = 40  # episodes per gzip blob: big enough to compress well, small enough to decode instantly
 NOT_EXECUTED = ("malformed", "rejected_by_reviewer")
@@ -285,11 +286,16 @@ def build_report(
     run = Path(run_dir)
     run = run.parent if run.suffix == ".jsonl" else run
     records, rep = load_run(run, report)
-    ts = T.all_tables(records, replication, study, seed=seed, n_resamples=n_resamples, n_flips=n_flips)
+    try:
+        view = resolve(load_world(run), records)
+    except (OSError, ValueError) as exc:  # an unreadable world.json
+        raise ReportInputError(str(exc)) from None
+    ts = T.all_tables(records, replication, study, seed=seed, n_resamples=n_resamples, n_flips=n_flips,
+                      world=view)  # fmt: skip
     raw = [_clean(r) for r in records.to_dict("records")]
     index = episode_index(raw, run)
     scripted = bool(records["scripted"].any())
-    notes = []
+    notes = list(view.header)  # the world: endpoint, unit, caveats (every table repeats them)
     if rep.torn_lines:
         notes.append(f"skipped a torn final line of episodes.jsonl ({rep.torn_lines})")
     if rep.missing_keys:
@@ -311,7 +317,7 @@ def build_report(
     html = render({
         "run_name": run.resolve().name, "run_path": str(run), "scripted": scripted,
         "scripted_label": T.SCRIPTED_LABEL, "paper_label": T.PAPER_LABEL, "run_label": T.RUN_LABEL,
-        "n_episodes": len(raw), "counts": _counts(records), "notes": notes,
+        "n_episodes": len(raw), "counts": _counts(records), "notes": notes, "has_paper": view.paper is not None,
         "tables": [table_view(t) for t in ts], "figures": figure_views(ts),
         "index": {"columns": index.columns, "values": index.values, "rows": index.rows, "chunk": CHUNK},
         "chunks": index.chunks, "tool_sets": index.tool_sets,

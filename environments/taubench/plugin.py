@@ -135,7 +135,7 @@ class TauBenchPlugin(Plugin):
         if not retail:
             notes.append("paper: retail only (the paper ran no airline study; nothing here is compared)")
         return {
-            "endpoint": f"database reward (tau-bench, {env.domain.name}): the final database equals the "
+            "endpoint": f"database reward (tau-bench), {env.domain.name}: the final database equals the "
             "ground truth's, and every required output was said",
             "unit": "user",
             "paper": "taubench-retail" if retail else None,

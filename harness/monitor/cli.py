@@ -4,6 +4,11 @@
     python -m harness.monitor learn --input TRACES.jsonl [--fold K | --all-folds] --out FILE
     python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env WORLD]
     python -m harness.monitor explain --registry FILE [--tool NAME]
+    python -m harness.monitor coverage --env NAME [--registry FILE] [--tool NAME] [--json]
+
+``learn --env`` uses the world's own contract sources (``contract_sources``: the ones its studies
+use, built by ``harness.monitor.sources`` as the run's ``harness.contracts`` does); ``--sources``
+overrides them.
 
 A cross-fit file (``--all-folds``) checks each row with the registry of its workflow's fold.
 """
@@ -40,57 +45,61 @@ def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
         raise SystemExit(f"learn --env {args.env}: {exc}; pass --input TRACES.jsonl") from None
 
 
+_WORLDS: dict[str, tuple[Any, Any]] = {}
+
+
 def _world(name: str) -> tuple[Any, Any]:
+    """The plugin and one environment of a world (built once per command)."""
     from core.worlds import UnknownEnvironmentError, get_plugin
 
-    try:
-        plugin = get_plugin(name)
-        return plugin, plugin.make()
-    except (UnknownEnvironmentError, FileNotFoundError, ValueError) as exc:
-        raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
+    if name not in _WORLDS:
+        try:
+            plugin = get_plugin(name)
+            _WORLDS[name] = plugin, plugin.make()
+        except (UnknownEnvironmentError, FileNotFoundError, ValueError) as exc:
+            raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
+    return _WORLDS[name]
 
 
-def _shared_rules(args: argparse.Namespace) -> Registry | None:
-    """Rules from the world's non-trace sources (its result schemas, its public database), if asked."""
-    sources = [s for s in (args.sources or "").split(",") if s and s != "traces"]
-    if not sources:
+def _sources(args: argparse.Namespace, plugin: Any | None) -> tuple[str, ...]:
+    """``--sources``, else the world's own contract sources, else (``--input``) traces only."""
+    from harness.monitor.sources import check_sources
+
+    if args.sources:
+        try:
+            return check_sources(s for s in args.sources.split(",") if s)
+        except ValueError as exc:
+            raise SystemExit(f"error: {exc}") from None
+    return tuple(plugin.contract_sources) if plugin is not None else ("traces",)
+
+
+def _shared_rules(args: argparse.Namespace, sources: tuple[str, ...]) -> Registry | None:
+    """Rules from the world's non-trace sources (its result schemas, its public database)."""
+    if not [s for s in sources if s != "traces"]:
         return None
     if not args.env:
         raise SystemExit("--sources schemas/database need --env NAME (the world that offers them)")
+    from harness.monitor.sources import shared_registry
+
     plugin, env = _world(args.env)
-    out = Registry([], {"source": "+".join(sources)})
-    for source in sources:
-        if source == "schemas":
-            from harness.monitor.derive import registry_from_schemas
-
-            out = out.merged(registry_from_schemas(plugin.tool_schemas(env)))
-        elif source == "database":
-            from harness.monitor.derive import bind_records, from_records
-
-            db = plugin.database(env)
-            rules = from_records(db.collections)
-            bound = [
-                r
-                for tool, places in sorted(db.bindings.items())
-                for coll, ctx in places
-                for r in bind_records(rules[coll], tool, ctx)
-            ]
-            out = out.merged(Registry(bound, {"source": "database"}))
-        else:
-            raise SystemExit(f"unknown contract source {source!r} (traces, schemas, database)")
-    return out
+    try:
+        return shared_registry(plugin, env, sources)
+    except NotImplementedError as exc:
+        raise SystemExit(f"learn --env {args.env}: {exc}; pass --sources") from None
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    shared = _shared_rules(args)
-    use_traces = args.input or "traces" in (args.sources or "traces").split(",")
+    sources = _sources(args, _world(args.env)[0] if args.env else None)
+    shared = _shared_rules(args, sources)
+    use_traces = bool(args.input) or "traces" in sources
     rows = _traces(args) if use_traces else []
     t0 = time.perf_counter()
     if not use_traces:
-        assert shared is not None
+        if shared is None:
+            raise SystemExit("error: no contract source to learn from")
         shared.save(args.out)
         print(
-            f"{shared.n_rules} rules over {len(shared.tools())} tools from {args.sources} -> {args.out}",
+            f"{shared.n_rules} rules over {len(shared.tools())} tools from {','.join(sources)} -> {args.out}",
             file=sys.stderr,
         )
         return 0
@@ -117,7 +126,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
     reg.save(args.out)
     took = time.perf_counter() - t0
     print(
-        f"{len(rows)} trace rows -> {reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}",
+        f"{len(rows)} trace rows + {','.join(s for s in sources if s != 'traces') or 'no other source'} -> "
+        f"{reg.n_rules} rules over {len(reg.tools())} tools in {took:.2f}s -> {args.out}",
         file=sys.stderr,
     )
     return 0
@@ -156,7 +166,37 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.tool and args.tool not in reg.rules:
         print(f"no rules for tool '{args.tool}'", file=sys.stderr)
         return 1
+    by_source: dict[str, int] = {}
+    for rs in [reg.rules.get(args.tool, [])] if args.tool else reg.rules.values():
+        for r in rs:
+            by_source[r.source] = by_source.get(r.source, 0) + 1
+    print("rules by source: " + ", ".join(f"{s} {n}" for s, n in sorted(by_source.items())))
     print("\n".join(reg.explain(args.tool)))
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Per tool, the result paths of the world's clean traces that carry no rule, and why."""
+    from harness.monitor.coverage import path_coverage
+
+    plugin, env = _world(args.env)
+    sources = _sources(args, plugin)
+    try:
+        rows = [dict(r) for r in plugin.clean_traces(env)]
+    except NotImplementedError as exc:
+        raise SystemExit(f"coverage --env {args.env}: {exc}") from None
+    if args.registry:
+        loaded = load_any(args.registry)
+        reg = loaded.registries[args.fold] if isinstance(loaded, CrossFit) else loaded
+    else:
+        from harness.monitor.sources import world_registry
+
+        reg = world_registry(plugin, env, sources, traces=rows)
+    cov = path_coverage(reg, rows)
+    if args.json:
+        print(json.dumps(cov.to_json(args.tool), indent=1, ensure_ascii=False, default=repr))
+    else:
+        print("\n".join(cov.lines(args.tool)))
     return 0
 
 
@@ -177,7 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--folds", type=int, default=5)
     lp.add_argument("--seed", type=int, default=0)
     lp.add_argument("--schema-only", action="store_true", help="required fields and types only")
-    lp.add_argument("--sources", help="comma list of traces, schemas, database (default: traces)")
+    lp.add_argument(
+        "--sources",
+        help="comma list of traces, schemas, database (default: the world's own contract sources; "
+        "with --input: traces)",
+    )
     lp.add_argument("--out", required=True)
     cp = sub.add_parser("check", help="check results and render receipts")
     cp.add_argument("--registry", required=True)
@@ -189,5 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     ep.add_argument("--registry", required=True)
     ep.add_argument("--tool")
     ep.add_argument("--fold", type=int, default=0, help="which registry of a cross-fit file")
+    vp = sub.add_parser("coverage", help="result paths that carry no rule, per tool, and why")
+    vp.add_argument("--env", required=True, help="the world whose clean traces give the result paths")
+    vp.add_argument("--registry", help="a registry or cross-fit file (default: learned as learn --env does)")
+    vp.add_argument("--sources", help="with no --registry: comma list of traces, schemas, database")
+    vp.add_argument("--fold", type=int, default=0, help="which registry of a cross-fit file")
+    vp.add_argument("--tool")
+    vp.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    return {"learn": cmd_learn, "check": cmd_check, "explain": cmd_explain}[args.cmd](args)
+    return {"learn": cmd_learn, "check": cmd_check, "explain": cmd_explain, "coverage": cmd_coverage}[
+        args.cmd
+    ](args)

@@ -136,7 +136,7 @@ def _build_crossfit(
             if not chosen:
                 continue
             if chosen not in memo:
-                memo[chosen] = collect(tool, [executions[i] for i in chosen], schema_only)
+                memo[chosen] = collect(tool, [executions[i] for i in chosen], schema_only, th=thresholds)
             per_fold[k].append(memo[chosen])
     registries = []
     for k in range(n_folds):

@@ -6,7 +6,10 @@ ownership.
   (``items[*].price == products[product_id].variants[item_id].price``);
 * member: an id belongs to the record its owner key points at
   (``each(payment_history[*].payment_method_id)`` among ``users[user_id].payment_methods``;
-  ``order_id`` among ``users[user_id].orders``).
+  ``order_id`` among ``users[user_id].orders``);
+* entry lookup: an entry of a map keyed by ids agrees with the database's entry of the same key
+  (``variants.*.options == products[*].variants[key].options``), for the entries' fields that no
+  post-state changes (a gift card's balance changes, its brand does not).
 
 Both are ``relation`` rules (forms ``lookup`` and ``member``) carrying the table they need, taken
 from the database, so checking makes no query. A rule is kept only when it holds on every record
@@ -19,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.monitor.paths import ROOT
+from harness.monitor.paths import ENTRIES, KEY, ROOT
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import Thresholds
 from harness.monitor.values import same_value
@@ -187,4 +190,47 @@ def _members(
                 tab = {k: sorted(h) for k, h in held.items() if h}
                 params = {"form": "member", "reference": other, "sub": sub, "table": tab}
                 out.append(Rule(tool, "relation", ROOT, (f, k1), params, {"n": len(ids)}, "records"))
+    return out
+
+
+_UNSTABLE = object()
+
+
+def entry_lookups(
+    tool: str, name: str, recs: list[Mapping[str, Any]], maps: Mapping[str, Any], th: Thresholds
+) -> list[Rule]:
+    """Lookup rules of the entries of a record's top-level maps keyed by ids (``maps``, from
+    ``detect_maps`` over the records): ``<map>.*.<field> == <name>[*].<map>[key].<field>``, for each
+    field every copy of an entry agrees on (initial records and post-states alike: a field some
+    write changes is not a fact of the key), taking two values or more over at least
+    ``min_distinct_sign`` keys. An unknown key gives no verdict (a new entry is not a fault)."""
+    out: list[Rule] = []
+    for path in sorted(maps):
+        sub = path[len(ROOT) + 1 :]
+        if path.count(".") != 1 or "[" in sub or "*" in sub:
+            continue  # a map directly in the record (variants, payment_methods)
+        tables: dict[str, dict[str, Any]] = {}
+        for rec in recs:
+            m = rec.get(sub)
+            if not isinstance(m, dict):
+                continue
+            for key, entry in m.items():
+                if not isinstance(entry, dict):
+                    continue
+                for f, v in entry.items():
+                    t = tables.setdefault(f, {})
+                    seen = t.get(str(key))
+                    if str(key) not in t:
+                        t[str(key)] = v
+                    elif seen is not _UNSTABLE and not same_value(seen, v):
+                        t[str(key)] = _UNSTABLE
+        for f, table in sorted(tables.items()):
+            if any(v is _UNSTABLE for v in table.values()) or len(table) < th.min_distinct_sign:
+                continue
+            if len({repr(v) for v in table.values()}) < 2:
+                continue  # a constant: a domain says it
+            if all(str(v) == k for k, v in table.items()):
+                continue  # the entry's own id: the echo of its key says it
+            params = {"form": "lookup", "reference": name, "entry": sub, "target": f, "table": table}
+            out.append(Rule(tool, "relation", path + ENTRIES, (f, KEY), params, {"n": len(table)}, "records"))
     return out

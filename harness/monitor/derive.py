@@ -7,12 +7,13 @@ them freely with mined ones. Knows nothing about receipts or environments.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from harness.monitor.crossrecord import cross_record_rules
-from harness.monitor.mine import mine_tool
+from harness.monitor.crossrecord import cross_record_rules, entry_lookups
+from harness.monitor.mine import detect_maps, mine_tool
 from harness.monitor.paths import ROOT
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Rule
@@ -178,9 +179,14 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
                 key_values[name] = sorted({r[k] for r in lists[name] if k in r}, key=str)
                 by_key[name] = {str(r[k]): r for r in lists[name] if k in r}
     out: dict[str, list[Rule]] = {}
+    # the records are the population: categorical domains up to max_domain_records values, a value
+    # seen once allowed while the estimated unseen mass stays below 1 - confidence
+    th_records = dataclasses.replace(
+        th, max_domain=th.max_domain_records, max_unseen_mass=max(th.max_unseen_mass, 1 - th.confidence)
+    )
     for name, recs in sorted(lists.items()):
         tool = f"@{name}"
-        rules = mine_tool(tool, [({}, dict(rec)) for rec in recs], th)
+        rules = mine_tool(tool, [({}, dict(rec)) for rec in recs], th_records)
         for r in rules:
             r.source = "records"
         formats = _formats(tool, recs, th)
@@ -189,8 +195,16 @@ def from_records(collections: Mapping[str, Any], thresholds: Thresholds = DEFAUL
         rules = [
             r for r in rules if not (r.cls == "type" and r.context == ROOT and r.fields[0] in shaped)
         ] + formats
-        rules.extend(_references(tool, name, recs, key_values, th))
+        refs = _references(tool, name, recs, key_values, th)
+        # a field whose values are another collection's keys is checked against those keys (a
+        # value domain beside it would share its rule id and say less)
+        referenced = {r.fields[0] for r in refs}
+        rules = [
+            r for r in rules if not (r.cls == "domain" and r.context == ROOT and r.fields[0] in referenced)
+        ]
+        rules.extend(refs)
         rules.extend(cross_record_rules(tool, name, recs, by_key, th))
+        rules.extend(entry_lookups(tool, name, recs, detect_maps(recs, th), th))
         out[name] = rules
     _widen_shared_domains(out, lists)
     return out

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.monitor.paths import ARG, flatten, net_field, net_value
+from harness.monitor.paths import ARG, ENTRIES, KEY, NO_MAPS, ROOT, Maps, flatten, net_field, net_value
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import MISSING, cached_date_key, is_number, merge_types, quantum
@@ -58,17 +58,23 @@ class Execution:
     result: Any
     groups: set[Any] = field(default_factory=set)
     _rows: dict[str, list[dict[str, Any]]] | None = None
+    _maps: Maps | None = None  # the maps the cached rows were flattened with
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
-        if self._rows is None:
+        return self.rows_for(NO_MAPS)
+
+    def rows_for(self, maps: Maps) -> dict[str, list[dict[str, Any]]]:
+        """Rows per context, the entries of ``maps`` as contexts of their own (cached for the
+        last ``maps``: the folds of one tool nearly always find the same maps)."""
+        if self._rows is None or (self._maps is not maps and self._maps != maps):
             out: dict[str, list[dict[str, Any]]] = {}
-            flatten(self.result, self.args, out)
+            flatten(self.result, self.args, out, ROOT, maps)
             akey = repr(sorted(self.args.items()))
             for rows in out.values():
                 for row in rows:
                     row[ARGS_KEY] = akey
-            self._rows = out
+            self._rows, self._maps = out, maps
         return self._rows
 
 
@@ -103,7 +109,9 @@ def mine_tool(
     tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False
 ) -> list[Rule]:
     """Rules of one tool from its own executions only (no pooling with other tools)."""
-    return admit([collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th))], th)
+    return admit(
+        [collect(tool, [Execution(dict(a), r) for a, r in executions], schema_only, _floor(th), th)], th
+    )
 
 
 def _floor(th: Thresholds) -> int:
@@ -116,7 +124,7 @@ def _floor(th: Thresholds) -> int:
 def mine_executions(
     tool: str, executions: Iterable[Execution], th: Thresholds = DEFAULT, schema_only: bool = False
 ) -> list[Rule]:
-    return admit([collect(tool, executions, schema_only)], th)
+    return admit([collect(tool, executions, schema_only, th=th)], th)
 
 
 @contextmanager
@@ -212,18 +220,92 @@ class Collected:
 
 
 def collect(
-    tool: str, executions: Iterable[Execution], schema_only: bool = False, min_present: int = 0
+    tool: str,
+    executions: Iterable[Execution],
+    schema_only: bool = False,
+    min_present: int = 0,
+    th: Thresholds = DEFAULT,
 ) -> Collected:
     """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
-    rows are skipped (``mine_tool``: a database keyed by ids has thousands present once)."""
+    rows are skipped (``mine_tool``: a database keyed by ids has thousands present once). Maps keyed
+    by ids (``detect_maps``) are mined over their entries, pooled: ``$.variants.*``."""
+    executions = list(executions)
+    maps = detect_maps([ex.result for ex in executions], th)
     contexts: dict[str, list[dict[str, Any]]] = {}
     for ex in executions:
-        for c, rows in ex.rows.items():
+        for c, rows in ex.rows_for(maps).items():
             contexts.setdefault(c, []).extend(rows)
     out = Collected()
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out, min_present)
+        _collect_context(tool, context, rows, schema_only, out, min_present, th)
     return out
+
+
+# ============================================================================ maps keyed by ids
+
+
+def detect_maps(results: Iterable[Any], th: Thresholds = DEFAULT) -> dict[str, frozenset[str]]:
+    """The objects of a tool's results that are maps keyed by ids, by path (``$.variants``,
+    ``$.items[*].options``), each with the keys frequent enough to keep rules of their own.
+
+    Decided from shape alone, over every object found at one path: many distinct keys
+    (``min_presence`` or more), each object holding few of them (on average at most
+    ``map_key_share`` of all keys: a record repeats its field names, a map's keys come and go),
+    and values of one shape (all objects sharing a key, or all scalars of one type). A key present
+    in ``min_presence`` objects or more also keeps its own rules (``options.color``)."""
+    maps: dict[str, frozenset[str]] = {}
+    _detect(ROOT, list(results), maps, th)
+    return maps
+
+
+def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thresholds) -> None:
+    dicts: list[dict] = []
+    items: list[Any] = []
+    for o in objs:
+        t = type(o)
+        if t is dict:
+            dicts.append(o)
+        elif t is list:
+            items.extend(o)
+    if items:
+        _detect(path + "[*]", items, maps, th)
+    if not dicts:
+        return
+    by_key: dict[Any, list[Any]] = {}  # one pass: a failed map may hold thousands of keys
+    for d in dicts:
+        for k, v in d.items():
+            vs = by_key.get(k)
+            if vs is None:
+                by_key[k] = [v]
+            else:
+                vs.append(v)
+    counts = Counter({k: len(vs) for k, vs in by_key.items()})
+    if _is_map(dicts, counts, th):
+        kept = frozenset(str(k) for k, c in counts.items() if c >= th.min_presence)
+        maps[path] = kept
+        _detect(path + ENTRIES, [v for vs in by_key.values() for v in vs], maps, th)
+        for k in sorted(kept):
+            _detect(f"{path}.{k}", by_key[k], maps, th)
+        return
+    for k, vs in by_key.items():
+        _detect(f"{path}.{k}", vs, maps, th)
+
+
+def _is_map(dicts: list[dict], counts: Counter, th: Thresholds) -> bool:
+    union = len(counts)
+    if union < th.min_presence or sum(counts.values()) > th.map_key_share * union * len(dicts):
+        return False
+    kinds = {type(v) for d in dicts for v in d.values()}
+    if kinds == {dict}:
+        # records of one kind: some field every entry carries (an id, a source, a price)
+        common = None
+        for d in dicts:
+            for v in d.values():
+                common = set(v) if common is None else common & v.keys()
+                if not common:
+                    return False
+        return True
+    return len(kinds) == 1 and kinds <= {str, bool, int, float} or kinds == {int, float}
 
 
 _TYPE_NAMES: dict[frozenset[type], tuple[str, ...]] = {}
@@ -268,7 +350,13 @@ def _is_derived(f: str) -> bool:
 
 
 def _collect_context(
-    tool: str, context: str, rows: list[dict], schema_only: bool, out: Collected, min_present: int = 0
+    tool: str,
+    context: str,
+    rows: list[dict],
+    schema_only: bool,
+    out: Collected,
+    min_present: int = 0,
+    th: Thresholds = DEFAULT,
 ) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
@@ -298,7 +386,7 @@ def _collect_context(
 
     # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
-        if f.startswith(ARG) or _is_derived(f):
+        if f.startswith(ARG) or _is_derived(f) or f == KEY:
             continue
         if f:
             add("required", (f,), falsified=len(present) < n, n=n)
@@ -314,7 +402,7 @@ def _collect_context(
     dates: dict[str, list[Any]] = {}
     for f, col in cols.items():
         pytypes = kinds[f] - {type(None)}
-        if not pytypes:
+        if not pytypes or f == KEY:
             continue
         present = [v for v in present_of[f] if v is not None] if type(None) in kinds[f] else present_of[f]
         if pytypes <= _NUMERIC and (float not in pytypes or all(math.isfinite(v) for v in present)):
@@ -337,7 +425,7 @@ def _collect_context(
         ):
             dates[f] = col
         elif not f.startswith(ARG) and f and pytypes <= _STR_BOOL:
-            counts = _domain_counts(rows, present_of[f], where[f])
+            counts = _domain_counts(rows, present_of[f], where[f], th)
             if counts is not None:
                 add(
                     DOMAIN_CANDIDATE,
@@ -348,6 +436,7 @@ def _collect_context(
     _collect_ledgers(
         tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks}
     )
+    _collect_selections(tool, context, cols, kinds, out)
     # pairwise and ternary rules over at most MAX_RELATED fields, the most often present ones (keys
     # that are ids, like payment_methods.<id>.brand, would otherwise explode the candidates); every
     # field takes part when there are fewer, so each tool can falsify what it contradicts
@@ -361,11 +450,61 @@ def _collect_context(
     _collect_dates(tool, context, dates, out)
 
 
-def _domain_counts(rows: list[dict], present: list[Any], where: list[int]) -> list[list[Any]] | None:
+def _collect_selections(
+    tool: str, context: str, cols: dict[str, list[Any]], kinds: dict[str, set[type]], out: Collected
+) -> None:
+    """An entry selected by an argument: the call names an id and the result's collection holds
+    it, as a map's key (``keys(variants)`` holds ``arg.item_id``) or as a field of a list's
+    element (``each(payment_history[*].payment_method_id)`` holds ``arg.payment_method_id``)."""
+    args = [f for f in cols if f.startswith(ARG) and kinds[f] and kinds[f] <= {str, int}]
+    if not args:
+        return
+    for f, col in cols.items():
+        if not f or f.startswith(ARG) or "(" in f or f == KEY or not kinds[f] <= {list, dict, type(None)}:
+            continue
+        holders: list[tuple[str, list[set[Any] | None]]] = []
+        if kinds[f] == {dict} and f"len({f})" in cols:  # a map (flatten gave it a length)
+            holders.append((f"keys({f})", [set(v) if type(v) is dict else None for v in col]))
+        elif kinds[f] == {list}:
+            lists = [v for v in col if type(v) is list]
+            if not lists or not all(type(e) is dict for v in lists for e in v):
+                continue
+            keys = sorted({k for v in lists for e in v for k, x in e.items() if type(x) in (str, int)})
+            for k in keys:
+                holders.append(
+                    (
+                        f"each({f}[*].{k})",
+                        [{e.get(k) for e in v} if type(v) is list else None for v in col],
+                    )
+                )
+        for holder, sets in holders:
+            for a in args:
+                n, seen, ok = 0, set(), True
+                for held, x in zip(sets, cols[a], strict=True):
+                    if held is None or x is MISSING or x is None:
+                        continue
+                    if x not in held:
+                        ok = False
+                        break
+                    n += 1
+                    seen.add(x)
+                params = {"form": "contains"}
+                if not ok:
+                    out.falsified.add(_template("relation", context, (holder, a), params))
+                elif n:
+                    out.candidates.append(
+                        Candidate(
+                            tool, "relation", context, (holder, a), params, {"n": n, "distinct": len(seen)}
+                        )
+                    )
+
+
+def _domain_counts(
+    rows: list[dict], present: list[Any], where: list[int], th: Thresholds = DEFAULT
+) -> list[list[Any]] | None:
     """[[value, distinct argument tuples]] of a short categorical field that does not merely copy
     its inputs (then its values would grow with new inputs: a name per city). ``present``: the
     field's values, in the order of their rows ``where``."""
-    th = DEFAULT
     tuples: dict[Any, set[str]] = {}
     for i, v in zip(where, present, strict=True):
         if v is not None:
@@ -425,8 +564,9 @@ def _collect_equalities(
     nested: set[str],
     out: Collected,
 ) -> None:
-    args = [f for f in cols if f.startswith(ARG)]
-    scalars = [f for f in cols if not f.startswith(ARG) and f and f not in nested]
+    # a map entry's key is compared like an argument: variants.*.item_id == #key
+    args = [f for f in cols if f.startswith(ARG) or f == KEY]
+    scalars = [f for f in cols if not f.startswith(ARG) and f and f != KEY and f not in nested]
     names = sorted(numeric)
     mat = np.array(
         [[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]
@@ -577,7 +717,7 @@ def _collect_ledgers(
         return
     guards = []
     for g, col in cols.items():
-        if not g or g.startswith(ARG) or "(" in g:
+        if not g or g.startswith(ARG) or "(" in g or g == KEY:
             continue
         vals = [v for v in col if v is not MISSING]
         if len(vals) == n and all(type(v) is str for v in vals):
@@ -943,7 +1083,7 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
         return ev["n"] >= th.min_presence
     if c == "positive":
         return ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign
-    if c == "echo" or (c == "relation" and params["form"] in ("eq", "const")):
+    if c == "echo" or (c == "relation" and params["form"] in ("eq", "const", "contains")):
         return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
     if c == "relation" and params["form"] == "affine":
         return (
@@ -1004,8 +1144,11 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
         # a template's candidates carry the same evidence keys (see _merge), in this order
         keys = [k for k in _SUPPORT_KEYS if k in group[0].ev]
         pooled_n = ev.get("n", ev.get("distinct", 0))
+        selection = group[0].cls == "relation" and group[0].params.get("form") == "contains"
         for cand in group:
             cev = cand.ev
+            if selection and tools > 1 and not _admissible(cand.cls, cand.params, cev, th):
+                continue  # what an argument selects is each tool's own semantics: not pooled
             support = {k: cev[k] for k in keys}
             if tools > 1:
                 support["pooled_n"] = pooled_n
@@ -1062,9 +1205,10 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
                 for v, k in cand.params["counts"]:
                     c[v] += k
             n = sum(c.values())
+            singletons = sum(1 for k in c.values() if k < th.min_count_per_value)
             if (
                 len(c) <= th.max_domain
-                and min(c.values()) >= th.min_count_per_value
+                and (singletons == 0 or singletons < th.max_unseen_mass * n)
                 and n >= max(th.min_presence, th.min_per_category * len(c))
             ):
                 values = sorted(c, key=lambda v: (str(type(v)), v))

@@ -1,14 +1,17 @@
 """JSON paths over tool results: contexts (the root or the elements of a list), fields and getters.
 
-A *context* is where a rule is evaluated: ``$`` (the whole result) or every element of a list of
-objects (``$.items[*]``). A *field* is relative to its context: ``price``, ``a.b``, the element
-itself (``""``), a derived ``len(items)`` / ``sum(items[*].amount)``, or an argument ``arg.x``.
+A *context* is where a rule is evaluated: ``$`` (the whole result), every element of a list of
+objects (``$.items[*]``) or every entry of a map keyed by ids (``$.variants.*``: one rule for all
+entries, whatever their keys). A *field* is relative to its context: ``price``, ``a.b``, the element
+itself (``""``), a derived ``len(items)`` / ``sum(items[*].amount)``, an argument ``arg.x``, or the
+entry's own key ``#key`` (map entries only).
 Mining flattens results into rows of fields; checking compiles each needed field into a getter
 once, at load time. Knows nothing about rules.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -16,6 +19,8 @@ from harness.monitor.values import MISSING, is_number
 
 ROOT = "$"
 ARG = "arg."
+ENTRIES = ".*"  # a context step over the values of a map keyed by ids (``$.variants.*``)
+KEY = "#key"  # the field holding a map entry's key (``variants.*.item_id == #key``)
 
 Getter = Callable[[Any], Any]
 
@@ -41,50 +46,105 @@ def parse_net(field: str) -> tuple[str, str, str, str, str] | None:
 
 
 def display_path(context: str, field: str) -> str:
-    """The JSON path a human reads: ``$.items[*].amount``, ``len($.items)``, ``arg.ticker``."""
+    """The JSON path a human reads: ``$.items[*].amount``, ``len($.items)``, ``arg.ticker``,
+    ``key($.variants.*)``."""
     if field.startswith(ARG):
         return field
-    for fn in ("len", "sum", "net", "each"):
+    if field == KEY:
+        return f"key({context})"
+    for fn in ("len", "sum", "net", "each", "keys"):
         if field.startswith(fn + "(") and field.endswith(")"):
             return f"{fn}({context}.{field[len(fn) + 1 : -1]})"
     return context if field == "" else f"{context}.{field}"
 
 
-def concrete(path: str, index: tuple[int, ...]) -> str:
-    """Fill the ``[*]`` of a context path with the element indices of one violation."""
-    for i in index:
-        path = path.replace("[*]", f"[{i}]", 1)
-    return path
+_STEP = re.compile(r"\[\*\]|\.\*(?=$|[.\[)])")
+
+
+def concrete(path: str, index: tuple[int | str, ...]) -> str:
+    """Fill the ``[*]`` and ``.*`` of a context path with the list indices and map keys of one
+    violation, left to right: ``$.variants.*.price`` -> ``$.variants['9690244451'].price``."""
+    it = iter(index)
+
+    def fill(m: re.Match) -> str:
+        i = next(it, None)
+        if i is None:
+            return m.group(0)
+        return f"[{i}]" if isinstance(i, int) else f"[{str(i)!r}]"
+
+    return _STEP.sub(fill, path)
+
+
+def is_entry_index(index: tuple[int | str, ...]) -> bool:
+    """Whether a violation's index passes through a map entry (its key is a string)."""
+    return any(type(i) is str for i in index)
 
 
 # ---------------------------------------------------------------------------- mining: flatten
 
 
+# map path (``$.variants``, ``$.items[*].options``) -> the keys that also keep rules of their own
+Maps = Mapping[str, frozenset[str]]
+NO_MAPS: Maps = {}
+
+
 def flatten(
-    result: Any, args: Mapping[str, Any], out: dict[str, list[dict[str, Any]]], context: str = ROOT
+    result: Any,
+    args: Mapping[str, Any],
+    out: dict[str, list[dict[str, Any]]],
+    context: str = ROOT,
+    maps: Maps = NO_MAPS,
+    key: str | None = None,
 ) -> None:
-    """Append one row per context element of ``result`` to ``out[context]`` (arguments included)."""
+    """Append one row per context element of ``result`` to ``out[context]`` (arguments included).
+    The values of a map in ``maps`` are elements of the context ``<map>.*``, each row with its key
+    (``#key``); the map's own row keeps only the entries of the keys ``maps`` names."""
     row: dict[str, Any] = {"": result}
+    if key is not None:
+        row[KEY] = key
     if isinstance(result, dict):
-        _flatten_obj(result, "", context, row, args, out)
+        kept = maps.get(context) if maps else None
+        if kept is None:
+            _flatten_obj(result, "", context, row, args, out, maps)
+        else:  # the element itself is a map keyed by ids (a result {id: record, ...})
+            sub = context + ENTRIES
+            for k, v in result.items():
+                flatten(v, args, out, sub, maps, str(k))
+                if k in kept:
+                    row[str(k)] = v
+                    if isinstance(v, dict):
+                        _flatten_obj(v, f"{k}.", context, row, args, out, maps)
     for k, v in args.items():
         if not isinstance(v, (dict, list)):
             row[ARG + k] = v
     out.setdefault(context, []).append(row)
 
 
-def _flatten_obj(obj: dict, prefix: str, context: str, row: dict, args: Mapping[str, Any], out: dict) -> None:
+def _flatten_obj(
+    obj: dict, prefix: str, context: str, row: dict, args: Mapping[str, Any], out: dict, maps: Maps = NO_MAPS
+) -> None:
     for key, value in obj.items():
         name = prefix + str(key)
         row[name] = value
         if isinstance(value, dict):
-            _flatten_obj(value, name + ".", context, row, args, out)
+            kept = maps.get(f"{context}.{name}") if maps else None
+            if kept is None:
+                _flatten_obj(value, name + ".", context, row, args, out, maps)
+                continue
+            row[f"len({name})"] = len(value)
+            sub = f"{context}.{name}{ENTRIES}"
+            for k, v in value.items():
+                flatten(v, args, out, sub, maps, str(k))
+                if k in kept:  # a frequent key keeps rules of its own (options.color)
+                    row[f"{name}.{k}"] = v
+                    if isinstance(v, dict):
+                        _flatten_obj(v, f"{name}.{k}.", context, row, args, out, maps)
         elif isinstance(value, list):
             row[f"len({name})"] = len(value)
             if value and all(isinstance(el, dict) for el in value):
                 sub = f"{context}.{name}[*]"
                 for el in value:
-                    flatten(el, args, out, sub)
+                    flatten(el, args, out, sub, maps)
                 for k in value[0]:
                     if all(is_number(el.get(k)) for el in value):
                         row[f"sum({name}[*].{k})"] = sum(el[k] for el in value)
@@ -93,19 +153,25 @@ def _flatten_obj(obj: dict, prefix: str, context: str, row: dict, args: Mapping[
 # ---------------------------------------------------------------------------- checking: getters
 
 
-def context_steps(context: str) -> list[list[str]]:
-    """``$.a.items[*].sub[*]`` -> [["a", "items"], ["sub"]]: key chains between list expansions."""
-    body = context[len(ROOT) :].lstrip(".")
-    if not body:
-        return []
-    chains = []
-    for part in body.split("[*]")[:-1]:
-        chains.append([k for k in part.strip(".").split(".") if k])
+Chain = tuple[list[str], bool]  # (keys to follow, then expand a map's values (True) or a list (False))
+
+
+def context_steps(context: str) -> list[Chain]:
+    """``$.a.items[*].sub.*`` -> [(["a", "items"], False), (["sub"], True)]: key chains, each
+    followed by a list expansion or a map's entries."""
+    body = context[len(ROOT) :]
+    chains: list[Chain] = []
+    pos = 0
+    for m in _STEP.finditer(body):
+        part = body[pos : m.start()]
+        chains.append(([k for k in part.strip(".").split(".") if k], m.group(0) == ENTRIES))
+        pos = m.end()
     return chains
 
 
-def iter_context(result: Any, chains: list[list[str]]) -> Iterator[tuple[Any, tuple[int, ...]]]:
-    """Every element of a context in ``result`` with its list indices (nothing if absent)."""
+def iter_context(result: Any, chains: list[Chain]) -> Iterator[tuple[Any, tuple[int | str, ...]]]:
+    """Every element of a context in ``result`` with its list indices and map keys (nothing if
+    absent)."""
     if not chains:
         yield result, ()
         return
@@ -113,15 +179,25 @@ def iter_context(result: Any, chains: list[list[str]]) -> Iterator[tuple[Any, tu
 
 
 def _iter(
-    obj: Any, chains: list[list[str]], level: int, index: tuple[int, ...]
-) -> Iterator[tuple[Any, tuple[int, ...]]]:
-    for key in chains[level]:
+    obj: Any, chains: list[Chain], level: int, index: tuple[int | str, ...]
+) -> Iterator[tuple[Any, tuple[int | str, ...]]]:
+    keys, entries = chains[level]
+    for key in keys:
         if not isinstance(obj, dict):
             return
         obj = obj.get(key, MISSING)
+    last = level == len(chains) - 1
+    if entries:
+        if not isinstance(obj, dict):
+            return
+        for k, el in obj.items():
+            if last:
+                yield el, index + (k,)
+            else:
+                yield from _iter(el, chains, level + 1, index + (k,))
+        return
     if not isinstance(obj, list):
         return
-    last = level == len(chains) - 1
     for i, el in enumerate(obj):
         if last:
             yield el, index + (i,)
@@ -153,12 +229,20 @@ def field_getter(field: str) -> Getter:
 
         def get_len(obj: Any) -> Any:
             v = inner(obj)
-            return len(v) if isinstance(v, list) else MISSING
+            return len(v) if isinstance(v, (list, dict)) else MISSING  # a dict: a map's entries
 
         return get_len
     net = parse_net(field)
     if net is not None:
         return _net_getter(*net)
+    if field.startswith("keys(") and field.endswith(")"):
+        inner_map = _chain_getter(field[5:-1].split("."))
+
+        def get_keys(obj: Any) -> Any:
+            v = inner_map(obj)
+            return list(v) if isinstance(v, dict) else MISSING  # a map's keys
+
+        return get_keys
     if field.startswith("each(") and field.endswith(")"):
         list_part, _, key = field[5:-1].partition("[*].")
         inner = _chain_getter(list_part.split("."))

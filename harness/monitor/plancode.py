@@ -14,7 +14,7 @@ from types import CodeType
 from typing import Any
 
 from harness.monitor.paths import ARG
-from harness.monitor.values import MISSING, cached_date_key, is_number, type_ok
+from harness.monitor.values import MISSING, cached_date_key, is_number, supplied, type_ok
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
@@ -44,6 +44,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         "is_number": is_number,
         "NUM": _NUMBER,
         "UNH": _UNHASHABLE,
+        "SUP": supplied,
         "num": _num,
         "dkey": cached_date_key,
         "_abs": abs,
@@ -83,9 +84,9 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
         f, values, nullable, c = item
         ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
         bad = (
-            f"v is not None and (type(v) in UNH or v not in Dd{i})"
+            f"v is not None and (type(v) in UNH or v not in Dd{i} and not SUP(v, args))"
             if nullable
-            else f"(v is None or type(v) in UNH or v not in Dd{i})"
+            else f"(v is None or type(v) in UNH or v not in Dd{i} and not SUP(v, args))"
         )
         return [f"    v = get({f!r}, M)", f"    if v is not M and {bad}: found.append(V(Cd{i}, index, v))"]
 
@@ -125,14 +126,14 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
             "        if v is M: continue",
             "        if v is None:",
             "            if not nullable: found.append(V(c, index, v))",
-            "        elif type(v) in UNH or v not in dv: found.append(V(c, index, v))",
+            "        elif type(v) in UNH or v not in dv and not SUP(v, args): found.append(V(c, index, v))",
         ],
     )
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule
         if r.params.get("guard") or (
-            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member")
+            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains")
         ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn

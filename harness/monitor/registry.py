@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from harness.monitor.mine import Execution, admit, collect, gc_paused, index_executions
-from harness.monitor.paths import ARG, concrete, context_steps, display_path, field_getter, iter_context
+from harness.monitor.paths import (
+    ARG,
+    KEY,
+    concrete,
+    context_steps,
+    display_path,
+    field_getter,
+    is_entry_index,
+    iter_context,
+)
 from harness.monitor.plancode import generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
 from harness.monitor.thresholds import DEFAULT, Thresholds
@@ -54,7 +63,7 @@ class _Check:
 @dataclass
 class _ContextPlan:
     context: str
-    chains: list[list[str]]
+    chains: list[tuple[list[str], bool]]
     getters: list[tuple[str, Callable[[Any], Any]]]
     shape_types: tuple[frozenset, frozenset, _Check] | None  # the element's own type rule
     required: list[tuple[str, _Check]]  # batched: a dict lookup per field, no call per rule
@@ -63,6 +72,7 @@ class _ContextPlan:
     domain: list[tuple[str, frozenset, bool, _Check]]  # (field, values, nullable, check)
     checks: list[_Check]  # every other rule, as compiled closures
     run: Callable[[dict, Any, list, tuple], None] | None = None  # all of the above as one generated function
+    keyed: bool = False  # a rule reads the map entry's key (#key): it is put beside the entry's fields
 
 
 def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
@@ -76,7 +86,7 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
         needed = sorted({f for r in rs for f in (*r.fields, *_guard_fields(r)) if not f.startswith(ARG)})
         # top-level keys are read straight from a copy of the element; only paths and derived
         # fields need getters
-        complex_fields = [f for f in needed if f and ("." in f or "(" in f)]
+        complex_fields = [f for f in needed if f and f != KEY and ("." in f or "(" in f)]
         shape, required, typed, positive, domain, checks = [], [], [], [], [], []
         for r in rs:
             c = _Check(r, r.cls == "type" and r.fields[0] == "")
@@ -111,6 +121,7 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
             positive,
             domain,
             checks,
+            keyed=KEY in needed,
         )
         plan.run = generate(plan, _violation)
         plans.append(plan)
@@ -156,7 +167,8 @@ class Registry:
         """Rules of both (the other's rules for a tool are added; identical ids kept once). A
         categorical domain both sources hold keeps the union of their values: a value either source
         saw in a clean result is a legitimate one (trace folds rarely see every product option); a
-        domain on a field that database records (source "records") show to be open is dropped."""
+        domain on a field that database records (source "records") show to be open is dropped; a
+        positive rule one source holds strict and the other non-strict is non-strict."""
         theirs = {r.rule_id: r for rs in other.rules.values() for r in rs}
         mine: list[Rule] = []
         for rs in self.rules.values():
@@ -187,6 +199,23 @@ class Registry:
                         dict(r.support),
                         f"{r.source}+{o.source}",
                     )
+                if (
+                    o is not None
+                    and r.cls == "positive"
+                    and r.params.get("strict", True)
+                    and not o.params.get("strict", True)
+                ):
+                    # the other source saw a clean zero (a gift card spent to 0 in a database's
+                    # post-states): the sign rule both hold is the weaker one
+                    r = Rule(
+                        r.tool,
+                        r.cls,
+                        r.context,
+                        r.fields,
+                        dict(o.params),
+                        dict(r.support),
+                        f"{r.source}+{o.source}",
+                    )
                 mine.append(r)
         seen = {r.rule_id for r in mine}
         extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
@@ -212,7 +241,7 @@ class Registry:
                         found.append(_violation(c, index, element))
                         continue  # field rules of a non-object are implied: skip them
                 if type(element) is dict:
-                    if plan.getters:
+                    if plan.getters or plan.keyed:
                         vals = element.copy()
                         for f, g in plan.getters:
                             vals[f] = g(element)
@@ -220,6 +249,8 @@ class Registry:
                         vals = element  # read-only: top-level fields straight from the result
                 else:
                     vals = {"": element}
+                if plan.keyed:
+                    vals[KEY] = index[-1]
                 plan.run(vals, args, found, index)
         return found
 
@@ -271,11 +302,15 @@ def _guard_fields(r: Rule) -> tuple[str, ...]:
     return (g["field"],) if g else ()
 
 
-def _violation(c: _Check, index: tuple[int, ...], observed: Any) -> Violation:
+def _violation(c: _Check, index: tuple[int | str, ...], observed: Any) -> Violation:
     path, expected, sentence = c.words()
-    return Violation(
-        c.rule_id, c.rule.cls, concrete(path, index) if index else path, observed, expected, sentence
-    )
+    if not index:
+        return Violation(c.rule_id, c.rule.cls, path, observed, expected, sentence)
+    where = concrete(path, index)
+    if is_entry_index(index):
+        # one rule speaks for every entry of a map: the receipt names the entry (its id) that broke it
+        sentence = f"{sentence} (at {where})"
+    return Violation(c.rule_id, c.rule.cls, where, observed, expected, sentence)
 
 
 def _default(o: Any) -> Any:
@@ -291,7 +326,9 @@ def learn_indexed(
     index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False
 ) -> Registry:
     with gc_paused():
-        rules = admit([collect(tool, ex, schema_only) for tool, ex in index.items()], thresholds)
+        rules = admit(
+            [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()], thresholds
+        )
     meta = {
         "source": "traces",
         "n_executions": sum(len(v) for v in index.values()),

@@ -12,10 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.paths import ARG, display_path, parse_net
-from harness.monitor.values import MISSING, date_key, is_number, same_value, type_ok
+from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
+from harness.monitor.values import MISSING, date_key, is_number, same_value, supplied, type_ok
 
 RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
+# a receipt lists at most this many known values of a domain (a database's states: dozens)
+MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
 PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
 
@@ -51,6 +53,8 @@ class Rule:
     {"form": "lookup", "reference", "target", "table", ["sub"]} (a == reference[k1][.sub[k2]].target,
     fields = [a, k1(, k2)]); {"form": "member", "reference", "sub", "table"} (every id of a among
     reference[k1].sub, fields = [a, k1]). Both carry their table (harness/monitor/crossrecord.py).
+    {"form": "contains"} (the entry an argument selects is there: fields = [keys(map) or
+    each(list[*].k), arg.x]).
 
     Any class may carry ``params["guard"] = {"field": f, "values": [...]}``: the rule applies only
     to elements whose field ``f`` holds one of the values (a ledger nets to the items' total while
@@ -105,6 +109,9 @@ class Rule:
         f = self.fields[i]
         if f.startswith(ARG):
             return f"the argument {f[len(ARG) :]}"
+        if f == KEY:
+            where = self.context.removesuffix(".*")
+            return f"the key of its entry in {'the result' if where == '$' else where.removeprefix('$.')}"
         net = parse_net(f)
         if net is not None:
             lst, key, by, plus, minus = net
@@ -130,9 +137,9 @@ class Rule:
         if c == "domain":
             if p.get("reference"):
                 return f"a key of {p['reference']}"
-            return "one of " + ", ".join(repr(v) for v in p["values"])
+            return "one of " + _listed(p["values"])
         if c == "echo":
-            return f"== {self.fields[1]}"
+            return f"== {display_path(self.context, KEY) if self.fields[1] == KEY else self.fields[1]}"
         if c == "date_order":
             return f"<= {display_path(self.context, self.fields[1])}"
         return self._expected_relation() + self._when()
@@ -153,6 +160,8 @@ class Rule:
             return f"== {_num(p['c'])}"
         if form in ("lookup", "member"):
             return ("== " if form == "lookup" else "among ") + self._referenced()
+        if form == "contains":
+            return f"holds {self.fields[1]}"
         b = display_path(self.context, self.fields[1])
         if form == "eq":
             return f"== {b}"
@@ -178,8 +187,10 @@ class Rule:
         if c == "domain":
             if p.get("reference"):
                 return f"{a} must be a known {p['reference']} id"
-            return f"{a} must be one of {', '.join(repr(v) for v in p['values'])}"
+            return f"{a} must be one of {_listed(p['values'])}"
         if c == "echo":
+            if self.fields[1] == KEY:
+                return f"{a} must equal {self.name(1)}"
             return f"{a} must equal {self.name(1)} of the call"
         if c == "date_order":
             return f"{a} must not be later than {self.name(1)}"
@@ -188,6 +199,8 @@ class Rule:
     def _referenced(self) -> str:
         """``products[product_id].variants[item_id].price``: where a lookup or member rule looks."""
         p, f = self.params, self.fields
+        if f[1] == KEY:  # an entry of a map keyed by ids, looked up by its key
+            return f"{p['reference']}[*].{p['entry']}[key].{p['target']}"
         where = f"{p['reference']}[{f[1]}]"
         if p["form"] == "member":
             return f"{where}.{p['sub']}"
@@ -201,9 +214,17 @@ class Rule:
         if form == "const":
             return f"{a} must equal {_num(p['c'])}"
         if form == "lookup":
+            if self.fields[1] == KEY:
+                return f"{a} must equal {self._referenced()} (the database's entry of the same key)"
             return f"{a} must equal {self._referenced()} (the record its id points at)"
         if form == "member":
             return f"{a} must be one of the ids its owner holds in {self._referenced()}"
+        if form == "contains":
+            coll = self.fields[0]
+            inner = display_path(self.context, coll[coll.index("(") + 1 : -1]).removeprefix("$.")
+            if coll.startswith("keys("):
+                return f"{inner} must hold an entry keyed by {self.name(1)} of the call"
+            return f"some {inner} must equal {self.name(1)} of the call"
         if form == "eq":
             return f"{a} must equal {self.name(1)}"
         if form == "affine":
@@ -236,6 +257,13 @@ def _article(t: str) -> str:
     return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(
         t, f"a {t}"
     )
+
+
+def _listed(values: list[Any]) -> str:
+    """Known values for a receipt: all of a short domain, the first ``MAX_LISTED`` of a long one."""
+    shown = ", ".join(repr(v) for v in values[:MAX_LISTED])
+    more = len(values) - MAX_LISTED
+    return shown if more <= 0 else f"{shown} (or {more} other known values)"
 
 
 def _num(x: float) -> str:
@@ -322,7 +350,9 @@ def _c_domain(r: Rule):
             return None  # absence belongs to the required rule
         if v is None:
             return None if nullable else (v,)
-        if isinstance(v, (dict, list)) or v not in allowed:
+        if isinstance(v, (dict, list)):
+            return (v,)
+        if v not in allowed and not supplied(v, args):
             return (v,)
         return None
 
@@ -366,6 +396,8 @@ def _c_relation(r: Rule):
         return _c_lookup(r)
     if p["form"] == "member":
         return _c_member(r)
+    if p["form"] == "contains":
+        return _c_contains(r)
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
     qa, qb = p["quanta"][0], p["quanta"][1]
     form = p["form"]
@@ -438,6 +470,26 @@ def _c_lookup(r: Rule):
         return None if same_value(a, want) else (a,)
 
     return check_lookup
+
+
+def _c_contains(r: Rule):
+    held_of, ga = field_getter(r.fields[0]), _getter(r.fields[1])
+
+    def check_contains(vals, args):
+        x = ga(vals, args)
+        if x is MISSING or x is None or isinstance(x, (dict, list)):
+            return None
+        held = vals.get(r.fields[0], MISSING)
+        if held is MISSING:
+            held = held_of(vals)
+        if not isinstance(held, list):
+            return None  # no collection: the required and type rules speak
+        for h in held:
+            if type(h) is type(x) and h == x:
+                return None
+        return (held,)
+
+    return check_contains
 
 
 def _c_member(r: Rule):

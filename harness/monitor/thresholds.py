@@ -37,8 +37,14 @@ class Thresholds:
     min_distinct_sign: int = coincidence_floor()
     # categorical domain: at most this many values (TFDV caps at 100; agent receipts need small),
     max_domain: int = 10
+    # ...except from a public database: its records are the population, not a sample, so a state, a
+    # brand or an airport code is a closed set up to TFDV's cap (receipts show a bounded list)
+    max_domain_records: int = 100
     # every value seen at least twice (Good-Turing: estimated unseen mass f1/n is then 0),
     min_count_per_value: int = 2
+    # ...or, when > 0 (a database's records), singletons allowed while that unseen mass f1/n stays
+    # below this (from_records sets 1 - confidence: a catalog's one-off colour is still a colour)
+    max_unseen_mass: float = 0.0
     # at least this many observations per category, and the coincidence floor overall;
     min_per_category: int = 4
     # ...and the domain must be smaller than half the distinct argument tuples that produced it,
@@ -56,6 +62,9 @@ class Thresholds:
     min_distinct_product: int = 4
     # date ordering a <= b: distinct (a, b) pairs with overlapping ranges (AGORA's filter).
     min_distinct_dates: int = coincidence_floor()
+    # a map keyed by ids (variants by item id): objects at one path hold on average at most this
+    # share of all the keys seen there (a record repeats its field names; a map's keys come and go)
+    map_key_share: float = 0.5
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -106,3 +106,14 @@ def merge_types(types: set[str]) -> frozenset[str]:
 def type_ok(value: Any, allowed: frozenset[str]) -> bool:
     t = json_type(value)
     return t in allowed or (t == "integer" and "number" in allowed)
+
+
+def supplied(v: Any, args: Any) -> bool:
+    """Whether the call's own arguments hold ``v`` (a leaf anywhere in them): a value the caller
+    wrote (a new passenger's name, a new address's city) is the caller's, not outside the domain
+    the results showed. Looked up only when a value is outside its domain."""
+    if type(args) is dict:
+        return any(supplied(v, a) for a in args.values())
+    if type(args) is list:
+        return any(supplied(v, a) for a in args)
+    return args == v and type(args) is type(v)

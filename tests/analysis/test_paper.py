@@ -45,3 +45,31 @@ def test_paper_file_agrees_with_the_reported_figures():
         paper.paper_cost()["reviewer"]["added_usd_per_episode"]
         == rep["cost"]["reviewer_added_usd_per_episode"]
     )
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="background material not on this machine")
+def test_the_taubench_section_agrees_with_the_reported_figures():
+    fig2 = json.loads(SHARED.read_text())["figure2_boundaries"]
+    reported = {r["study"]: r for r in fig2["rows"]}
+    rows = paper.fault_rows("taubench-retail")
+    assert [r["fault"] for r in rows] == ["order status out of domain", "payment-conservation corruption"]
+    for r in rows:
+        rep = reported[r["study"]]
+        for key in ("baseline_pct", "monitor_pct", "delta_points", "wins", "losses"):
+            assert r[key] == rep[key], (r["study"], key)
+        assert r.get("p_mcnemar") == rep.get("p_exact")  # exact McNemar: 14 wins, 0 losses -> 0.00012
+        assert 100 * r["baseline_successes"] / r["n"] == rep["baseline_pct"]
+        assert 100 * r["monitor_successes"] / r["n"] == rep["monitor_pct"]
+    assert [(r["baseline_successes"], r["monitor_successes"]) for r in rows] == [(6, 20), (35, 35)]
+    t1 = paper.figures("taubench-retail", "table1")
+    assert [(r["model"], r["delta_points"], r["p"]) for r in t1["rows"]] == [
+        (r["model"], r["delta_points"], r["p"]) for r in fig2["taubench_overall"]
+    ]
+    fr = paper.figures("taubench-retail", "fire_rates")
+    assert fr["rows"] == [{"fault_class": "none", "episodes": 100, "receipts": 1}]
+    assert fig2["clean_spurious_receipts"] == "1 spurious receipt in 100 tau-bench episodes"
+    assert paper.section("taubench-retail")["endpoint"] == "database reward (tau-bench)"
+    # no ToolMaze figure is this world's: its figures are its own section's only
+    assert paper.figures("taubench-retail", "ablations") is None
+    assert paper.figures("taubench-retail", "post_receipt_actions") is None
+    assert all(r.get("world") == "taubench-retail" for r in paper.world_boundaries("taubench-retail"))

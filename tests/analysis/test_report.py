@@ -46,6 +46,9 @@ def _blobs(html: str) -> tuple[dict, list[dict]]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path, str]:
     run = write_synthetic_run(tmp_path_factory.mktemp("run") / "run", n_episodes=96)
+    # ToolMaze-shaped records: read as a ToolMaze run reads (its world.json names the paper's ToolMaze figures)
+    (run / "world.json").write_text(json.dumps({"name": "synthetic", "endpoint": "process judge", "unit": "workflow",
+                                                "paper": "toolmaze", "notes": []}))  # fmt: skip
     page = build_report(run, **FAST)
     return run, page, page.read_text(encoding="utf-8")
 

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import signal
+import time
 from typing import Any
 
 from core.plugin import Plugin
@@ -193,7 +194,11 @@ class DeskAgent:
 
 
 class DeskCrasher(DeskAgent):
-    """A desk agent whose process dies (SIGKILL) on order O-3, once per marker file: a killed sweep job."""
+    """A desk agent whose process dies (SIGKILL) on order O-3, once per marker file: a killed sweep job.
+
+    With ``DESK_HANG_MARKER`` instead, the first job to reach O-3 creates that file (writing the SLURM
+    variables it runs under, as JSON) and then waits forever: a job running until it is cancelled.
+    """
 
     def respond(self, messages: list[dict], tools: list[dict], rng: Any) -> dict:
         marker = os.environ.get("DESK_CRASH_MARKER")
@@ -201,6 +206,19 @@ class DeskCrasher(DeskAgent):
         if marker and "O-3" in said and not os.path.exists(marker):
             open(marker, "w").close()
             os.kill(os.getpid(), signal.SIGKILL)
+        hang = os.environ.get("DESK_HANG_MARKER")
+        if hang and "O-3" in said:
+            try:  # the lock stays: only one job, once, ever hangs on this marker
+                os.close(os.open(hang + ".lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:  # another job (or an earlier run) hung already: go on
+                pass
+            else:
+                slurm = {k: v for k, v in os.environ.items() if k.startswith("SLURM_")}
+                with open(hang + ".tmp", "w") as f:
+                    json.dump(slurm, f)
+                os.rename(hang + ".tmp", hang)  # whole when it appears
+                while True:
+                    time.sleep(1)
         return super().respond(messages, tools, rng)
 
 

@@ -63,6 +63,12 @@ def test_monitor_arms_on_toolmaze(tmp_path):
                 if m["role"] == "tool" and "outcome_monitor" in m["content"]
             ]
             assert blocks and all(("recovery_tools" in b) == has_tools for b in blocks)
+    # what the monitor reads of ToolMaze's results: coverage.json beside the records, its summary in the manifest
+    cov = json.loads((tmp_path / "coverage.json").read_text())
+    assert 0 < cov["covered"] < cov["paths"] and cov["share"] == cov["covered"] / cov["paths"]
+    assert cov["value_share"] <= cov["share"] and cov["no_rule"] and cov["by_tool"]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["coverage"]["share"] == cov["share"]
 
 
 def _plan(study: str):
