@@ -159,18 +159,8 @@ def execute_forked(
     slots, shared_limits = shared_budgets(ctx, plan)
     n = max(1, min(workers, len(todo)))
     log.info("running %d episodes in %d worker processes", len(todo), n)
-    procs: dict[Connection, Any] = {}
     gc.freeze()  # what the workers inherit stays out of their collections (no scans, fewer copied pages)
-    for k in range(n):
-        reader, sender = ctx.Pipe(duplex=False)
-        proc = ctx.Process(
-            target=_worker,
-            name=f"episodes-{k}",
-            args=(plan, run_dir, factory, monitors, todo, claim, spend, slots, sender, [*procs, reader]),
-        )
-        proc.start()
-        sender.close()  # the parent reads only: EOF on a reader means its worker has ended
-        procs[reader] = proc
+    procs = _start_workers(ctx, n, (plan, run_dir, factory, monitors, todo, claim, spend, slots))
 
     progress = Progress(len(todo), plan.cfg, spend)
     stopped = False
@@ -226,6 +216,18 @@ def execute_forked(
             "process)."
         )
     return run_summary(plan, records_path, todo, progress.counts, stopped, spend, progress.rates())
+
+
+def _start_workers(ctx: Any, n: int, shared: tuple) -> dict[Connection, Any]:
+    """``n`` forked workers, each with ``shared`` and its own pipe; reader -> process."""
+    procs: dict[Connection, Any] = {}
+    for k in range(n):
+        reader, sender = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker, name=f"episodes-{k}", args=(*shared, sender, [*procs, reader]))
+        proc.start()
+        sender.close()  # the parent reads only: EOF on a reader means its worker has ended
+        procs[reader] = proc
+    return procs
 
 
 _PARTS_JOB: Any = None
