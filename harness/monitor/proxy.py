@@ -18,9 +18,9 @@ and the structured receipt goes under the result's ``_meta`` key ``outcome_monit
 result the client receives. No model call, no repair, no blocking.
 
 Failures stay contained: an upstream that crashes, hangs past ``--timeout`` (default 30 s) or sends a
-malformed result gives the client an MCP error for that call and one line on stderr; the upstream is
-started again on the next request. A registry that cannot be read stops the proxy at start (one line,
-exit 2). Needs the ``mcp`` extra (``make mcp``).
+malformed result gives the client an MCP error for that call and one line on stderr; an upstream that
+exited or hung is started again on the next request (a world server's state then starts afresh). A
+registry that cannot be read stops the proxy at start (one line, exit 2). Needs the ``mcp`` extra (``make mcp``).
 """
 
 from __future__ import annotations
@@ -187,14 +187,15 @@ class Upstream:
         task_status.started()
         while True:
             await self._wanted.wait()
+            self._wanted = anyio.Event()  # a request during this connection asks for the next one
             try:
                 await self._connect()
             except Exception as exc:  # the upstream could not start, or died: reported per call
                 self.error = _short(exc)
                 _say(f"upstream stopped: {self.error}")
+                self.session = None
+                self._ready.set()  # wake the requests waiting for it: they report the error
             self.session = None
-            self._wanted = anyio.Event()
-            self._ready.set()  # wake waiters: they see no session and report the error
 
     async def _connect(self) -> None:
         import anyio
@@ -212,7 +213,8 @@ class Upstream:
         import anyio
 
         if self.session is None:
-            self._ready = anyio.Event()
+            if self._ready.is_set():
+                self._ready = anyio.Event()
             self._wanted.set()
             await self._ready.wait()
         if self.session is None:
@@ -220,13 +222,22 @@ class Upstream:
         return self.session
 
     def restart(self) -> None:
-        """Drop a session that hung or broke: its task ends it, the next request starts a new one."""
+        """Drop a session that hung or lost its connection: its task ends it, the next request starts
+        a new one (a world server's session state starts afresh)."""
         import anyio
 
         if self.session is not None:
             self.session = None
             stop, self._stop = self._stop, anyio.Event()
             stop.set()
+
+
+def _lost(exc: BaseException) -> bool:
+    """The connection to the upstream is gone (it exited or closed its pipes)."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.jsonrpc import CONNECTION_CLOSED
+
+    return isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED
 
 
 def _short(exc: BaseException) -> str:
@@ -254,7 +265,8 @@ async def run_proxy(upstream: Upstream, checker: Checker) -> None:
             with anyio.fail_after(upstream.timeout):
                 listed = await session.list_tools(params=params)
         except Exception as exc:
-            upstream.restart()
+            if isinstance(exc, TimeoutError) or _lost(exc):
+                upstream.restart()
             _say(f"tools/list failed upstream: {_short(exc)}")
             raise _mcp_error(f"tools/list failed upstream: {_short(exc)}") from None
         checker.set_catalog(listed.tools)
@@ -279,7 +291,8 @@ async def run_proxy(upstream: Upstream, checker: Checker) -> None:
                 f"{params.name}: no answer from upstream within {upstream.timeout:g} s"
             ) from None
         except Exception as exc:
-            upstream.restart()
+            if _lost(exc):
+                upstream.restart()
             _say(f"{params.name}: upstream failed: {_short(exc)}")
             raise _mcp_error(f"{params.name}: upstream failed: {_short(exc)}") from None
         if not isinstance(result, types.CallToolResult):
