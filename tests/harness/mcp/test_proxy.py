@@ -1,5 +1,5 @@
 """The monitor in front of an MCP server, end to end over real pipes with the SDK's own client:
-record through the proxy in front of ``harness.mcp serve --env taubench``, learn from the recording,
+record through the proxy in front of ``python -m environments.taubench mcp-serve``, learn from the recording,
 then check 60 held-out order lookups through the proxy in front of a clean and a faulted server."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _env(data_root: Path) -> dict[str, str]:
 
 
 def _world(*extra: str) -> list[str]:
-    return [PY, "-m", "harness.mcp", "serve", "--env", "taubench", *extra]
+    return [PY, "-m", "environments.taubench", "mcp-serve", *extra]  # becomes python -m harness.mcp serve
 
 
 def _proxy(*options: str, upstream: list[str]) -> list[str]:
