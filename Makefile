@@ -71,7 +71,7 @@ lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a findi
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -80,6 +80,7 @@ bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records,
 	$(BIN)/python scripts/bench_taubench.py --study airline
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
+	$(BIN)/python scripts/bench_mcp.py
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=

@@ -125,6 +125,8 @@ class Checker:
         self.n_calls += 1
         if result.is_error:
             return self._deliver(result, [])
+        if self.record is None and self.monitor is None:
+            return result  # forwarding only
         value = parse_result(result)
         if self.record is not None:
             row = {"tool": name, "arguments": arguments, "result": value, "status": "ok"}
