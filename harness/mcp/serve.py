@@ -1,7 +1,7 @@
 """Any discovered world's tools over MCP stdio, on one fresh episode (database) kept for the session.
 
-    python -m harness.mcp serve --env taubench [--domain retail] [--task ID]
-                                [--fault taubench_status --seed 1 --rate 1.0]
+    python -m harness.mcp serve --env WORLD [--domain D] [--option KEY=VALUE] [--task ID]
+                                [--fault NAME --seed N --rate P]
 
 The world is found by name (``core.worlds.get_plugin``), never imported. Every tool of the world is
 listed with its JSON Schema; a call runs on the session's episode and its content comes back as one
@@ -160,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--domain", help="the world's option 'domain' (tau-bench: retail or airline)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="another world option")
     sp.add_argument("--task", help="the task whose episode opens the session (default: the first)")
-    sp.add_argument("--fault", help="a fault config name as the studies use it (e.g. taubench_status)")
+    sp.add_argument(
+        "--fault", help="a fault config name as the studies use it (conf/fault/NAME.yaml of a world)"
+    )
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--rate", type=float, default=1.0, help="probability a touchable result is corrupted")
     args = ap.parse_args(argv)
