@@ -246,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--registry", help="check each result; a receipt follows the raw content on a violation")
     pp.add_argument("--delivery", choices=("immediate", "deferred"), default="immediate")
     pp.add_argument("--timeout", type=float, default=30.0, help="seconds an upstream call may take")
+    pp.add_argument(
+        "--upstream-url", help="an upstream MCP server over streamable HTTP (instead of -- COMMAND)"
+    )
+    pp.add_argument(
+        "--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp, not stdio"
+    )
     pp.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... of the upstream server")
     args = ap.parse_args(argv)
     if args.cmd == "proxy":

@@ -1,10 +1,11 @@
 """The outcome monitor in front of any MCP server (stdio): record clean traffic, check every result.
 
     python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred]
-                                    [--timeout S] -- COMMAND ARGS...
+                                    [--timeout S] [--http HOST:PORT] (-- COMMAND ARGS... | --upstream-url URL)
 
-An MCP server on stdio that starts the upstream MCP server ``COMMAND ARGS...`` (stdio, with this
-process's environment) and forwards tool listing and tool calls to it.
+An MCP server on stdio (or streamable HTTP at ``http://HOST:PORT/mcp`` with ``--http``) that starts the
+upstream MCP server ``COMMAND ARGS...`` (stdio, with this process's environment), or connects to one
+over streamable HTTP (``--upstream-url``), and forwards tool listing and tool calls to it.
 
 ``--record FILE``: each call that returned without an error is appended as one JSON line
 ``{"tool", "arguments", "result", "status"}`` (``learn --input FILE`` reads it as it is); a result is
@@ -170,10 +171,13 @@ class Checker:
 class Upstream:
     """The upstream MCP server over stdio, (re)started on demand and owned by one task."""
 
-    def __init__(self, command: str, args: list[str], timeout: float):
+    def __init__(self, command: str | None, args: list[str], timeout: float, url: str | None = None):
         from mcp.client.stdio import StdioServerParameters
 
-        self.params = StdioServerParameters(command=command, args=args, env=dict(os.environ))
+        self.url = url
+        self.params = (
+            StdioServerParameters(command=command, args=args, env=dict(os.environ)) if command else None
+        )
         self.timeout = timeout
         self.session: Any = None
         self.tools: list[Any] | None = None
@@ -203,8 +207,10 @@ class Upstream:
         import anyio
         from mcp import ClientSession
         from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
 
-        async with stdio_client(self.params) as (read, write), ClientSession(read, write) as session:
+        transport = streamable_http_client(self.url) if self.url else stdio_client(self.params)
+        async with transport as (read, write), ClientSession(read, write) as session:
             with anyio.fail_after(self.timeout):
                 await session.initialize()
             self.session, self.error = session, None
@@ -255,7 +261,7 @@ def _mcp_error(message: str) -> Exception:
     return MCPError(code=INTERNAL_ERROR, message=f"outcome monitor proxy: {message}")
 
 
-async def run_proxy(upstream: Upstream, checker: Checker) -> None:
+async def run_proxy(upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None) -> None:
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -309,14 +315,37 @@ async def run_proxy(upstream: Upstream, checker: Checker) -> None:
     server = Server("outcome-monitor-proxy", on_list_tools=list_tools, on_call_tool=call_tool)
     async with anyio.create_task_group() as tg:
         await tg.start(upstream.run)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+        if http is None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        else:
+            import uvicorn
+
+            host, port = http
+            app = server.streamable_http_app(host=host)
+            config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+            _say(f"serving streamable HTTP at http://{host}:{port}/mcp")
+            await uvicorn.Server(config).serve()
         tg.cancel_scope.cancel()
 
 
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        _die(f"--http wants HOST:PORT (e.g. 127.0.0.1:8765), got {text!r}")
+    return host, int(port)
+
+
 def main(args: Any) -> int:
-    if not args.command:
-        _die("no upstream command: python -m harness.monitor proxy [options] -- COMMAND ARGS...")
+    if args.command and args.upstream_url:
+        _die("give the upstream once: --upstream-url URL or -- COMMAND ARGS..., not both")
+    if not args.command and not args.upstream_url:
+        _die(
+            "no upstream: python -m harness.monitor proxy [options] -- COMMAND ARGS... (or --upstream-url URL)"
+        )
+    if args.upstream_url and not args.upstream_url.startswith(("http://", "https://")):
+        _die(f"--upstream-url must start with http:// or https://, got {args.upstream_url!r}")
+    http = _host_port(args.http) if args.http else None
     if args.timeout <= 0:
         _die(f"--timeout must be positive, got {args.timeout}")
     try:
@@ -332,9 +361,10 @@ def main(args: Any) -> int:
         except OSError as exc:
             _die(f"cannot open the recording {args.record}: {exc.strerror or exc}")
     checker = Checker(registry, record, args.delivery)
-    upstream = Upstream(args.command[0], list(args.command[1:]), args.timeout)
+    command = args.command[0] if args.command else None
+    upstream = Upstream(command, list(args.command[1:]), args.timeout, args.upstream_url)
     try:
-        anyio.run(run_proxy, upstream, checker)
+        anyio.run(run_proxy, upstream, checker, http)
     except KeyboardInterrupt:
         pass
     finally:

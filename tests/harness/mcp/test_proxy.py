@@ -152,3 +152,63 @@ def test_record_learn_and_receipts_through_the_proxy(data_root, tmp_path):
     assert _texts(deferred[0]) == _texts(raw_faulted[0])
     assert deferred[1].content[0].text == raw_faulted[1].content[0].text
     assert "about the previous get_order_details result" in deferred[1].content[1].text
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_streamable_http_both_ways(data_root, tmp_path):
+    """A proxy serving streamable HTTP in front of the stdio world, and a stdio proxy whose upstream is
+    that URL: the SDK's client sees the world's results unchanged and the recording has them."""
+    import socket
+    import time
+
+    env = _env(data_root)
+    port = _free_port()
+    served = subprocess.Popen(
+        _proxy("--http", f"127.0.0.1:{port}", upstream=_world()),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(600):  # until it listens (or has exited)
+            if served.poll() is not None:
+                break
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert served.poll() is None, served.stderr.read().decode()
+        orders = _orders(data_root)[1][:3]
+        calls = [("get_order_details", {"order_id": o}) for o in orders]
+        recording = tmp_path / "http.jsonl"
+        through = _session(
+            [
+                PY,
+                "-m",
+                "harness.monitor",
+                "proxy",
+                "--record",
+                str(recording),
+                "--upstream-url",
+                f"http://127.0.0.1:{port}/mcp",
+            ],
+            env,
+            calls,
+        )
+        direct = _session(_world(), env, calls)
+        assert [_texts(r) for r in through] == [_texts(r) for r in direct]
+        rows = [json.loads(line) for line in recording.read_text().splitlines()]
+        assert [r["arguments"]["order_id"] for r in rows] == orders
+    finally:
+        served.terminate()
+        served.wait()
+        served.stderr.close()

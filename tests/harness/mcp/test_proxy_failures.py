@@ -86,4 +86,4 @@ def test_no_upstream_command_is_one_line():
     done = subprocess.run(
         [PY, "-m", "harness.monitor", "proxy"], capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no upstream command" in done.stderr
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no upstream:" in done.stderr
