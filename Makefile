@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
+MCP_STAMP := $(VENV)/.mcp-installed
 # litellm must never reach the network unless a real model is asked for
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
@@ -12,7 +13,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install browser appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke \
+.PHONY: help install mcp browser appworld-setup test test-fast lint bench replicate-table1 figures ablations smoke \
 	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep
 
 help: ## list the targets
@@ -46,7 +47,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -70,7 +71,7 @@ lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a findi
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -79,6 +80,7 @@ bench: $(STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records,
 	$(BIN)/python scripts/bench_taubench.py --study airline
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
+	$(BIN)/python scripts/bench_mcp.py
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -128,6 +130,15 @@ $(INSPECT_STAMP): $(STAMP) requirements/inspect.txt
 	$(BIN)/pip install -q --require-hashes -r requirements/inspect.txt
 	$(BIN)/pip check
 	touch $(INSPECT_STAMP)
+
+# the 'mcp' extra (the MCP proxy and world servers), hash-locked the same way; requirements/mcp.txt shares every
+# pin of constraints.txt and requirements/inspect.txt, so both extras install into one .venv
+$(MCP_STAMP): $(STAMP) requirements/mcp.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/mcp.txt
+	$(BIN)/pip check
+	touch $(MCP_STAMP)
+
+mcp: $(MCP_STAMP) ## install the 'mcp' extra (python -m harness.monitor proxy, python -m harness.mcp serve)
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
 	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
@@ -189,6 +200,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(PIPTOOLS)/bin/pip install -q pip==26.3 pip-tools==7.6.2
 	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
 	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
+	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in

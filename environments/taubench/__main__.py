@@ -4,6 +4,11 @@
     python -m environments.taubench describe [--domain retail|airline] [--json] [--data-dir DIR]
     python -m environments.taubench replay [--domain D] --split test [--task N] [--dump-db PATH] [--json]
     python -m environments.taubench traces [--domain D] --split train --out F.jsonl [--seed 0] [--random-calls 4]
+    python -m environments.taubench mcp-serve [--domain D] [--fault NAME --seed N --rate P] [--task ID]
+
+``mcp-serve`` serves the domain's tools over MCP stdio on a fresh database kept for the session. It is a
+thin entry: the process becomes ``python -m harness.mcp serve --env taubench ...`` (``os.execv``), since the
+MCP server and the fault library live in the harness and a world imports nothing of the harness.
 
 ``--domain`` is ``retail`` (the default) or ``airline``; ``fetch`` brings both unless told one.
 ``replay`` runs every ground-truth action on a fresh database and scores it (exit 1 when a task
@@ -72,7 +77,33 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--random-calls", type=int, default=4)
     t.add_argument("--data-dir")
+
+    m = sub.add_parser("mcp-serve", help="the domain's tools over MCP stdio (python -m harness.mcp serve)")
+    m.add_argument("--domain", choices=DOMAINS, default="retail")
+    m.add_argument("--data-dir")
+    m.add_argument("--task", help="the task whose episode opens the session (default: the first)")
+    m.add_argument("--fault", help="a fault config name as the studies use it (e.g. taubench_status)")
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--rate", type=float, default=1.0)
     return p
+
+
+def _mcp_serve(args: argparse.Namespace) -> int:
+    """Become ``python -m harness.mcp serve --env taubench ...``: a process boundary, not an import."""
+    import os
+
+    argv = [sys.executable, "-m", "harness.mcp", "serve", "--env", "taubench", "--domain", args.domain]
+    if args.data_dir:
+        argv += ["--option", f"data_dir={args.data_dir}"]
+    if args.task:
+        argv += ["--task", args.task]
+    if args.fault:
+        argv += ["--fault", args.fault, "--seed", str(args.seed), "--rate", str(args.rate)]
+    elif args.rate != 1.0:
+        raise UsageError("--rate needs --fault")
+    sys.stdout.flush()
+    os.execv(sys.executable, argv)
+    return 0  # pragma: no cover - execv does not return
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,9 +112,13 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        return {"fetch": _fetch, "describe": _describe, "replay": _replay, "traces": _traces}[args.command](
-            args
-        )
+        return {
+            "fetch": _fetch,
+            "describe": _describe,
+            "replay": _replay,
+            "traces": _traces,
+            "mcp-serve": _mcp_serve,
+        }[args.command](args)
     except (UsageError, DataError, FetchError) as exc:
         sys.stderr.write(f"taubench: error: {exc}\n")
         return 2

@@ -1,10 +1,11 @@
-"""Command line of the monitor: ``learn``, ``check`` and ``explain`` (see ``__main__``).
+"""Command line of the monitor: ``learn``, ``check``, ``explain``, ``coverage`` and ``proxy`` (see ``__main__``).
 
     python -m harness.monitor learn --env NAME [--sources traces,database,schemas] [--fold K | --all-folds] --out PATH
     python -m harness.monitor learn --input TRACES.jsonl [--fold K | --all-folds] --out FILE
     python -m harness.monitor check --registry FILE --input IN.jsonl --output OUT.jsonl [--variant full] [--env WORLD]
     python -m harness.monitor explain --registry FILE [--tool NAME]
     python -m harness.monitor coverage --env NAME [--registry FILE] [--tool NAME] [--json]
+    python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred] -- CMD ARGS...
 
 ``learn --env`` uses the world's own contract sources (``contract_sources``: the ones its studies
 use, built by ``harness.monitor.sources`` as the run's ``harness.contracts`` does); ``--sources``
@@ -240,7 +241,24 @@ def main(argv: list[str] | None = None) -> int:
     vp.add_argument("--fold", type=int, default=0, help="which registry of a cross-fit file")
     vp.add_argument("--tool")
     vp.add_argument("--json", action="store_true")
+    pp = sub.add_parser("proxy", help="the monitor in front of an MCP server (stdio): record and check")
+    pp.add_argument("--record", help="append each clean call as a trace row (learn --input reads it)")
+    pp.add_argument("--registry", help="check each result; a receipt follows the raw content on a violation")
+    pp.add_argument("--delivery", choices=("immediate", "deferred"), default="immediate")
+    pp.add_argument("--timeout", type=float, default=30.0, help="seconds an upstream call may take")
+    pp.add_argument(
+        "--upstream-url", help="an upstream MCP server over streamable HTTP (instead of -- COMMAND)"
+    )
+    pp.add_argument(
+        "--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp, not stdio"
+    )
+    pp.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... of the upstream server")
     args = ap.parse_args(argv)
+    if args.cmd == "proxy":
+        from harness.monitor.proxy import main as proxy_main
+
+        args.command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        return proxy_main(args)
     return {"learn": cmd_learn, "check": cmd_check, "explain": cmd_explain, "coverage": cmd_coverage}[
         args.cmd
     ](args)

@@ -1,0 +1,374 @@
+"""The outcome monitor in front of any MCP server (stdio): record clean traffic, check every result.
+
+    python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred]
+                                    [--timeout S] [--http HOST:PORT] (-- COMMAND ARGS... | --upstream-url URL)
+
+An MCP server on stdio (or streamable HTTP at ``http://HOST:PORT/mcp`` with ``--http``) that starts the
+upstream MCP server ``COMMAND ARGS...`` (stdio, with this process's environment), or connects to one
+over streamable HTTP (``--upstream-url``), and forwards tool listing and tool calls to it.
+
+``--record FILE``: each call that returned without an error is appended as one JSON line
+``{"tool", "arguments", "result", "status"}`` (``learn --input FILE`` reads it as it is); a result is
+its ``structuredContent`` when the server sends one, else its text block(s), each parsed as JSON when
+it is JSON (one block: that value; several: their list).
+
+``--registry FILE``: each result is checked (``Monitor.annotate``, variant full). On a violation the
+raw content stays unchanged and first; one more text block ``[outcome monitor] {receipt}`` follows it
+and the structured receipt goes under the result's ``_meta`` key ``outcome_monitor``. With
+``--delivery deferred`` the violating result passes unchanged and its receipt rides on the next
+result the client receives. No model call, no repair, no blocking.
+
+Failures stay contained: an upstream that crashes, hangs past ``--timeout`` (default 30 s) or sends a
+malformed result gives the client an MCP error for that call and one line on stderr; an upstream that
+exited or hung is started again on the next request (a world server's state then starts afresh). A
+registry that cannot be read stops the proxy at start (one line, exit 2). Needs the ``mcp`` extra (``make mcp``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from core.protocol import ToolSpec
+from harness.monitor.crossfit import CROSSFIT_KIND
+from harness.monitor.receipt import Monitor
+from harness.monitor.registry import Registry
+
+PREFIX = "[outcome monitor]"
+META_KEY = "outcome_monitor"
+DELIVERIES = ("immediate", "deferred")
+INTERNAL_ERROR = -32603
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"outcome monitor proxy: {message}\n")
+    sys.stderr.flush()
+
+
+def _die(message: str) -> NoReturn:
+    _say(f"error: {message}")
+    raise SystemExit(2)
+
+
+def load_registry(path: str) -> Registry:
+    """One registry file (a cross-fit file's folds belong to studies, not to a live proxy)."""
+    try:
+        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        _die(f"cannot read the registry {path}: {exc.strerror or exc}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        _die(f"the registry {path} is not JSON: {exc}")
+    if not isinstance(obj, dict):
+        _die(f"the registry {path} is not a registry (a JSON object from `learn --out`)")
+    if obj.get("kind") == CROSSFIT_KIND:
+        _die(
+            f"{path} is a cross-fit file: pass one registry (`learn --input ... --out FILE` without --all-folds)"
+        )
+    try:
+        return Registry.from_json(obj)
+    except Exception as exc:  # any malformed registry: one line
+        _die(f"the registry {path} cannot be read: {type(exc).__name__}: {exc}")
+
+
+def parse_result(result: Any) -> Any:
+    """A CallToolResult's content as the monitor and the recording see it."""
+    if result.structured_content is not None:
+        return result.structured_content
+    values = []
+    for block in result.content:
+        text = getattr(block, "text", None)
+        if text is None:
+            values.append(block.model_dump(by_alias=True, exclude_none=True, mode="json"))
+            continue
+        try:
+            values.append(json.loads(text))
+        except ValueError:
+            values.append(text)
+    return values[0] if len(values) == 1 else values
+
+
+def tool_spec(tool: Any) -> ToolSpec:
+    """An MCP tool as a catalog entry (recovery tools): annotated destructive or not read-only is a write."""
+    ann = tool.annotations
+    write = ann is not None and (ann.destructive_hint or ann.read_only_hint is False)
+    return ToolSpec(
+        name=tool.name,
+        description=tool.description or "",
+        parameters=tool.input_schema,
+        category="write" if write else "read",
+    )
+
+
+class Checker:
+    """Recording and checking, independent of transport (the proxy's per-call work)."""
+
+    def __init__(
+        self, registry: Registry | None = None, record: IO[str] | None = None, delivery: str = "immediate"
+    ):
+        if delivery not in DELIVERIES:
+            raise ValueError(f"--delivery must be one of {', '.join(DELIVERIES)}, got {delivery!r}")
+        self.monitor = Monitor(registry) if registry is not None else None
+        self.record = record
+        self.delivery = delivery
+        self.pending: list[tuple[str, dict[str, Any]]] = []
+        self.n_calls = self.n_receipts = 0
+
+    def set_catalog(self, tools: Sequence[Any]) -> None:
+        if self.monitor is not None:
+            self.monitor.catalog = {t.name: tool_spec(t) for t in tools}
+
+    def process(self, name: str, arguments: dict[str, Any], result: Any) -> Any:
+        """``result`` (an upstream CallToolResult) as the client gets it."""
+        self.n_calls += 1
+        if result.is_error:
+            return self._deliver(result, [])
+        if self.record is None and self.monitor is None:
+            return result  # forwarding only
+        value = parse_result(result)
+        if self.record is not None:
+            row = {"tool": name, "arguments": arguments, "result": value, "status": "ok"}
+            self.record.write(json.dumps(row, ensure_ascii=False, default=repr) + "\n")
+            self.record.flush()
+        fresh: list[tuple[str, dict[str, Any]]] = []
+        if self.monitor is not None:
+            ann = self.monitor.annotate(name, arguments, value)
+            if ann.receipt is not None:
+                self.n_receipts += 1
+                fresh.append((name, ann.receipt))
+        if self.delivery == "deferred":
+            due, self.pending = self.pending, fresh
+            return self._deliver(result, due, deferred=True)
+        return self._deliver(result, fresh)
+
+    def _deliver(
+        self, result: Any, receipts: list[tuple[str, dict[str, Any]]], deferred: bool = False
+    ) -> Any:
+        if self.delivery == "deferred" and result.is_error:
+            receipts, self.pending = self.pending, []
+            deferred = True
+        if not receipts:
+            return result
+        import mcp_types as types
+
+        blocks = []
+        for tool, receipt in receipts:
+            about = f" (about the previous {tool} result)" if deferred else ""
+            blocks.append(
+                types.TextContent(
+                    text=f"{PREFIX}{about} {json.dumps(receipt, ensure_ascii=False, default=repr)}"
+                )
+            )
+        meta = dict(result.meta or {})
+        structured = [r for _, r in receipts] if deferred else receipts[0][1]
+        meta[META_KEY] = structured
+        return result.model_copy(update={"content": [*result.content, *blocks], "meta": meta})
+
+
+class Upstream:
+    """The upstream MCP server over stdio, (re)started on demand and owned by one task."""
+
+    def __init__(self, command: str | None, args: list[str], timeout: float, url: str | None = None):
+        from mcp.client.stdio import StdioServerParameters
+
+        self.url = url
+        self.params = (
+            StdioServerParameters(command=command, args=args, env=dict(os.environ)) if command else None
+        )
+        self.timeout = timeout
+        self.session: Any = None
+        self.tools: list[Any] | None = None
+
+    async def run(self, task_status: Any) -> None:
+        import anyio
+
+        self._wanted = anyio.Event()
+        self._wanted.set()
+        self._ready = anyio.Event()
+        self._stop = anyio.Event()
+        self.error: str | None = None
+        task_status.started()
+        while True:
+            await self._wanted.wait()
+            self._wanted = anyio.Event()  # a request during this connection asks for the next one
+            try:
+                await self._connect()
+            except Exception as exc:  # the upstream could not start, or died: reported per call
+                self.error = _short(exc)
+                _say(f"upstream stopped: {self.error}")
+                self.session = None
+                self._ready.set()  # wake the requests waiting for it: they report the error
+            self.session = None
+
+    async def _connect(self) -> None:
+        import anyio
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+
+        transport = streamable_http_client(self.url) if self.url else stdio_client(self.params)
+        async with transport as (read, write), ClientSession(read, write) as session:
+            with anyio.fail_after(self.timeout):
+                await session.initialize()
+            self.session, self.error = session, None
+            self._ready.set()
+            await self._stop.wait()
+
+    async def get(self) -> Any:
+        import anyio
+
+        if self.session is None:
+            if self._ready.is_set():
+                self._ready = anyio.Event()
+            self._wanted.set()
+            await self._ready.wait()
+        if self.session is None:
+            raise _mcp_error(f"upstream unavailable: {self.error}")
+        return self.session
+
+    def restart(self) -> None:
+        """Drop a session that hung or lost its connection: its task ends it, the next request starts
+        a new one (a world server's session state starts afresh)."""
+        import anyio
+
+        if self.session is not None:
+            self.session = None
+            stop, self._stop = self._stop, anyio.Event()
+            stop.set()
+
+
+def _lost(exc: BaseException) -> bool:
+    """The connection to the upstream is gone (it exited or closed its pipes)."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.jsonrpc import CONNECTION_CLOSED
+
+    return isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED
+
+
+def _short(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_short(e) for e in exc.exceptions)
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _mcp_error(message: str) -> Exception:
+    from mcp.shared.exceptions import MCPError
+
+    return MCPError(code=INTERNAL_ERROR, message=f"outcome monitor proxy: {message}")
+
+
+async def run_proxy(upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None) -> None:
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        session = await upstream.get()
+        try:
+            with anyio.fail_after(upstream.timeout):
+                listed = await session.list_tools(params=params)
+        except Exception as exc:
+            if isinstance(exc, TimeoutError) or _lost(exc):
+                upstream.restart()
+            _say(f"tools/list failed upstream: {_short(exc)}")
+            raise _mcp_error(f"tools/list failed upstream: {_short(exc)}") from None
+        checker.set_catalog(listed.tools)
+        return listed
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        session = await upstream.get()
+        if checker.monitor is not None and not checker.monitor.catalog:
+            try:
+                with anyio.fail_after(upstream.timeout):
+                    checker.set_catalog((await session.list_tools()).tools)
+            except Exception:
+                pass  # recovery tools then fall back to a retry of the same tool
+        arguments = dict(params.arguments or {})
+        try:
+            with anyio.fail_after(upstream.timeout):
+                result = await session.call_tool(params.name, arguments)
+        except TimeoutError:
+            upstream.restart()
+            _say(f"{params.name}: no answer from upstream within {upstream.timeout:g} s; upstream restarted")
+            raise _mcp_error(
+                f"{params.name}: no answer from upstream within {upstream.timeout:g} s"
+            ) from None
+        except Exception as exc:
+            if _lost(exc):
+                upstream.restart()
+            _say(f"{params.name}: upstream failed: {_short(exc)}")
+            raise _mcp_error(f"{params.name}: upstream failed: {_short(exc)}") from None
+        if not isinstance(result, types.CallToolResult):
+            _say(f"{params.name}: upstream sent no tool result ({type(result).__name__})")
+            raise _mcp_error(f"{params.name}: upstream sent no tool result")
+        try:
+            return checker.process(params.name, arguments, result)
+        except Exception as exc:  # a result the monitor cannot read: the raw result, and say so
+            _say(f"{params.name}: not checked: {_short(exc)}")
+            return result
+
+    server = Server("outcome-monitor-proxy", on_list_tools=list_tools, on_call_tool=call_tool)
+    async with anyio.create_task_group() as tg:
+        await tg.start(upstream.run)
+        if http is None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        else:
+            import uvicorn
+
+            host, port = http
+            app = server.streamable_http_app(host=host)
+            config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+            _say(f"serving streamable HTTP at http://{host}:{port}/mcp")
+            await uvicorn.Server(config).serve()
+        tg.cancel_scope.cancel()
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        _die(f"--http wants HOST:PORT (e.g. 127.0.0.1:8765), got {text!r}")
+    return host, int(port)
+
+
+def main(args: Any) -> int:
+    if args.command and args.upstream_url:
+        _die("give the upstream once: --upstream-url URL or -- COMMAND ARGS..., not both")
+    if not args.command and not args.upstream_url:
+        _die(
+            "no upstream: python -m harness.monitor proxy [options] -- COMMAND ARGS... (or --upstream-url URL)"
+        )
+    if args.upstream_url and not args.upstream_url.startswith(("http://", "https://")):
+        _die(f"--upstream-url must start with http:// or https://, got {args.upstream_url!r}")
+    http = _host_port(args.http) if args.http else None
+    if args.timeout <= 0:
+        _die(f"--timeout must be positive, got {args.timeout}")
+    try:
+        import anyio
+        import mcp  # noqa: F401
+    except ImportError:
+        _die("the MCP SDK is not installed: run `make mcp` (the 'mcp' extra)")
+    registry = load_registry(args.registry) if args.registry else None
+    record = None
+    if args.record:
+        try:
+            record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - open for the proxy's life
+        except OSError as exc:
+            _die(f"cannot open the recording {args.record}: {exc.strerror or exc}")
+    checker = Checker(registry, record, args.delivery)
+    command = args.command[0] if args.command else None
+    upstream = Upstream(command, list(args.command[1:]), args.timeout, args.upstream_url)
+    try:
+        anyio.run(run_proxy, upstream, checker, http)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if record is not None:
+            record.close()
+    _say(f"{checker.n_calls} calls, {checker.n_receipts} receipts")
+    return 0
