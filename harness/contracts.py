@@ -162,7 +162,7 @@ def contract_coverage(
     out: dict[str, Any] = cov.summary()
     out["by_tool"] = {
         t: {
-            "paths": len(cov._of(t)),
+            "paths": len(cov.of(t)),
             "share": cov.share(t),
             "value_share": cov.value_share(t),
         }

@@ -53,12 +53,12 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
         "records": anchor,
     }
     write_atomic(sweep_dir / "sweep.json", summary)
-    worlds = {p.read_text() for p in sweep_dir.glob("*/world.json") if p.parent != sweep_dir}
-    if len(worlds) == 1:  # the jobs ran one world: the merged records read as its runs do
-        (sweep_dir / "world.json").write_text(worlds.pop())
-    covs = {p.read_text() for p in sweep_dir.glob("*/coverage.json") if p.parent != sweep_dir}
-    if len(covs) == 1:  # every job's monitor read the same paths: the sweep's is theirs
-        (sweep_dir / "coverage.json").write_text(covs.pop())
+    # how the merged records read (world.json) and what their monitor read (coverage.json): the jobs'
+    # own, when every job wrote the same
+    for name in ("world.json", "coverage.json"):
+        texts = {p.read_text() for p in sweep_dir.glob(f"*/{name}") if p.parent != sweep_dir}
+        if len(texts) == 1:
+            (sweep_dir / name).write_text(texts.pop())
     return summary
 
 

@@ -49,6 +49,35 @@ def contracts(plugin, env, split: str, traces: bool = True) -> Registry:
     return learn(list(plugin.clean_traces(env, split=split))).merged(shared) if traces else shared
 
 
+def fire_rate(rows: list[dict], registry_of) -> tuple[int, collections.Counter]:
+    """How many ``rows`` fire under ``registry_of(row)`` (a row's held-out registry), and the top rules."""
+    fired: collections.Counter = collections.Counter()
+    n_fire = 0
+    for r in rows:
+        vs = registry_of(r).check(r["tool"], r["arguments"], r["result"])
+        n_fire += bool(vs)
+        fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
+    return n_fire, fired
+
+
+def flagged_share(rows: list[dict], name: str, cls: str, pattern: str, registry_of) -> tuple[int, int]:
+    """(flagged, touched): rows the fault class ``cls`` can touch at a field matching ``pattern``, and
+    those whose faulted copy violates a rule the clean result does not."""
+    fc = get_class(cls)
+    touched = flagged = 0
+    for i, r in enumerate(rows):
+        content = copy.deepcopy(r["result"])
+        paths = field_filter(fc.eligible(content, r["arguments"], None), pattern)
+        if not paths:
+            continue
+        touched += 1
+        reg = registry_of(r)
+        applied = fc.apply(content, paths[0], r["arguments"], rng(0, name, i), {})
+        clean = {v.rule_id for v in reg.check(r["tool"], r["arguments"], r["result"])}
+        flagged += any(v.rule_id not in clean for v in reg.check(r["tool"], r["arguments"], applied.content))
+    return flagged, touched
+
+
 def crossfit_fire_rate(plugin, env, split: str) -> None:
     """As the studies build monitors: each fold's trace contracts merged with the database's, each
     result checked by the fold that did not learn from its customer."""
@@ -59,12 +88,7 @@ def crossfit_fire_rate(plugin, env, split: str) -> None:
     shared = contracts(plugin, env, split, traces=False)
     regs = [r.merged(shared) for r in cf.registries]
     ok = [r for r in rows if r["status"] == "ok" and isinstance(r["result"], dict)]
-    fired = collections.Counter()
-    n_fire = 0
-    for r in ok:
-        vs = regs[cf.fold(r["group_id"])].check(r["tool"], r["arguments"], r["result"])
-        n_fire += bool(vs)
-        fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
+    n_fire, fired = fire_rate(ok, lambda r: regs[cf.fold(r["group_id"])])
     print(
         f"cross-fitted clean fire rate on {split} (5 folds, traces + database): {n_fire}/{len(ok)} results = "
         f"{100 * n_fire / max(1, len(ok)):.2f}%  top: {dict(fired.most_common(6))}"
@@ -72,27 +96,26 @@ def crossfit_fire_rate(plugin, env, split: str) -> None:
 
 
 def airline_heldout(plugin, env) -> None:
-    """Airline's held-out figures: cross-fitted by user over the world's own contract sources."""
-    from harness.monitor import build_crossfit
-    from harness.monitor.sources import shared_registry
+    """Airline's held-out figures: the registries its studies build (the world's own contract sources,
+    cross-fitted by user), each result checked by the fold that did not learn from its user."""
+    from harness.contracts import ContractSpec, contract_parts
 
-    rows = list(plugin.clean_traces(env))
     t0 = time.perf_counter()
-    cf = build_crossfit(rows, 5, 0)
-    shared = shared_registry(plugin, env, plugin.contract_sources)
-    regs = [r.merged(shared) for r in cf.registries]
+    parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources)))
+    regs, cf = parts.registries(), parts.mined.crossfit
     took = time.perf_counter() - t0
     print(
         f"airline contracts (sources {', '.join(plugin.contract_sources)}; 5 folds by user): "
         f"{[r.n_rules for r in regs]} rules per fold in {took:.2f} s"
     )
-    ok = [r for r in rows if r["status"] == "ok" and isinstance(r["result"], (dict, list))]
-    fired: collections.Counter = collections.Counter()
-    n_fire = 0
-    for r in ok:
-        vs = regs[cf.fold(r["group_id"])].check(r["tool"], r["arguments"], r["result"])
-        n_fire += bool(vs)
-        fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
+    ok = [
+        r for r in plugin.clean_traces(env) if r["status"] == "ok" and isinstance(r["result"], (dict, list))
+    ]
+
+    def held_out(r: dict):
+        return regs[cf.fold(r["group_id"])]
+
+    n_fire, fired = fire_rate(ok, held_out)
     print(
         f"held-out clean fire rate: {n_fire}/{len(ok)} results = {100 * n_fire / max(1, len(ok)):.2f}%"
         f"  top: {dict(fired.most_common(6))}"
@@ -105,19 +128,7 @@ def airline_heldout(plugin, env) -> None:
         ),
         ("taubench_airline_conservation (a payment no longer adds up)", "stale_value", "payment_history"),
     ):
-        fc = get_class(cls)
-        touched = flagged = 0
-        for i, r in enumerate(ok):
-            content = copy.deepcopy(r["result"])
-            paths = field_filter(fc.eligible(content, r["arguments"], None), pattern)
-            if not paths:
-                continue
-            touched += 1
-            reg = regs[cf.fold(r["group_id"])]
-            applied = fc.apply(content, paths[0], r["arguments"], rng(0, name, i), {})
-            clean = {v.rule_id for v in reg.check(r["tool"], r["arguments"], r["result"])}
-            new = [v for v in reg.check(r["tool"], r["arguments"], applied.content) if v.rule_id not in clean]
-            flagged += bool(new)
+        flagged, touched = flagged_share(ok, name, cls, pattern, held_out)
         print(
             f"fault {name}: flagged {flagged}/{touched} touched results = {100 * flagged / max(1, touched):.1f}%"
         )
@@ -208,18 +219,7 @@ def main() -> int:
         ("status out of domain", "out_of_domain_categorical", "^status$"),
         ("payment conservation broken", "broken_relation", "payment_history"),
     ):
-        fc = get_class(cls)
-        touched = flagged = 0
-        for i, r in enumerate(orders):
-            content = copy.deepcopy(r["result"])
-            paths = field_filter(fc.eligible(content, r["arguments"], None), pattern)
-            if not paths:
-                continue
-            touched += 1
-            applied = fc.apply(content, paths[0], r["arguments"], rng(0, name, i), {})
-            clean = {v.rule_id for v in reg.check(r["tool"], r["arguments"], r["result"])}
-            new = [v for v in reg.check(r["tool"], r["arguments"], applied.content) if v.rule_id not in clean]
-            flagged += bool(new)
+        flagged, touched = flagged_share(orders, name, cls, pattern, lambda r: reg)
         print(
             f"fault {name!r}: flagged {flagged}/{touched} touched get_order_details results "
             f"= {100 * flagged / max(1, touched):.1f}%"

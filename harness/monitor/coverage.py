@@ -58,28 +58,28 @@ class PathCoverage:
 @dataclass
 class Coverage:
     paths: list[PathCoverage]
+    _by_tool: dict[str, list[PathCoverage]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_tool = {}
+        for p in self.paths:  # one pass: per-tool figures of many tools stay linear
+            self._by_tool.setdefault(p.tool, []).append(p)
 
     def tools(self) -> list[str]:
-        return sorted({p.tool for p in self.paths})
+        return sorted(self._by_tool)
 
-    def _of(self, tool: str | None) -> list[PathCoverage]:
-        if tool is None:
-            return self.paths
-        if getattr(self, "_by_tool", None) is None or self._indexed != len(self.paths):
-            by_tool: dict[str, list[PathCoverage]] = {}
-            for p in self.paths:
-                by_tool.setdefault(p.tool, []).append(p)
-            self._by_tool, self._indexed = by_tool, len(self.paths)  # one pass, not one per tool
-        return self._by_tool.get(tool, [])
+    def of(self, tool: str | None) -> list[PathCoverage]:
+        """The paths of ``tool`` (None: all)."""
+        return self.paths if tool is None else self._by_tool.get(tool, [])
 
     def share(self, tool: str | None = None) -> float:
         """Share of result paths some rule reads."""
-        ps = self._of(tool)
+        ps = self.of(tool)
         return sum(p.covered for p in ps) / len(ps) if ps else 1.0
 
     def value_share(self, tool: str | None = None) -> float:
         """Share of result paths a rule beyond presence and type reads (sign, domain, relation ...)."""
-        ps = self._of(tool)
+        ps = self.of(tool)
         return sum(p.value_rule for p in ps) / len(ps) if ps else 1.0
 
     def summary(self) -> dict[str, Any]:
@@ -94,7 +94,7 @@ class Coverage:
     def to_json(self, tool: str | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"summary": self.summary(), "tools": {}}
         for t in [tool] if tool else self.tools():
-            ps = self._of(t)
+            ps = self.of(t)
             out["tools"][t] = {
                 "paths": len(ps),
                 "share": self.share(t),
@@ -111,7 +111,7 @@ class Coverage:
             f"{s['with_value_rule']} by a rule beyond presence and type ({100 * s['value_share']:.1f}%)"
         ]
         for t in [tool] if tool else self.tools():
-            ps = self._of(t)
+            ps = self.of(t)
             bare = [p for p in ps if not p.covered]
             shape = [p for p in ps if p.covered and not p.value_rule]
             out.append(f"{t}: {len(ps)} paths, {len(bare)} with no rule, {len(shape)} with shape rules only")
