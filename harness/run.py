@@ -66,10 +66,13 @@ def stopped(exc: Interrupted, plan: Any, run_dir: str) -> None:
     """What is recorded and how to go on, after SIGINT or SIGTERM; exit 130 or 143."""
     from harness.records import latest_by_episode, load_records
 
-    records = latest_by_episode(load_records(Path(run_dir) / "episodes.jsonl", repair=False))
-    done = sum(1 for ep in plan.schedule if ep.episode_id in records)
+    try:
+        records = latest_by_episode(load_records(Path(run_dir) / "episodes.jsonl", repair=False))
+        done = f"{sum(1 for ep in plan.schedule if ep.episode_id in records)} of {len(plan.schedule)}"
+    except (OSError, ValueError) as err:  # the stop must still say how to go on; the rerun names the fault
+        done = f"? of {len(plan.schedule)} (the records could not be counted: {err})"
     message = (
-        f"stopped by {exc.args[0]}: {done} of {len(plan.schedule)} episodes are recorded in {run_dir} "
+        f"stopped by {exc.args[0]}: {done} episodes are recorded in {run_dir} "
         "(episodes running at the stop were not recorded). Rerun the same command to run the rest."
     )
     print(message, file=sys.stderr)

@@ -47,6 +47,7 @@ from harness.execution import (
 )
 from harness.llm.inline import run_inline_if_scripted
 from harness.records import RecordWriter
+from harness.records.files import signals_held
 from harness.stopping import as_worker, leave_quietly, raising_on_signals
 
 log = logging.getLogger(__name__)
@@ -169,12 +170,14 @@ def execute_forked(
     def take(reader: Connection, writer: RecordWriter) -> bool:
         """One message from a worker; False once it has ended (or died mid-message)."""
         nonlocal stopped
-        try:
-            kind, payload = reader.recv()
-        except Exception:  # noqa: BLE001  (EOF, or a message cut off by a terminated worker)
-            return False
+        with signals_held():  # a record received is a record written: Ctrl-C waits for the line
+            try:
+                kind, payload = reader.recv()
+            except Exception:  # noqa: BLE001  (EOF, or a message cut off by a terminated worker)
+                return False
+            if kind == "record":
+                writer.append(payload)
         if kind == "record":
-            writer.append(payload)
             progress.add(payload)
         elif kind == "done":
             stopped = stopped or bool(payload)

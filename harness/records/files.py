@@ -18,6 +18,7 @@ import gc
 import json
 import logging
 import os
+import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -344,6 +345,23 @@ def _resume_point(path: Path) -> tuple[int, str]:
 # writing
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends: a line is written and counted, or neither (a
+    handler raising between the write and the count would leave the next line reusing its seq)."""
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to hold
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 class RecordWriter:
     """Append-only, chained JSONL writer that survives ``kill -9``.
 
@@ -362,7 +380,7 @@ class RecordWriter:
 
     def append(self, record: EpisodeRecord | Mapping[str, Any]) -> None:
         body = encode(as_record(record))
-        with self._lock:  # the chain is a sequence: one line at a time
+        with self._lock, signals_held():  # the chain is a sequence: one line at a time
             data, chain = seal(body, self._seq, self._chain)
             written = os.write(self._fd, data)
             while written < len(data):  # short writes are rare on regular files; finish the line

@@ -434,3 +434,29 @@ def test_sigkill_mid_append_then_resume_loses_and_duplicates_nothing(tmp_path, t
     ids = [r["episode_id"] for r in load_records(path)]
     assert ids == [f"ep{i}" for i in range(12)]  # each once, in order, none lost
     assert scan(path).breaks == []  # and the chain runs through the repair
+
+
+def test_a_signal_during_an_append_leaves_the_writer_consistent(tmp_path, monkeypatch):
+    """Ctrl-C landing while a line is being fsync'ed (where a loaded machine spends its append) must
+    not leave the line written but uncounted: the next append would reuse its seq and break the chain."""
+    from harness import stopping
+
+    path = tmp_path / "episodes.jsonl"
+    real_fsync, hit = os.fsync, []
+
+    def fsync_then_signal(fd: int) -> None:
+        real_fsync(fd)
+        if not hit:
+            hit.append(fd)
+            os.kill(os.getpid(), signal.SIGINT)  # delivered by the handler below, as from a terminal
+
+    with RecordWriter(path) as w, stopping.raising_on_signals():
+        w.append(rec(0))
+        monkeypatch.setattr(os, "fsync", fsync_then_signal)
+        with pytest.raises(stopping.Interrupted):
+            w.append(rec(1))
+        monkeypatch.setattr(os, "fsync", real_fsync)
+        w.append(rec(2))  # as the forked runner does: records already sent are written after the stop
+    stopping._REQUESTED.clear()
+    assert hit and scan(path).breaks == []
+    assert [r["episode_id"] for r in load_records(path)] == ["ep0", "ep1", "ep2"]

@@ -48,7 +48,7 @@ def test_a_signal_stops_a_run_cleanly_and_the_rerun_completes_it(tmp_path, sig, 
     proc = start(out, workers, console)
     wait_for_records(proc, out / "episodes.jsonl", 2)
     os.killpg(proc.pid, sig)
-    assert proc.wait(timeout=120) == status
+    assert proc.wait(timeout=120) == status, console.read_text()[-3000:]
     text = console.read_text()
     assert "Traceback" not in text, text[-3000:]
     assert len([ln for ln in text.splitlines() if ln.strip()]) <= 12, text
