@@ -188,6 +188,9 @@ class ModelCfg:
     tool_choice: str | None = None  # sent with tools when set ("auto" for llama-cpp-python's server)
     requests_per_minute: float | None = None  # the provider's limits (harness.llm.ratelimit); null: none
     tokens_per_minute: float | None = None
+    preamble: str = (
+        "auto"  # where litellm's per-call preamble runs: auto, inline, thread (harness.llm.inline)
+    )
 
 
 def register() -> None:

@@ -93,6 +93,7 @@ MODEL_CONTROL_FIELDS = (
     "max_concurrency",
     "requests_per_minute",
     "tokens_per_minute",
+    "preamble",
     "max_attempts",
     "timeout_s",
     "api_key_env",

@@ -44,7 +44,7 @@ from harness.execution import (
     run_summary,
     within_budget,
 )
-from harness.llm.inline import run_inline_if_scripted
+from harness.llm.models import drain_success_logging
 from harness.manifest import check_resume, finish_manifest, start_manifest, write_atomic
 from harness.plan import Plan, faults_without_target, plan_run
 from harness.records import RecordWriter, load_records
@@ -60,7 +60,6 @@ async def execute(
     plan: Plan, run_dir: Path, factory: CompleterFactory | None = None, monitors: MonitorSource | None = None
 ) -> dict[str, Any]:
     cfg = plan.cfg
-    run_inline_if_scripted(plan.specs())
     records_path, spend, todo = pending_work(plan, run_dir)
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     if monitors is None:
@@ -108,6 +107,7 @@ async def execute(
             if cache is not None and hasattr(cache, "close"):
                 cache.close()
             await close_world(plan)
+            await drain_success_logging()  # a configured callback gets the last calls' events
     stop.raise_if_stopped()
     return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend, progress.rates())
 

@@ -45,7 +45,7 @@ from harness.execution import (
     run_summary,
     within_budget,
 )
-from harness.llm.inline import run_inline_if_scripted
+from harness.llm.models import drain_success_logging
 from harness.records import RecordWriter
 from harness.records.files import signals_held
 from harness.stopping import as_worker, leave_quietly, raising_on_signals
@@ -323,7 +323,6 @@ async def _run_claimed(
 ) -> bool:
 
     cfg = plan.cfg
-    run_inline_if_scripted(plan.specs())
     factories, cache = arm_factories(plan, run_dir, factory, spend)
     chains = episode_chains(plan, monitors)
     # a real model's max_concurrency is shared by every worker; a scripted one's holds per worker
@@ -359,6 +358,7 @@ async def _run_claimed(
         if cache is not None and hasattr(cache, "close"):
             cache.close()
         await close_world(plan)
+        await drain_success_logging()  # a configured callback gets the last calls' events
     if stopped:
         log.warning(
             "budget spent (%s USD, %d tokens): no new episode starts", round(spend.usd, 6), spend.tokens

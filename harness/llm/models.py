@@ -29,15 +29,14 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import weakref
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from core import offline  # noqa: F401  (offline litellm variables before any import)
 from core.seeding import rng, sha256_hex
 from harness.llm import ratelimit
+from harness.llm.inline import PREAMBLES, preamble_inline, prepare_loop, runs_inline
 
 if TYPE_CHECKING:
     from harness.llm.cache import Cache
@@ -102,6 +101,8 @@ class ModelSpec:
     # the provider's limits for this model (harness.llm.ratelimit): None means no limit of that kind
     requests_per_minute: float | None = None
     tokens_per_minute: float | None = None
+    # where litellm's per-call preamble runs (harness.llm.inline): auto, inline (the loop's thread), thread
+    preamble: str = "auto"
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ModelSpec:
@@ -113,6 +114,10 @@ class ModelSpec:
         values = {k: cfg[k] for k in cfg}
         if isinstance(values.get("deprecated"), dt.date):  # an unquoted YAML date
             values["deprecated"] = values["deprecated"].isoformat()
+        if values.get("preamble", "auto") not in PREAMBLES:
+            raise ModelConfigError(
+                f"model {values.get('name')!r}: preamble must be one of {list(PREAMBLES)}, not {values['preamble']!r}"
+            )
         return cls(**values)
 
     @property
@@ -123,6 +128,11 @@ class ModelSpec:
     def scripted(self) -> bool:
         """True when no real model answers (scripted policies and the chaos test provider)."""
         return self.provider in CUSTOM_PROVIDERS
+
+    @property
+    def inline_preamble(self) -> bool:
+        """litellm's preamble for this model runs on the loop's thread (harness.llm.inline)."""
+        return runs_inline(self.provider, self.preamble, self.api_base)
 
     @property
     def priced_by_table(self) -> bool:
@@ -255,6 +265,34 @@ def _quiet_success_logging(litellm: Any) -> None:
 
     async_success_handler._harness_quiet = True  # type: ignore[attr-defined]
     Logging.async_success_handler = async_success_handler  # type: ignore[method-assign]
+
+    # and nothing is handed to a task when no one would receive it: a task per call is CPU, a yield
+    # in each call's path, and an event left queued when the loop closes first
+    import litellm.utils as lt_utils
+
+    schedule = lt_utils._schedule_async_success_logging
+
+    def schedule_if_received(logging_obj: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(logging_obj, "defer_async_logging", False) or success_callbacks_configured(
+            litellm, logging_obj
+        ):
+            schedule(logging_obj, *args, **kwargs)
+
+    lt_utils._schedule_async_success_logging = schedule_if_received
+
+
+async def drain_success_logging() -> None:
+    """Deliver every success event litellm has queued, before the loop closes: litellm hands each
+    to a task of its own, and ``asyncio.run`` cancels the ones not yet run (the last calls' events
+    would never reach a configured callback). Nothing to do when litellm is not loaded or no
+    callback is configured."""
+    if _LITELLM is None or not success_callbacks_configured(_LITELLM):
+        return
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+    from litellm.responses.streaming_iterator import drain_logging_tasks
+
+    await drain_logging_tasks()
+    await GLOBAL_LOGGING_WORKER.flush()
 
 
 def litellm_version() -> str:
@@ -665,30 +703,13 @@ async def acomplete(
     return completion
 
 
-_SIZED_LOOPS: weakref.WeakSet = weakref.WeakSet()
-CALL_THREADS = 64
-
-
-def _size_default_executor() -> None:
-    """litellm runs each acompletion's set-up in the loop's default executor (6 threads on 2 cores):
-    give the loop enough threads that the concurrency cap, not the pool, bounds calls in flight.
-    A loop whose default executor was set by someone else is left alone."""
-    loop = asyncio.get_running_loop()
-    if loop in _SIZED_LOOPS:
-        return
-    _SIZED_LOOPS.add(loop)
-    if getattr(loop, "_default_executor", None) is None:
-        loop.set_default_executor(
-            ThreadPoolExecutor(max_workers=CALL_THREADS, thread_name_prefix="litellm-call")
-        )
-
-
 async def _call_with_retries(
     spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int, key: str, policy: RetryPolicy
 ) -> Completion:
     api_key = _api_key(spec)  # InfraError("missing_key") before any attempt
     lt = _litellm()
-    _size_default_executor()
+    prepare_loop()
+    inline = spec.inline_preamble
     kwargs = _call_kwargs(spec, messages, tools, replicate)
     if api_key:
         kwargs["api_key"] = api_key  # passed explicitly from the named variable, never logged
@@ -704,9 +725,10 @@ async def _call_with_retries(
         t0 = time.monotonic()
         try:
             # our own deadline as well: custom providers are not bound by litellm's timeout
-            resp = await asyncio.wait_for(
-                lt.acompletion(**kwargs), timeout=spec.timeout_s + min(1.0, 0.1 * spec.timeout_s + 0.05)
-            )
+            # (a timeout scope, not wait_for: no task per call, so nothing yields before the request)
+            async with asyncio.timeout(spec.timeout_s + min(1.0, 0.1 * spec.timeout_s + 0.05)):
+                with preamble_inline(inline):
+                    resp = await lt.acompletion(**kwargs)
         except Exception as exc:  # noqa: BLE001  (every failure is classified below)
             bug = _policy_bug(exc)
             if bug is not None:

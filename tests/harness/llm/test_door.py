@@ -16,9 +16,7 @@ SPEC = ModelSpec(name="scripted-first", model="scripted/first_tool")
 async def _calls_then_drain(n: int) -> None:
     for i in range(n):
         await acomplete(SPEC, [{"role": "user", "content": f"task {i}"}], [])
-    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
-
-    await GLOBAL_LOGGING_WORKER.flush()  # the success events litellm queued have run
+    await models.drain_success_logging()  # as the runner does before its loop closes
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""litellm's sync preamble runs on the loop's thread when every model is scripted, and nowhere else."""
+"""Where litellm's preamble runs: inline (on the loop's thread, straight through to the request) for
+scripted models and key-based providers, on a thread otherwise; and only litellm's own preamble."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ import threading
 
 import pytest
 
-from harness.llm.inline import InlineExecutor, run_inline_if_scripted
-from harness.llm.models import ModelSpec, acomplete
+from harness.llm import inline
+from harness.llm.models import ModelConfigError, ModelSpec, acomplete
+from harness.llm.providers import chaos
 
-SCRIPTED = ModelSpec(name="scripted-first", model="scripted/first_tool")
-REAL = ModelSpec(name="gpt", model="openai/gpt-4o-mini", api_key_env="OPENAI_API_KEY")
 MSGS = [
     {"role": "system", "content": "You are a tool agent."},
     {"role": "user", "content": "Price of a widget?"},
@@ -32,39 +32,101 @@ TOOLS = [
 ]
 
 
-def test_a_submitted_call_runs_at_once_on_the_callers_thread():
-    ex = InlineExecutor()
-    assert ex.submit(threading.get_ident).result() == threading.get_ident()
-    failed = ex.submit(int, "not a number")
-    assert isinstance(failed.exception(), ValueError)  # delivered through the future, as a thread would
-    ex.shutdown()
+@pytest.mark.parametrize(
+    "cfg, expected",
+    [
+        ({"model": "scripted/first_tool"}, True),
+        ({"model": "openai/gpt-4o-mini"}, True),
+        ({"model": "deepseek/deepseek-chat"}, True),
+        ({"model": "bedrock/anthropic.claude-3-haiku"}, False),  # credentials may refresh over the network
+        ({"model": "vertex_ai/gemini-1.5-pro"}, False),
+        (
+            {"model": "some_new_provider/m", "api_base": "http://127.0.0.1:8089/v1"},
+            True,
+        ),  # a server of one's own
+        ({"model": "bedrock/anthropic.claude-3-haiku", "preamble": "inline"}, True),
+        ({"model": "openai/gpt-4o-mini", "preamble": "thread"}, False),
+    ],
+)
+def test_which_models_run_their_preamble_inline(cfg, expected):
+    assert ModelSpec.from_config({"name": "m", **cfg}).inline_preamble is expected
 
 
-def _preamble_threads(specs: list[ModelSpec]) -> tuple[bool, set[int]]:
-    """Whether the loop went inline, and the threads that ran litellm's sync ``completion``."""
-    import litellm
+def test_an_unknown_preamble_value_is_a_config_error():
+    with pytest.raises(ModelConfigError, match="preamble must be one of"):
+        ModelSpec.from_config({"name": "m", "model": "openai/gpt-4o", "preamble": "fast"})
+
+
+def preamble_threads(spec: ModelSpec) -> set[int]:
+    """The threads that ran litellm's synchronous preamble for one call of ``spec``."""
+    import litellm.main
 
     seen: set[int] = set()
-    real_completion = litellm.main.completion
+    real = litellm.main.get_optional_params  # called by the preamble, through main's globals
 
     def watched(*args, **kwargs):
         seen.add(threading.get_ident())
-        return real_completion(*args, **kwargs)
+        return real(*args, **kwargs)
 
-    async def go() -> bool:
-        inline = run_inline_if_scripted(specs)
-        await acomplete(SCRIPTED, MSGS, TOOLS)
-        return inline
-
-    litellm.main.completion = watched
+    litellm.main.get_optional_params = watched
     try:
-        return asyncio.run(go()), seen
+        asyncio.run(acomplete(spec, MSGS, TOOLS))
     finally:
-        litellm.main.completion = real_completion
+        litellm.main.get_optional_params = real
+    return seen
 
 
-@pytest.mark.parametrize("specs, inline", [([SCRIPTED], True), ([SCRIPTED, REAL], False)])
-def test_litellms_preamble_leaves_the_loop_thread_only_when_a_real_model_is_in_the_run(specs, inline):
-    went_inline, threads = _preamble_threads(specs)
-    assert went_inline is inline
-    assert threads and (threads == {threading.get_ident()}) is inline
+def test_the_preamble_runs_on_the_loops_thread_when_inline_and_on_another_when_not():
+    here = {threading.get_ident()}
+    assert preamble_threads(ModelSpec(name="s", model="scripted/first_tool")) == here
+    away = preamble_threads(ModelSpec(name="s", model="scripted/first_tool", preamble="thread"))
+    assert away and not away & here
+
+
+def test_calls_started_together_each_reach_the_provider_before_the_next_prepares(monkeypatch):
+    """Inline, nothing yields between a call's preamble and its request, so the requests of C calls
+    started at once leave one by one; on a thread, every preamble runs before the first request."""
+    import litellm.main
+
+    events: list[str] = []
+    real_params, real_respond = litellm.main.get_optional_params, chaos._respond
+
+    def params(*args, **kwargs):
+        events.append("prepare")
+        return real_params(*args, **kwargs)
+
+    async def respond(lt, model, messages, optional_params):
+        events.append("request")
+        return await real_respond(lt, model, messages, optional_params)
+
+    monkeypatch.setattr(litellm.main, "get_optional_params", params)
+    monkeypatch.setattr(chaos, "_respond", respond)
+
+    def order(preamble: str) -> list[str]:
+        spec = ModelSpec(name="c", model="chaos/latency-20", preamble=preamble)
+        events.clear()
+
+        async def three() -> None:
+            await asyncio.gather(
+                *(acomplete(spec, [*MSGS, {"role": "user", "content": str(i)}], TOOLS) for i in range(3))
+            )
+
+        asyncio.run(three())
+        return list(events)
+
+    assert order("inline") == ["prepare", "request"] * 3
+    assert order("thread") == ["prepare"] * 3 + ["request"] * 3
+
+
+def test_other_executor_calls_keep_their_thread_inside_an_inline_call():
+    """A DNS lookup (``loop.getaddrinfo``) inside a call is an executor call too: never inline."""
+
+    async def go() -> tuple[int, int]:
+        inline.prepare_loop()
+        loop = asyncio.get_running_loop()
+        with inline.preamble_inline(True):
+            other = await loop.run_in_executor(None, threading.get_ident)
+        return threading.get_ident(), other
+
+    loop_thread, other = asyncio.run(go())
+    assert other != loop_thread
