@@ -720,6 +720,9 @@ async def _call_with_retries(
     limiter = ratelimit.limiter_for(spec.name, spec.requests_per_minute, spec.tokens_per_minute)
     estimate = estimate_tokens(messages, tools) if limiter is not None and spec.tokens_per_minute else 0
     for attempt in range(max(1, spec.max_attempts)):
+        # the loop's turn before each request (signals, the progress bar, other episodes): a scripted
+        # reply whose preamble runs inline never yields otherwise, and a run of them would starve it
+        await asyncio.sleep(0)
         if limiter is not None:
             await limiter.acquire(estimate)  # the model's requests and tokens per minute
         t0 = time.monotonic()

@@ -345,21 +345,28 @@ def _resume_point(path: Path) -> tuple[int, str]:
 # writing
 
 
-_HELD = {signal.SIGINT, signal.SIGTERM}
+_HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait until the block ends: a line is written and counted, or neither (a
-    handler raising between the write and the count would leave the next line reusing its seq)."""
-    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to hold
+    """SIGINT and SIGTERM wait until the block ends, then reach the handler that was there: a line is
+    written and counted, or neither (a handler raising between the write and the count would leave
+    the next line reusing its seq). Python runs signal handlers in the main thread only, so the
+    handler is swapped there (a thread mask would not do: the kernel hands a process's signal to any
+    thread that does not block it); elsewhere there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    caught: list[int] = []
+    before = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in _HELD}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        for signum in caught[:1]:  # delivered now, once, as if it had just arrived
+            signal.raise_signal(signum)
 
 
 class RecordWriter:

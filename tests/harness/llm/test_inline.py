@@ -130,3 +130,20 @@ def test_other_executor_calls_keep_their_thread_inside_an_inline_call():
 
     loop_thread, other = asyncio.run(go())
     assert other != loop_thread
+
+
+def test_a_scripted_call_gives_the_loop_a_turn():
+    """Inline, a scripted reply needs no I/O; the call still yields once, so a run of them cannot
+    starve the loop (a stop signal, the progress bar, other episodes)."""
+
+    async def go() -> bool:
+        task = asyncio.create_task(acomplete(ModelSpec(name="s", model="scripted/first_tool"), MSGS, TOOLS))
+        await asyncio.sleep(0)
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            return True
+        return False
+
+    assert asyncio.run(go())
