@@ -48,7 +48,7 @@ appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code an
 	$(PY) -m environments.appworld.install
 
 test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
 # under SLURM_STATE_DIR (default /tmp/outcome-monitors-slurm): scripts/slurm_cluster.sh says how.
