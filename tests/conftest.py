@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -62,8 +63,35 @@ def pytest_addoption(parser):
     )
 
 
+_TESTS = Path(__file__).resolve().parent
+_reads_data: dict[Path, bool] = {}
+
+
+def _mentions_datapaths(path: Path) -> bool:
+    if path not in _reads_data:
+        _reads_data[path] = path.is_file() and "datapaths" in path.read_text(encoding="utf-8")
+    return _reads_data[path]
+
+
+def _needs_data(path: Path) -> bool:
+    """A test reads data a user must fetch when its module, or a conftest above it, uses tests/datapaths.py."""
+    if _mentions_datapaths(path):
+        return True
+    folder = path.parent
+    while folder == _TESTS or _TESTS in folder.parents:
+        if folder != _TESTS and _mentions_datapaths(folder / "conftest.py"):
+            return True
+        folder = folder.parent
+    return False
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slurm`` need a cluster: deselected unless ``--slurm`` is given."""
+    """Tests that read fetched data are marked ``data`` (CI's no-data step runs them with the data
+    folders pointed at an empty folder: each must skip, never fail). Tests marked ``slurm`` need a
+    cluster: deselected unless ``--slurm`` is given."""
+    for item in items:
+        if _needs_data(Path(str(item.path))):
+            item.add_marker(pytest.mark.data)
     if config.getoption("--slurm"):
         return
     deselected = [item for item in items if item.get_closest_marker("slurm")]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_RETAIL = ROOT.parent / "shared" / "taubench" / "retail"
+from tests.datapaths import TAUBENCH_RETAIL as SHARED_RETAIL  # noqa: E402
 
 
 def copy_repository(dest: Path) -> None:

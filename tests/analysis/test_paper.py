@@ -1,11 +1,9 @@
 import json
-from pathlib import Path
 
 import pytest
 
 from analysis import paper
-
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "paper" / "reported.json"
+from tests.datapaths import PAPER_REPORTED as SHARED
 
 
 def test_paper_counts_are_consistent():

@@ -15,7 +15,7 @@ from harness.conformance import FAIL, PASS, check_world, main
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runner"))
 from _fakes import load_fakeworld  # noqa: E402
 
-SHARED_TAUBENCH = Path(__file__).resolve().parents[2].parent / "shared" / "taubench"
+from tests.datapaths import TAUBENCH as SHARED_TAUBENCH
 
 
 @pytest.mark.parametrize("name", worlds.world_names())

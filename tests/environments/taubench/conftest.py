@@ -1,4 +1,4 @@
-"""Fixtures: the shared tau-bench retail copy (../shared/taubench/retail from the repo root) and one environment."""
+"""Fixtures: the tau-bench retail copy (tests/datapaths.py says where) and one environment."""
 
 from __future__ import annotations
 
@@ -8,14 +8,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-SHARED = REPO.parent / "shared" / "taubench" / "retail"
+from tests.datapaths import require_airline, require_retail  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    if not (SHARED / "orders.json").is_file():
-        pytest.skip(f"tau-bench data not found at {SHARED} (the shared copy beside the repository)")
-    return SHARED
+    return require_retail()
 
 
 @pytest.fixture(scope="session")
@@ -38,6 +36,5 @@ def raw(data_dir) -> dict:
 def airline_env(data_dir):
     from environments.taubench.env import TauBenchEnv
 
-    if not (data_dir.parent / "airline" / "flights.json").is_file():
-        pytest.skip(f"tau-bench airline data not found at {data_dir.parent / 'airline'}")
+    require_airline()
     return TauBenchEnv(data_dir=data_dir.parent, domain="airline")

@@ -19,14 +19,15 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
-SHARED = REPO.parent / "shared" / "taubench"
+from tests.datapaths import TAUBENCH as SHARED  # noqa: E402
+from tests.datapaths import require_retail  # noqa: E402
+
 PY = sys.executable
 
 
 @pytest.fixture(scope="module")
 def data_root() -> Path:
-    if not (SHARED / "retail" / "orders.json").is_file():
-        pytest.skip(f"tau-bench data not found at {SHARED} (the shared copy beside the repository)")
+    require_retail()
     return SHARED
 
 

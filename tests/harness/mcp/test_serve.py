@@ -4,19 +4,17 @@ to each result it can touch with probability --rate, drawn from --seed."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from harness.mcp.serve import WorldSession
-
-SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "taubench"
+from tests.datapaths import TAUBENCH as SHARED
+from tests.datapaths import require_retail
 
 
 @pytest.fixture(scope="module")
 def orders() -> list[str]:
-    if not (SHARED / "retail" / "orders.json").is_file():
-        pytest.skip(f"tau-bench data not found at {SHARED}")
+    require_retail()
     return sorted(json.loads((SHARED / "retail" / "orders.json").read_text()))[:40]
 
 
@@ -46,8 +44,7 @@ def test_rate_decides_how_many_touchable_results_are_corrupted(orders, monkeypat
 
 
 def test_the_session_keeps_one_database(monkeypatch):
-    if not (SHARED / "retail" / "orders.json").is_file():
-        pytest.skip(f"tau-bench data not found at {SHARED}")
+    require_retail()
     monkeypatch.setenv("TAUBENCH_DATA", str(SHARED))
     import anyio
 
@@ -68,7 +65,7 @@ def test_the_session_keeps_one_database(monkeypatch):
     "kwargs, says",
     [({"fault": "no_such_fault"}, "unknown fault"), ({"rate": 2.0}, "--rate must be within")],
 )
-def test_bad_options_are_one_message(kwargs, says, monkeypatch):
-    monkeypatch.setenv("TAUBENCH_DATA", str(SHARED))
+def test_bad_options_are_one_message(kwargs, says):
+    # checked before the world's data is read: ToolMaze needs none, so this runs on a fresh clone
     with pytest.raises(ValueError, match=says):
-        WorldSession("taubench", {}, **kwargs)
+        WorldSession("toolmaze", {}, **kwargs)

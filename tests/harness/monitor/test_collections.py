@@ -147,7 +147,7 @@ def test_coverage_names_unread_paths_and_why():
 # ------------------------------------------------------------------------------ tau-bench retail
 
 
-SHARED = REPO.parent / "shared" / "taubench" / "retail"  # the copy beside the repository (CI's too)
+from tests.datapaths import TAUBENCH_RETAIL as SHARED  # noqa: E402  (the copy beside the repository)
 
 
 @pytest.fixture(scope="module")

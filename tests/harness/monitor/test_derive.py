@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-import pytest
 
 from harness.monitor import Registry, bind_records, from_json_schema, from_records, registry_from_schemas
 from harness.monitor.derive import shape_pattern
+from tests.datapaths import TAUBENCH_RETAIL, retail_only
 
 SCHEMA = {
     "type": "object",
@@ -71,10 +69,10 @@ def test_shape_pattern():
     assert shape_pattern(["abc", "a-b"]) is None
 
 
-TAU = Path("/work/shared/taubench/retail")
+TAU = TAUBENCH_RETAIL
 
 
-@pytest.mark.skipif(not (TAU / "orders.json").exists(), reason="tau-bench retail data not present")
+@retail_only
 def test_records_give_domains_formats_and_references():
     orders = list(json.loads((TAU / "orders.json").read_text()).values())[:300]
     users = json.loads((TAU / "users.json").read_text())  # {user_id: record}

@@ -31,7 +31,8 @@ from harness.stream import StreamContext
 STOCK = ("trusting", "receipt-aware", "skeptic", "noisy")
 ROOT = Path(__file__).resolve().parents[3]
 RUNNER = ROOT / "tests" / "harness" / "runner"
-TAU_DATA = ROOT.parent / "shared" / "taubench" / "retail"
+from tests.datapaths import TAUBENCH_RETAIL as TAU_DATA  # noqa: E402
+from tests.datapaths import require_retail  # noqa: E402
 
 
 def load(name: str, module: str):
@@ -124,8 +125,7 @@ class TauWithoutPlayers(Plugin):
 
 @pytest.fixture(scope="module")
 def tau():
-    if not (TAU_DATA / "orders.json").is_file():
-        pytest.skip(f"tau-bench data not found at {TAU_DATA} (the shared copy beside the repository)")
+    require_retail()
     from environments.taubench.cards import cards_of
 
     env = get_environment("taubench", data_dir=str(TAU_DATA))
