@@ -110,6 +110,9 @@ class Config:
     sampling: SamplingCfg = field(default_factory=SamplingCfg)
     seed: int = 0
     replicates: int = 1
+    # each pair played k times, every model sampling from a trial's own stream (harness.studies.sampling_draw);
+    # run control like limit: raising it resumes the run and adds the new trials
+    trials: int = 1
     limit: int | None = None  # first N workflows of the frozen list
     cache: CacheCfg = field(default_factory=CacheCfg)
     budget: BudgetCfg = field(default_factory=BudgetCfg)
@@ -129,6 +132,8 @@ class Config:
     def __post_init__(self) -> None:
         if self.replicates < 1:
             raise ValueError(f"replicates must be >= 1, got {self.replicates}")
+        if self.trials < 1:
+            raise ValueError(f"trials must be >= 1 (each pair played that many times), got {self.trials}")
         if self.concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.workers < 0:

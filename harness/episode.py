@@ -111,6 +111,7 @@ def episode_record(
         status=status,
         env=plan.plugin.name,
         replicate=ep.replicate,
+        trial=ep.trial,
         episode_id=ep.episode_id,
         scripted=bool(spec.scripted),
         tool_calls=_jsonable(loop.tool_calls),
@@ -259,8 +260,10 @@ async def run_episode(
     spec = plan.models[ep.model]
     if arm.reasoning_budget is not None:  # scripted providers accept it too (recorded, ignored): same path
         spec = dataclasses.replace(spec, reasoning_budget=arm.reasoning_budget)
-    reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.replicate)) if arm.reviewer else None
-    user = UserChannel(factory(plan.user, ep.replicate)) if plan.user is not None else None
+    # every model of the episode (agent, reviewer, user) samples from the trial's stream (ep.draw: the
+    # replicate for trial 0, as before trials existed); the reply cache keys on it
+    reviewer = ModelReviewer(factory(plan.reviewers[ep.model], ep.draw)) if arm.reviewer else None
+    user = UserChannel(factory(plan.user, ep.draw)) if plan.user is not None else None
     settings = loop_settings(
         arm,
         plan.env.task(ep.task_id),
@@ -271,7 +274,7 @@ async def run_episode(
         budget_ok=budget_ok,
     )
     t0 = time.monotonic()  # latency is a measurement, never an input to a draw
-    played = await play(plan.env, ep.task_id, ep.seed, factory(spec, ep.replicate), settings, user)
+    played = await play(plan.env, ep.task_id, ep.seed, factory(spec, ep.draw), settings, user)
     loop, outcome = played.loop, played.outcome
     if played.status in RETRIED_STATUSES:
         log.warning("episode %s: %s (%s)", ep.episode_id, played.status, loop.error)

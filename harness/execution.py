@@ -25,7 +25,8 @@ from harness.studies import EpisodeSpec
 
 log = logging.getLogger(__name__)
 
-# spec, replicate -> completer; the default calls harness.llm.models.acomplete with the run's cache
+# spec, sampling draw -> completer (the draw: EpisodeSpec.draw, the replicate for trial 0); the default
+# calls harness.llm.models.acomplete with the run's cache, whose key holds the draw
 CompleterFactory = Callable[[ModelSpec, int], Completer]
 RETRIED_STATUSES = ("infra_error", "env_error")  # what --retry-infra-errors reruns
 

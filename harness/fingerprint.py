@@ -39,6 +39,7 @@ def plan_fingerprint(plan: Any) -> dict[str, Any]:
             ep.fault_kind,
             ep.seed,
             ep.replicate,
+            *((ep.trial,) if ep.trial else ()),  # trial 0 as before trials existed: old fingerprints hold
         )
         for ep in plan.schedule
     )
@@ -49,6 +50,7 @@ def plan_fingerprint(plan: Any) -> dict[str, Any]:
         "seeds": {
             "seed": cfg.seed,
             "replicates": cfg.replicates,
+            **({"trials": cfg.trials} if cfg.trials != 1 else {}),
             "monitor_seed": cfg.monitor.seed,
             "n_folds": cfg.monitor.n_folds,
         },

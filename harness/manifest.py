@@ -85,6 +85,7 @@ RUN_CONTROL_KEYS = (
     "budget",
     "cache",
     "limit",
+    "trials",  # more trials add episodes; each (pair, trial) is the same whatever the count
     "out",
     "run_name",
 )

@@ -149,7 +149,9 @@ def plan_run(cfg: Config) -> Plan:
         )
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
-    schedule = build_schedule(cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates)
+    schedule = build_schedule(
+        cfg.study.name, selected, list(arms), list(models), cfg.seed, cfg.replicates, cfg.trials
+    )
     resolved = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     assert isinstance(resolved, dict)
     resolved["resolved"] = resolved_specs(
@@ -170,12 +172,13 @@ def plan_run(cfg: Config) -> Plan:
     plan.notices.extend(generic_players(plan, chosen_scripted, own))
     record_folds(plan)
     log.info(
-        "planned %d episodes of study %s on %s (%d arms x %d models)",
+        "planned %d episodes of study %s on %s (%d arms x %d models%s)",
         len(schedule),
         cfg.study.name,
         plugin.name,
         len(arms),
         len(models),
+        f" x {cfg.trials} trials" if cfg.trials > 1 else "",
     )
     return plan
 

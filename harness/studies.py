@@ -12,9 +12,14 @@ plan and its own selection rules come from its plugin. Selection rules (``study.
   (ties broken by level order), so ``limit=N`` keeps a mix.
 - any other rule is asked of the world's plugin (``Plugin.select``).
 
-Pairing: every (task, model, replicate) gets one episode per arm with identical task, fault and
+Pairing: every (task, model, replicate, trial) gets one episode per arm with identical task, fault and
 seed; all episodes share a ``pair_id`` except for the arm. The whole list is shuffled with
 ``rng(seed, "schedule")``. Knows nothing about models or monitors.
+
+Trials (``trials: k``): each pair is played k times. A trial repeats the same task under the same fault
+and episode seed; what differs is every model's sampling stream (agent, simulated user, reviewer:
+:func:`sampling_draw`, derived from the config seed). Trial 0 is the pair as it was before trials
+existed: its ids, draw and record are unchanged, so ``trials: 1`` reproduces earlier runs exactly.
 """
 
 from __future__ import annotations
@@ -62,9 +67,34 @@ class EpisodeSpec:
     strata: Mapping[str, str]
     episode_id: str
     pair_id: str
+    trial: int = 0  # 0..trials-1; both arms of a pair share it
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if not self.trial:  # trial 0 is written as before trials existed (transcripts unchanged)
+            del out["trial"]
+        return out
+
+    @property
+    def draw(self) -> int:
+        """The sampling stream of every model call of this episode (the reply cache keys on it)."""
+        return sampling_draw(self.seed, self.replicate, self.trial)
+
+
+TRIAL_DRAW_BITS = 30  # a provider's seed is often a signed 32-bit integer: model seed + draw stays below it
+
+
+def sampling_draw(seed: int, replicate: int, trial: int) -> int:
+    """What is added to each model's sampling seed (and enters the reply cache key): the replicate for
+    trial 0, as before trials existed; for a later trial, a number derived from the config seed, the
+    replicate and the trial (never the clock), far from any replicate index."""
+    if trial == 0:
+        return int(replicate)
+    return (
+        (1 << TRIAL_DRAW_BITS)
+        - 1
+        - stable_int(seed, "trial", int(replicate), int(trial), bits=64) % (1 << (TRIAL_DRAW_BITS - 1))
+    )
 
 
 class SelectionError(ValueError):
@@ -162,31 +192,34 @@ def build_schedule(
     models: Sequence[str],
     seed: int,
     replicates: int = 1,
+    trials: int = 1,
 ) -> list[EpisodeSpec]:
-    """Every (task, model, replicate) x arm, shuffled with the frozen seed (arms interleaved)."""
+    """Every (task, model, replicate, trial) x arm, shuffled with the frozen seed (arms interleaved)."""
     episodes = []
     for s in selected:
         for model in models:
             for rep in range(replicates):
-                pid = make_pair_id(study, model, s.task_id, s.fault_label, seed, rep)
-                for arm in arms:
-                    episodes.append(
-                        EpisodeSpec(
-                            study=study,
-                            arm=arm,
-                            model=model,
-                            task_id=s.task_id,
-                            group_id=s.group_id,
-                            fault_class=s.fault_class,
-                            fault_kind=s.fault_kind,
-                            seed=seed,
-                            replicate=rep,
-                            strata=dict(s.strata),
-                            episode_id=make_episode_id(
-                                study, arm, model, s.task_id, s.fault_label, seed, rep
-                            ),
-                            pair_id=pid,
+                for trial in range(trials):
+                    pid = make_pair_id(study, model, s.task_id, s.fault_label, seed, rep, trial)
+                    for arm in arms:
+                        episodes.append(
+                            EpisodeSpec(
+                                study=study,
+                                arm=arm,
+                                model=model,
+                                task_id=s.task_id,
+                                group_id=s.group_id,
+                                fault_class=s.fault_class,
+                                fault_kind=s.fault_kind,
+                                seed=seed,
+                                replicate=rep,
+                                strata=dict(s.strata),
+                                episode_id=make_episode_id(
+                                    study, arm, model, s.task_id, s.fault_label, seed, rep, trial
+                                ),
+                                pair_id=pid,
+                                trial=trial,
+                            )
                         )
-                    )
     rng(seed, "schedule").shuffle(episodes)
     return episodes

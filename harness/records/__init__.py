@@ -94,15 +94,31 @@ __all__ = [
 ]
 
 
-def make_pair_id(study: str, model: str, task: str, fault: str | None, seed: int, replicate: int) -> str:
-    """Shared by both arms of a pair: sha256 of (study, model, workflow/task id, fault, seed, replicate)."""
-    return sha256_hex(["pair", study, model, task, fault, int(seed), int(replicate)])
+def _trial_part(trial: int) -> list[int]:
+    # trial 0 hashes as before trials existed: its ids (and so resume and the reply cache) are unchanged
+    return [int(trial)] if trial else []
+
+
+def make_pair_id(
+    study: str, model: str, task: str, fault: str | None, seed: int, replicate: int, trial: int = 0
+) -> str:
+    """Shared by both arms of a pair: sha256 of (study, model, workflow/task id, fault, seed, replicate[, trial])."""
+    return sha256_hex(["pair", study, model, task, fault, int(seed), int(replicate), *_trial_part(trial)])
 
 
 def make_episode_id(
-    study: str, arm: str, model: str, task_id: str, fault: str | None, seed: int, replicate: int
+    study: str,
+    arm: str,
+    model: str,
+    task_id: str,
+    fault: str | None,
+    seed: int,
+    replicate: int,
+    trial: int = 0,
 ) -> str:
     """A readable, filesystem-safe, deterministic episode id (also the transcript file stem)."""
-    digest = sha256_hex(["episode", study, arm, model, task_id, fault, int(seed), int(replicate)])[:16]
+    parts = ["episode", study, arm, model, task_id, fault, int(seed), int(replicate), *_trial_part(trial)]
+    digest = sha256_hex(parts)[:16]
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{arm}__{task_id}")[:80]
-    return f"{safe}__s{int(seed)}r{int(replicate)}__{digest}"
+    tag = f"t{int(trial)}" if trial else ""
+    return f"{safe}__s{int(seed)}r{int(replicate)}{tag}__{digest}"

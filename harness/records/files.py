@@ -105,7 +105,8 @@ def encode(record: EpisodeRecord) -> bytes:
         raise ValueError(
             f"only version-{RECORD_VERSION} records are written, not version {record.record_version}"
         )
-    return record.model_dump_json().encode("utf-8")
+    # trial 0 is left out: its line is byte for byte what it was before trials existed (older readers read it)
+    return record.model_dump_json(exclude={"trial"} if record.trial == 0 else None).encode("utf-8")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -134,6 +134,8 @@ class EpisodeRecord(BaseModel):
     status: Status = _d("how the episode ended")
     env: str | None = _d("world name; null only in upgraded older records that lack it")
     replicate: int = _d("replicate index")
+    # a default: lines written before trials existed, and every trial-0 line (written without it), read as 0
+    trial: int = Field(0, description="trial index (trials: k plays each pair k times); 0 when absent")
     episode_id: str = _d("deterministic id, also the transcript's file stem")
     scripted: bool = _d("the agent model is a scripted policy")
     tool_calls: list[ToolCall] = _d("every tool call, in order")

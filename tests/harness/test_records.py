@@ -136,10 +136,11 @@ def test_version_1_and_2_records_load_upgraded_in_memory(tmp_path):
         assert new["outcome_correct"] is None and new["user_calls"] == 0  # version 1 had neither
     for old, new in zip(raw2, v2, strict=True):
         assert list(new) == list(RECORD_FIELDS) and new["record_version"] == 2 and "workflow_id" not in new
-        assert {k: new[k] for k in RECORD_FIELDS if k not in ("record_version", "notices")} == {
-            k: old[k] for k in RECORD_FIELDS if k not in ("record_version", "notices")
+        assert {k: new[k] for k in RECORD_FIELDS if k not in ("record_version", "notices", "trial")} == {
+            k: old[k] for k in RECORD_FIELDS if k not in ("record_version", "notices", "trial")
         }
         assert new["notices"] == []  # version 3's own field, "nothing noticed" for older records
+        assert new["trial"] == 0  # written before trials existed: the one trial, 0
     # the same episodes: version 1 differs from version 2 only in what version 1 never recorded
     never_in_v1 = {"record_version", "outcome_correct", "outcome", "user_turns", "user_calls", "user_prompt_tokens",
                    "user_completion_tokens", "user_cost_usd"}  # fmt: skip
@@ -182,7 +183,8 @@ def test_writer_round_trip_and_rejects_invalid(tmp_path):
         with pytest.raises(ValueError, match="invalid episode record"):
             w.append({"episode_id": "x"})
     assert [r["episode_id"] for r in load_records(path)] == [f"ep{i}" for i in range(5)]
-    assert load_records(path)[0] == rec(0)  # read back as written, without the line's seq and chain
+    # read back as written, without the line's seq and chain (a trial-0 line omits trial; it reads as 0)
+    assert load_records(path)[0] == {**rec(0), "trial": 0}
     assert path.read_bytes().endswith(b"\n")
     assert head(path)["seq"] == 5
     with RecordWriter(path) as w:  # a second writer links to the first one's last line
