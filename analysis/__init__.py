@@ -1,3 +1,1 @@
-"""Numbers and pictures from episode records alone. Never imports litellm."""
-
-from core import offline  # noqa: F401  (sets the litellm offline variables first)
+"""Numbers and pictures from episode records alone. Never imports litellm (so it needs no offline defaults)."""

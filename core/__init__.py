@@ -2,7 +2,6 @@
 seeded randomness and the offline defaults.
 
 Imports nothing of ``environments``, ``harness`` or ``analysis`` (discovery loads worlds by name,
-at run time). Importing it sets the litellm offline variables first (``core.offline``).
+at run time). Importing it changes no environment variable: the entry points and the model door
+call ``core.offline.apply()``.
 """
-
-from core import offline  # noqa: F401  (sets the litellm offline variables before anything imports litellm)

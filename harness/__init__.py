@@ -1,3 +1,5 @@
-"""The tool-result stream (faults, monitor), the agent loop over litellm, and the runner."""
+"""The tool-result stream (faults, monitor), the agent loop over litellm, and the runner.
 
-from core import offline  # noqa: F401  (sets the litellm offline variables first)
+Importing the package changes no environment variable (``harness.monitor`` is a library too); the
+entry points and ``harness.llm`` apply the offline defaults (``core.offline``).
+"""

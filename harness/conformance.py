@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from core import worlds
+from core import offline, worlds
 from core.plugin import Plugin
 from core.protocol import Environment, StateAccess, ToolCall, ToolResult, ToolSpec, WorldUnavailable
 
@@ -445,4 +445,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    offline.apply()  # an entry point: offline unless a real model is asked for
     sys.exit(main())

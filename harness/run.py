@@ -22,7 +22,7 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
-from core import worlds
+from core import offline, worlds
 from core.protocol import WorldUnavailable
 from harness import stopping
 from harness.config import register, to_config
@@ -125,6 +125,7 @@ def check_out(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    offline.apply()  # an entry point: offline unless a real model is asked for
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
     check_worlds()
     check_out(sys.argv[1:])

@@ -21,6 +21,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
+from core import offline
 from harness.config import Config, register
 from harness.manifest import git_state, package_versions
 from harness.records import RecordCorruptError, scan
@@ -147,4 +148,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    offline.apply()  # an entry point: offline unless a real model is asked for
     raise SystemExit(main())

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core import offline
+
 PAPER = Path(__file__).resolve().parents[2].parent / "shared" / "paper" / "reported.json"
 
 
@@ -89,4 +91,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    offline.apply()  # an entry point: offline unless a real model is asked for
     raise SystemExit(main())
