@@ -1,4 +1,4 @@
-"""Sweeps on a real SLURM cluster through ``hydra/launcher=slurm``: the README's worked example, and a
+"""Sweeps on a real SLURM cluster through ``hydra/launcher=slurm``: the docs' worked example, and a
 job cancelled mid-run (``scancel``) that a rerun completes, each episode once, finished jobs untouched.
 
 Run by ``make test-slurm`` inside ``scripts/slurm_cluster.sh run`` (a one-node cluster brought up and
@@ -57,8 +57,8 @@ def arm_of(what: str) -> str:
 
 
 def readme_example() -> list[str]:
-    """The README's worked SLURM example: its one `python -m harness.run ... hydra/launcher=slurm` line."""
-    text = (ROOT / "README.md").read_text()
+    """The docs' worked SLURM example: its one `python -m harness.run ... hydra/launcher=slurm` line."""
+    text = (ROOT / "docs" / "studies.md").read_text()
     section = text[text.index("**SLURM on this machine.**") :]
     block = section[section.index("```bash") : section.index("```", section.index("```bash") + 7)]
     (line,) = [ln for ln in block.splitlines() if ln.startswith("python -m harness.run")]
@@ -74,7 +74,7 @@ def test_the_readme_example_runs_as_a_job_array_and_merges_each_episode_once(tmp
     assert "hydra/launcher=slurm" in cmd and cmd[:3] == ["python", "-m", "harness.run"]
     out = tmp_path / "sweep"
     cmd = [sys.executable, *cmd[1:-1], f"out={out}"] if cmd[-1].startswith("out=") else None
-    assert cmd is not None, "the README's example ends with out=..."
+    assert cmd is not None, "the docs' example ends with out=..."
     done = subprocess.run(cmd, cwd=ROOT, env=env(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     jobs = submitted(done.stdout + done.stderr)
