@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
 MCP_STAMP := $(VENV)/.mcp-installed
+# third-party reference MCP servers (mcp-server-time, -git, -sqlite) in their own venv: tests and bench_mcp.py
+MCP_SERVERS := .cache/mcp-servers
+MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # litellm must never reach the network unless a real model is asked for
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
@@ -13,7 +16,7 @@ export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
 
-.PHONY: help install mcp browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
+.PHONY: help install mcp mcp-servers browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
 	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep
 
 help: ## list the targets
@@ -47,7 +50,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -78,7 +81,7 @@ lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a findi
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: $(STAMP) $(MCP_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -147,6 +150,14 @@ $(MCP_STAMP): $(STAMP) requirements/mcp.txt
 
 mcp: $(MCP_STAMP) ## install the 'mcp' extra (python -m harness.monitor proxy, python -m harness.mcp serve)
 
+# never in .venv: their own `mcp` pin may differ from the project's
+$(MCP_SERVERS_STAMP): requirements/mcp-servers.txt
+	$(PY) -m venv $(MCP_SERVERS)
+	$(MCP_SERVERS)/bin/pip install -q --require-hashes -r requirements/mcp-servers.txt
+	touch $(MCP_SERVERS_STAMP)
+
+mcp-servers: $(MCP_SERVERS_STAMP) ## third-party MCP servers (mcp-server-time, -git, -sqlite) in .cache/mcp-servers for the proxy's tests and bench
+
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
 	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
 
@@ -208,6 +219,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
 	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
 	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
+	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in

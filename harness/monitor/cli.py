@@ -247,6 +247,17 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--delivery", choices=("immediate", "deferred"), default="immediate")
     pp.add_argument("--timeout", type=float, default=30.0, help="seconds an upstream call may take")
     pp.add_argument(
+        "--no-output-schemas",
+        action="store_true",
+        help="do not check results against the upstream tools' declared outputSchema",
+    )
+    pp.add_argument(
+        "--drop-output-schemas",
+        action="store_true",
+        help="list tools to the client without outputSchema (a client that validates results itself then "
+        "gets a schema-breaking result and its receipt instead of raising)",
+    )
+    pp.add_argument(
         "--upstream-url", help="an upstream MCP server over streamable HTTP (instead of -- COMMAND)"
     )
     pp.add_argument(

@@ -23,7 +23,18 @@ from typing import Any
 
 import numpy as np
 
-from harness.monitor.paths import ARG, ENTRIES, KEY, NO_MAPS, ROOT, Maps, flatten, net_field, net_value
+from harness.monitor.paths import (
+    ARG,
+    ENTRIES,
+    KEY,
+    NO_MAPS,
+    ROOT,
+    Maps,
+    display_path,
+    flatten,
+    net_field,
+    net_value,
+)
 from harness.monitor.rules import Rule
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import MISSING, cached_date_key, is_number, merge_types, quantum
@@ -1110,8 +1121,13 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
     return False
 
 
-def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule]:
-    """Pool candidates by template across tools, keep the admissible ones, remove implied rules."""
+def admit(
+    collected: Iterable[Collected], th: Thresholds = DEFAULT, held_back: list[dict[str, Any]] | None = None
+) -> list[Rule]:
+    """Pool candidates by template across tools, keep the admissible ones, remove implied rules.
+    ``held_back``, when given (``registry.learn`` from a recording), turns on the trace sample's
+    support bound on domains (``unseen_half``, see ``_pool_domains``) and receives each domain it
+    kept out. Without it (the studies' cross-fit folds, pinned by golden hashes) the bound is off."""
     by_key: dict[tuple, list[Candidate]] = {}
     falsified: set[tuple] = set()
     collected = list(collected)
@@ -1132,7 +1148,7 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
             sets = [having.get((key[1], f), set()) for f in key[2]]
             if set.intersection(*sets) - who:
                 falsified.add(key)
-    domains = _pool_domains(by_key, th)  # by id(candidate)
+    domains = _pool_domains(by_key, th, held_back)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
     for key, group in by_key.items():
         if key[0] == DOMAIN_CANDIDATE or key in falsified:
@@ -1158,6 +1174,15 @@ def admit(collected: Iterable[Collected], th: Thresholds = DEFAULT) -> list[Rule
             )
     for cand in (c for k, g in by_key.items() if k[0] == DOMAIN_CANDIDATE for c in g):
         values = domains.get(id(cand))
+        if (
+            held_back is not None
+            and values is not None
+            and len(values) == 2
+            and all(type(v) is bool for v in values)
+        ):
+            # both booleans seen: the contract is the type, which the suppressed type rule states
+            # (a domain of False, True only restates it, and hides the type rule's words)
+            continue
         if values is not None:
             params = {"values": values, "nullable": cand.params["nullable"]}
             support = {"n": cand.ev["n"], "distinct": len(values)}
@@ -1177,13 +1202,41 @@ def _find(parent: list[int], i: int) -> int:
     return i
 
 
-def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[int, list[Any]]:
+def unseen_half(counts: Iterable[int]) -> float:
+    """Good-Turing's unseen mass of a random half of the sample: the expected share of singletons
+    in half the executions (hypergeometric). It bounds the unseen mass of the whole sample from
+    above (the discovery rate only falls as a sample grows) and, unlike f1/n, is not 0 when a small
+    sample happens to show every value twice: 4 values seen 4-5 times each in 17 executions give
+    0.12 (a fifth value is likely), the same shares in 1,700 give about 1e-73."""
+    cs = [int(c) for c in counts if c > 0]
+    n = sum(cs)
+    m = n // 2
+    if m < 1:
+        return 1.0
+    lc = math.lgamma
+    log_total = lc(n + 1) - lc(m + 1) - lc(n - m + 1)  # log C(n, m)
+    f1 = 0.0
+    for c in cs:
+        if n - c < m - 1:
+            continue  # the half always holds two or more of this value
+        # P(exactly one of its c executions falls in the half) = c * C(n - c, m - 1) / C(n, m)
+        log_ways = lc(n - c + 1) - lc(m) - lc(n - c - m + 2)
+        f1 += c * math.exp(log_ways - log_total)
+    return f1 / m
+
+
+def _pool_domains(
+    by_key: dict[tuple, list[Candidate]], th: Thresholds, held_back: list[dict[str, Any]] | None = None
+) -> dict[int, list[Any]]:
     """Categorical domains pooled by field name and shared values: tools returning ``availability``
     values that overlap draw them from one vocabulary (TFDV's shared domains), so their evidence is
     pooled; tools of the same field name whose values never meet stay separate vocabularies. A
     pooled domain must have at most ``max_domain`` values, each seen in at least
     ``min_count_per_value`` distinct executions (Good-Turing: no singletons, so the estimated unseen
-    mass is 0), and ``min_per_category`` executions per value overall. Returns {id(candidate): values}.
+    mass is 0), and ``min_per_category`` executions per value overall. A trace sample's domain (no
+    ``max_unseen_mass``: not a database's population) also needs the unseen mass of a half sample
+    (``unseen_half``) below 1 - confidence: a modest recording that saw each value a few times has
+    not shown that the set is closed. Returns {id(candidate): values}.
     """
     keep: dict[int, list[Any]] = {}
     for key, group in by_key.items():
@@ -1212,6 +1265,20 @@ def _pool_domains(by_key: dict[tuple, list[Candidate]], th: Thresholds) -> dict[
                 and n >= max(th.min_presence, th.min_per_category * len(c))
             ):
                 values = sorted(c, key=lambda v: (str(type(v)), v))
+                if held_back is not None and th.max_unseen_mass <= 0 and len(c) > 1:
+                    unseen = unseen_half(c.values())
+                    if unseen >= 1 - th.confidence:
+                        for cand in members:
+                            held_back.append(
+                                {
+                                    "tool": cand.tool,
+                                    "rule": f"domain {display_path(cand.context, cand.fields[0])}",
+                                    "values": len(values),
+                                    "n": n,
+                                    "reason": f"too little support (unseen mass of a half sample {unseen:.3f})",
+                                }
+                            )
+                        continue
                 for cand in members:
                     keep[id(cand)] = values
     return keep

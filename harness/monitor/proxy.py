@@ -37,6 +37,7 @@ from core.protocol import ToolSpec
 from harness.monitor.crossfit import CROSSFIT_KIND
 from harness.monitor.receipt import Monitor
 from harness.monitor.registry import Registry
+from harness.monitor.text import error_reason, error_shape, parse_text
 
 PREFIX = "[outcome monitor]"
 META_KEY = "outcome_monitor"
@@ -75,7 +76,8 @@ def load_registry(path: str) -> Registry:
 
 
 def parse_result(result: Any) -> Any:
-    """A CallToolResult's content as the monitor and the recording see it."""
+    """A CallToolResult's content as the monitor and the recording see it: its structured content,
+    else each text block as JSON, else as a Python literal, else as text (``text.parse_text``)."""
     if result.structured_content is not None:
         return result.structured_content
     values = []
@@ -84,11 +86,12 @@ def parse_result(result: Any) -> Any:
         if text is None:
             values.append(block.model_dump(by_alias=True, exclude_none=True, mode="json"))
             continue
-        try:
-            values.append(json.loads(text))
-        except ValueError:
-            values.append(text)
+        values.append(parse_text(text))
     return values[0] if len(values) == 1 else values
+
+
+def _texts(result: Any) -> str:
+    return "\n".join(t for b in result.content if isinstance(t := getattr(b, "text", None), str))
 
 
 def tool_spec(tool: Any) -> ToolSpec:
@@ -104,33 +107,70 @@ def tool_spec(tool: Any) -> ToolSpec:
 
 
 class Checker:
-    """Recording and checking, independent of transport (the proxy's per-call work)."""
+    """Recording and checking, independent of transport (the proxy's per-call work).
+
+    The contracts checked are the learned registry's and, unless ``schemas`` is off, those the
+    upstream's listed tools declare in their ``outputSchema`` (``derive.from_json_schema``): a
+    result that breaks its own declared shape is what the monitor is for, so it is forwarded raw
+    with a receipt, never turned into an error."""
 
     def __init__(
-        self, registry: Registry | None = None, record: IO[str] | None = None, delivery: str = "immediate"
+        self,
+        registry: Registry | None = None,
+        record: IO[str] | None = None,
+        delivery: str = "immediate",
+        schemas: bool = True,
     ):
         if delivery not in DELIVERIES:
             raise ValueError(f"--delivery must be one of {', '.join(DELIVERIES)}, got {delivery!r}")
+        self.learned = registry
+        self.schemas = schemas
+        self.declared: dict[str, Any] = {}  # tool -> its outputSchema, as last listed
+        self.catalog: dict[str, ToolSpec] = {}
         self.monitor = Monitor(registry) if registry is not None else None
         self.record = record
         self.delivery = delivery
         self.pending: list[tuple[str, dict[str, Any]]] = []
-        self.n_calls = self.n_receipts = 0
+        self.error_shapes: dict[str, set[str]] = {}  # tool -> shapes of its isError texts
+        # calls answered (counted by the server loop), receipts, calls answered with an error
+        self.n_calls = self.n_receipts = self.n_errors = self.n_error_text = 0
 
     def set_catalog(self, tools: Sequence[Any]) -> None:
+        self.catalog = {t.name: tool_spec(t) for t in tools}
+        if self.schemas:
+            declared = {t.name: t.output_schema for t in tools if getattr(t, "output_schema", None)}
+            if declared != self.declared:
+                self.declared = declared
+                self.monitor = self._monitor()
         if self.monitor is not None:
-            self.monitor.catalog = {t.name: tool_spec(t) for t in tools}
+            self.monitor.catalog = dict(self.catalog)
+
+    def _monitor(self) -> Monitor | None:
+        from harness.monitor.derive import registry_from_schemas
+
+        declared = registry_from_schemas(self.declared) if self.declared else None
+        if self.learned is not None and declared is not None:
+            return Monitor(self.learned.merged(declared))
+        chosen = self.learned if self.learned is not None else declared
+        return Monitor(chosen) if chosen is not None else None
 
     def process(self, name: str, arguments: dict[str, Any], result: Any) -> Any:
         """``result`` (an upstream CallToolResult) as the client gets it."""
-        self.n_calls += 1
         if result.is_error:
+            shape = error_shape(_texts(result))
+            if shape:
+                self.error_shapes.setdefault(name, set()).add(shape)
             return self._deliver(result, [])
         if self.record is None and self.monitor is None:
             return result  # forwarding only
         value = parse_result(result)
         if self.record is not None:
+            why = error_reason(value, self.error_shapes.get(name, ())) if type(value) is str else None
             row = {"tool": name, "arguments": arguments, "result": value, "status": "ok"}
+            if why is not None:  # an error the server sent without isError: not a clean row
+                row["status"] = "error"
+                row["error"] = f"text without isError matching {why}"
+                self.n_error_text += 1
             self.record.write(json.dumps(row, ensure_ascii=False, default=repr) + "\n")
             self.record.flush()
         fresh: list[tuple[str, dict[str, Any]]] = []
@@ -261,7 +301,19 @@ def _mcp_error(message: str) -> Exception:
     return MCPError(code=INTERNAL_ERROR, message=f"outcome monitor proxy: {message}")
 
 
-async def run_proxy(upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None) -> None:
+async def _call(session: Any, name: str, arguments: dict[str, Any]) -> Any:
+    """tools/call through the SDK's public ``send_request``, not ``call_tool``: ``call_tool``
+    validates structured content against the tool's ``outputSchema`` and raises on a mismatch, which
+    would hide from the monitor (and the agent) exactly the results it is there to flag."""
+    import mcp_types as types
+
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
+    return await session.send_request(request, types.CallToolResult)
+
+
+async def run_proxy(
+    upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None, drop_schemas: bool = False
+) -> None:
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -278,32 +330,40 @@ async def run_proxy(upstream: Upstream, checker: Checker, http: tuple[str, int] 
             _say(f"tools/list failed upstream: {_short(exc)}")
             raise _mcp_error(f"tools/list failed upstream: {_short(exc)}") from None
         checker.set_catalog(listed.tools)
+        if drop_schemas:
+            listed = listed.model_copy(
+                update={"tools": [t.model_copy(update={"output_schema": None}) for t in listed.tools]}
+            )
         return listed
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         session = await upstream.get()
-        if checker.monitor is not None and not checker.monitor.catalog:
+        if not checker.catalog and (checker.monitor is not None or checker.schemas):
             try:
                 with anyio.fail_after(upstream.timeout):
                     checker.set_catalog((await session.list_tools()).tools)
             except Exception:
                 pass  # recovery tools then fall back to a retry of the same tool
         arguments = dict(params.arguments or {})
+        checker.n_calls += 1
         try:
             with anyio.fail_after(upstream.timeout):
-                result = await session.call_tool(params.name, arguments)
+                result = await _call(session, params.name, arguments)
         except TimeoutError:
+            checker.n_errors += 1
             upstream.restart()
             _say(f"{params.name}: no answer from upstream within {upstream.timeout:g} s; upstream restarted")
             raise _mcp_error(
                 f"{params.name}: no answer from upstream within {upstream.timeout:g} s"
             ) from None
         except Exception as exc:
+            checker.n_errors += 1
             if _lost(exc):
                 upstream.restart()
             _say(f"{params.name}: upstream failed: {_short(exc)}")
             raise _mcp_error(f"{params.name}: upstream failed: {_short(exc)}") from None
         if not isinstance(result, types.CallToolResult):
+            checker.n_errors += 1
             _say(f"{params.name}: upstream sent no tool result ({type(result).__name__})")
             raise _mcp_error(f"{params.name}: upstream sent no tool result")
         try:
@@ -360,15 +420,18 @@ def main(args: Any) -> int:
             record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - open for the proxy's life
         except OSError as exc:
             _die(f"cannot open the recording {args.record}: {exc.strerror or exc}")
-    checker = Checker(registry, record, args.delivery)
+    checker = Checker(registry, record, args.delivery, schemas=not getattr(args, "no_output_schemas", False))
     command = args.command[0] if args.command else None
     upstream = Upstream(command, list(args.command[1:]), args.timeout, args.upstream_url)
     try:
-        anyio.run(run_proxy, upstream, checker, http)
+        anyio.run(run_proxy, upstream, checker, http, getattr(args, "drop_output_schemas", False))
     except KeyboardInterrupt:
         pass
     finally:
         if record is not None:
             record.close()
-    _say(f"{checker.n_calls} calls, {checker.n_receipts} receipts")
+    _say(
+        f"{checker.n_calls} calls, {checker.n_receipts} receipts, {checker.n_errors} answered with an error"
+        + (f", {checker.n_error_text} error texts not recorded as clean" if checker.n_error_text else "")
+    )
     return 0

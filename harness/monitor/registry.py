@@ -27,6 +27,7 @@ from harness.monitor.paths import (
 )
 from harness.monitor.plancode import generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
+from harness.monitor.text import text_rules
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
 
@@ -317,18 +318,35 @@ def _default(o: Any) -> Any:
     return repr(o)
 
 
-def learn(traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT) -> Registry:
-    """Mine every rule class from clean traces (rows with status "error" are skipped)."""
-    return learn_indexed(index_executions(traces), thresholds)
+def learn(
+    traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT, *, sample_bound: bool = True
+) -> Registry:
+    """Mine every rule class from clean traces (rows with status "error" are skipped).
+
+    ``sample_bound`` (on for a recording): a domain needs support enough that an unseen legitimate
+    value is unlikely (``mine.unseen_half``), and a field whose clean values are both booleans gets
+    its type rule, not a domain; the domains held back are listed under ``meta["held_back"]``. The
+    studies' registries (world sources, cross-fit folds) keep it off: their figures are pinned."""
+    return learn_indexed(index_executions(traces), thresholds, sample_bound=sample_bound)
 
 
 def learn_indexed(
-    index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False
+    index: Mapping[str, list[Execution]],
+    thresholds: Thresholds = DEFAULT,
+    schema_only: bool = False,
+    sample_bound: bool = False,
 ) -> Registry:
+    held_back: list[dict[str, Any]] | None = [] if sample_bound else None
     with gc_paused():
         rules = admit(
-            [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()], thresholds
+            [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()],
+            thresholds,
+            held_back,
         )
+    if not schema_only:
+        # tools that answer in text: what their text is not, and the line shape it shares
+        for tool, ex in index.items():
+            rules.extend(text_rules(tool, [e.result for e in ex], thresholds.min_presence))
     meta = {
         "source": "traces",
         "n_executions": sum(len(v) for v in index.values()),
@@ -336,6 +354,8 @@ def learn_indexed(
     }
     if schema_only:
         meta["variant"] = "schema-only"
+    if held_back:
+        meta["held_back"] = held_back
     return Registry(rules, meta)
 
 

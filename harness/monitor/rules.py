@@ -7,15 +7,17 @@ how rules are mined or where they are stored.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
+from harness.monitor.text import compile_text, text_expected, text_sentence
 from harness.monitor.values import MISSING, date_key, is_number, same_value, supplied, type_ok
 
-RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation")
+RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation", "text")
 # a receipt lists at most this many known values of a domain (a database's states: dozens)
 MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
@@ -55,6 +57,9 @@ class Rule:
     reference[k1].sub, fields = [a, k1]). Both carry their table (harness/monitor/crossrecord.py).
     {"form": "contains"} (the entry an argument selects is there: fields = [keys(map) or
     each(list[*].k), arg.x]).
+
+    text: {"form": "not_html"|"not_error"|"not_empty", "not": kind} (a text result is not that kind)
+    or {"form": "line_...", "line": regex, "example": words} (some line of it matches); see text.py.
 
     Any class may carry ``params["guard"] = {"field": f, "values": [...]}``: the rule applies only
     to elements whose field ``f`` holds one of the values (a ledger nets to the items' total while
@@ -116,7 +121,9 @@ class Rule:
         if net is not None:
             lst, key, by, plus, minus = net
             where = display_path(self.context, lst).removeprefix("$.")
-            return f"the {key}s of {where} with {by} {plus!r} minus those with {by} {minus!r}"
+            return (
+                f"the {key}s of {where} with {by} {json_word(plus)} minus those with {by} {json_word(minus)}"
+            )
         return (
             display_path(self.context, f).removeprefix("$.")
             if f
@@ -142,6 +149,8 @@ class Rule:
             return f"== {display_path(self.context, KEY) if self.fields[1] == KEY else self.fields[1]}"
         if c == "date_order":
             return f"<= {display_path(self.context, self.fields[1])}"
+        if c == "text":
+            return text_expected(p)
         return self._expected_relation() + self._when()
 
     def _when(self) -> str:
@@ -150,8 +159,8 @@ class Rule:
             return ""
         field = display_path(self.context, g["field"]).removeprefix("$.")
         if len(g["values"]) == 1:
-            return f" when {field} is {g['values'][0]!r}"
-        return f" when {field} is one of {', '.join(repr(v) for v in g['values'])}"
+            return f" when {field} is {json_word(g['values'][0])}"
+        return f" when {field} is one of {', '.join(json_word(v) for v in g['values'])}"
 
     def _expected_relation(self) -> str:
         p = self.params
@@ -194,6 +203,8 @@ class Rule:
             return f"{a} must equal {self.name(1)} of the call"
         if c == "date_order":
             return f"{a} must not be later than {self.name(1)}"
+        if c == "text":
+            return text_sentence(a, p)
         return self._sentence_relation(a) + self._when()
 
     def _referenced(self) -> str:
@@ -259,9 +270,18 @@ def _article(t: str) -> str:
     )
 
 
+def json_word(v: Any) -> str:
+    """A value as JSON writes it (``true``, ``null``, ``"delivered"``): receipts are read beside JSON
+    results, where Python's ``True`` or ``'delivered'`` would read as another value."""
+    try:
+        return json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
 def _listed(values: list[Any]) -> str:
     """Known values for a receipt: all of a short domain, the first ``MAX_LISTED`` of a long one."""
-    shown = ", ".join(repr(v) for v in values[:MAX_LISTED])
+    shown = ", ".join(json_word(v) for v in values[:MAX_LISTED])
     more = len(values) - MAX_LISTED
     return shown if more <= 0 else f"{shown} (or {more} other known values)"
 
@@ -519,4 +539,5 @@ _COMPILERS = {
     "echo": _c_echo,
     "date_order": _c_date,
     "relation": _c_relation,
+    "text": compile_text,
 }

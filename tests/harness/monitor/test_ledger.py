@@ -62,8 +62,8 @@ def test_ledger_is_mined_with_a_guard_per_partition():
     assert eq.params["guard"] == {"field": "status", "values": ["open", "shipped"]}
     assert zero.params["c"] == 0 and zero.params["guard"] == {"field": "status", "values": ["void"]}
     assert eq.params["quanta"] == [0.01, 0.01]  # half a cent of tolerance, from the data's cents
-    assert "must equal 0 when status is 'void'" in zero.sentence()
-    assert "'charge' minus those with kind 'credit'" in eq.sentence()
+    assert 'must equal 0 when status is "void"' in zero.sentence()
+    assert '"charge" minus those with kind "credit"' in eq.sentence()
 
 
 def test_ledger_holding_everywhere_has_no_guard_and_thin_partitions_are_left_out():
@@ -104,12 +104,12 @@ def test_check_holds_violates_and_guard_skips(registry):
     bad = copy.deepcopy(open_order)
     bad["history"][0]["amount"] = round(bad["history"][0]["amount"] * 1.07, 2)
     (v,) = _ledger_violations(registry, bad)
-    assert "when status is one of 'open', 'shipped'" in v.sentence and v.expected.startswith("== sum(")
+    assert 'when status is one of "open", "shipped"' in v.sentence and v.expected.startswith("== sum(")
     # a voided order whose credit is short
     short = copy.deepcopy(void)
     short["history"][1]["amount"] -= 1.0
     (v,) = _ledger_violations(registry, short)
-    assert v.expected == "== 0 when status is 'void'" and abs(v.observed - 1.0) < 1e-9
+    assert v.expected == '== 0 when status is "void"' and abs(v.observed - 1.0) < 1e-9
     # a legitimate 0.0 credit keeps the ledger balanced
     zero = copy.deepcopy(open_order)
     zero["history"].append({"kind": "credit", "amount": 0.0})
