@@ -8,22 +8,44 @@ into ``ctx.labels`` (copied into the episode record).
 Meta keys by convention:
 - fault injectors: ``meta["injected_fault"] = {"fault_class", "kind", "mode", "path", "original",
   "corrupted"}`` (``kind`` is "structured" or "string"); they may corrupt state via ``ctx.episode``.
-- the monitor: ``meta["receipt"]`` (str | None), ``meta["violations"]``, ``meta["recovery_tools"]``,
-  ``meta["n_admissible"]``.
+- the monitor (``MonitorInterposer``, only when it fired): ``meta["receipt"]`` (a :class:`Receipt`),
+  ``meta["violations"]`` (one JSON object per violated rule, at least ``rule_id`` and ``rule_class``),
+  ``meta["recovery_tools"]``, ``meta["n_admissible"]``; and ``ctx.labels["receipts_fired"]`` gets
+  ``{"call_index", "tool"}``.
 - environments' own perturbations (e.g. planted perturbation modes): ``meta["perturbed"]``, ``["fault_kind"]``,
   ``["contract_class"]``.
 
-This module knows nothing about models, monitors or faults; it only defines the protocol and
-how a chain is applied.
+This module knows nothing about models, monitors or faults; it only defines the protocol (the
+receipt's shape included: the monitor writes it, the agent loop reads it) and how a chain is applied.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from core.protocol import Episode, Task, ToolCall, ToolResult
+
+
+class Receipt(TypedDict, total=False):
+    """A receipt: the JSON object appended to a violating result (``{"tool_result": <raw>,
+    "outcome_monitor": <receipt>}``), the same in every interposer, in records and in the MCP proxy.
+
+    Variant full: ``violated``, ``observed``, (``also_violated``), ``recovery_tools``; stripped: no
+    ``recovery_tools``; generic: ``warning`` and ``recovery_tools`` only (no rule named)."""
+
+    violated: str  # the first violated rule, in words
+    observed: Any  # what the result held where that rule looked (bounded in size)
+    also_violated: list[str]  # up to two further violated rules, in words
+    recovery_tools: list[str]  # tools that could recover (a retry first), from the public interface
+    warning: str  # the generic variant's one sentence
+
+
+def receipt_text(receipt: Receipt) -> str:
+    """A receipt as the text an agent reads (a deferred receipt arrives as this)."""
+    return json.dumps(receipt, ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -63,10 +85,11 @@ class MonitorInterposer:
     """Asks an outcome monitor about each result; records its verdict in ``meta``.
 
     ``monitor_for(ctx)`` returns the monitor for this episode (e.g. the registry of the workflow's
-    held-out fold); it must offer ``annotate(tool, arguments, content, exposed_tools, status)``
+    held-out fold) or None; it must offer ``annotate(tool, arguments, content, exposed_tools, status)``
     returning an object with ``content, violations, receipt, recovery_tools, n_admissible``
-    (``harness.monitor.Monitor``). With ``deferred``
-    delivery the agent-visible content stays raw: the loop delivers the receipt one turn later.
+    (``harness.monitor.Monitor``, whose ``__call__`` is this interposer; ``receipt`` a
+    :class:`Receipt`, each violation a ``Violation`` or its JSON). With ``deferred`` delivery the
+    agent-visible content stays raw: the loop delivers the receipt one turn later.
     """
 
     def __init__(self, monitor_for: Callable[[StreamContext], Any], delivery: str = "immediate"):
@@ -80,7 +103,7 @@ class MonitorInterposer:
         ann = monitor.annotate(
             call.name, dict(call.arguments), result.content, list(ctx.exposed_tools), result.status
         )
-        if not getattr(ann, "receipt", None):
+        if not ann.receipt:
             return result
         meta = dict(result.meta)
         meta["receipt"] = ann.receipt

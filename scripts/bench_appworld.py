@@ -30,7 +30,7 @@ from environments.appworld import paths  # noqa: E402
 from environments.appworld.bridge import Bridge  # noqa: E402
 from environments.appworld.env import AppWorldEnv  # noqa: E402
 from environments.appworld.probe import probe_calls  # noqa: E402
-from harness.monitor import registry_from_schemas  # noqa: E402
+from harness.monitor.derive import registry_from_schemas  # noqa: E402
 
 ROADS = ("fast", "appworld")
 

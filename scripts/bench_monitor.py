@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.worlds import get_plugin  # noqa: E402
 from harness.evaluations.payload_audit import detection_audit, false_alarms  # noqa: E402
-from harness.monitor import build_crossfit, learn  # noqa: E402
+from harness.monitor import learn  # noqa: E402
+from harness.monitor.crossfit import build_crossfit  # noqa: E402
 
 C3C4 = {"complexity": ["C3", "C4"]}  # the paper's difficult workflows
 

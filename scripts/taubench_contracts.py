@@ -81,7 +81,7 @@ def flagged_share(rows: list[dict], name: str, cls: str, pattern: str, registry_
 def crossfit_fire_rate(plugin, env, split: str) -> None:
     """As the studies build monitors: each fold's trace contracts merged with the database's, each
     result checked by the fold that did not learn from its customer."""
-    from harness.monitor import build_crossfit
+    from harness.monitor.crossfit import build_crossfit
 
     rows = list(plugin.clean_traces(env, split=split))
     cf = build_crossfit(rows, 5, 0)

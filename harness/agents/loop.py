@@ -10,13 +10,13 @@ ignored parallel calls, receipts and the class of the agent's next action after 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core.protocol import Episode, Task, ToolCall, ToolResult
 from harness.agents import prompts
-from harness.stream import Interposer, StreamContext, apply_chain, is_hit
+from harness.stream import Interposer, StreamContext, apply_chain, is_hit, receipt_text
 
 STOP_REASONS = ("final", "terminal", "round_cap", "infra_error", "env_error", "budget")
 
@@ -103,22 +103,9 @@ def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
     return value, None
 
 
-def receipt_text(receipt: Any) -> str:
-    return receipt if isinstance(receipt, str) else json.dumps(receipt, ensure_ascii=False, default=str)
-
-
-def _violation_summary(violations: Any) -> tuple[list[str], str | None]:
-    """(violated rule ids, class of the first rule) from whatever shape the monitor uses."""
-    names: list[str] = []
-    rule_class = None
-    for v in violations or []:
-        if isinstance(v, dict):
-            names.append(str(v.get("rule") or v.get("rule_id") or v.get("id") or v))
-            rule_class = rule_class or v.get("rule_class") or v.get("kind")
-        else:
-            names.append(str(getattr(v, "rule_id", None) or getattr(v, "rule", None) or v))
-            rule_class = rule_class or getattr(v, "rule_class", None) or getattr(v, "kind", None)
-    return names, rule_class
+def _violation_summary(violations: Sequence[Mapping[str, Any]]) -> tuple[list[str], str | None]:
+    """(violated rule ids, class of the first rule) from the monitor's ``meta["violations"]``."""
+    return [str(v["rule_id"]) for v in violations], (violations[0].get("rule_class") if violations else None)
 
 
 @dataclass(frozen=True)
@@ -360,7 +347,7 @@ class _Loop:
         if receipt is not None:
             self.pending = receipt
             if s.delivery == "deferred":  # the interposer left the content raw
-                deferred = receipt_text(result.meta["receipt"])
+                deferred = receipt_text(result.meta["receipt"])  # a Receipt (harness.stream)
         terminal_tool = self.task.terminal_tool
         ended = bool(result.terminal) or (
             terminal_tool is not None and call.name == terminal_tool and result.status == "ok"
@@ -407,7 +394,7 @@ def _execute(
     )
     if not receipt:
         return result, None
-    violated, rule_class = _violation_summary(result.meta.get("violations"))
+    violated, rule_class = _violation_summary(result.meta.get("violations") or [])
     entry = {
         "call_index": ctx.call_index,
         "tool": name,

@@ -1,43 +1,34 @@
-"""The outcome monitor: contracts mined from clean tool traces (or derived from schemas and public
-records), checked against every tool result, with a nonbinding receipt appended on a violation.
+"""The outcome monitor: contracts learned from clean tool results (or derived from a JSON Schema),
+checked against every tool result, with a nonbinding receipt appended on a violation.
 
-Public API (see each module): ``learn``, ``learn_schema_only``, ``Registry``, ``Rule``,
-``Violation``, ``fold_of``, ``build_crossfit``, ``CrossFit``, ``Monitor``, ``Annotation``,
-``wrap_tool``, ``annotate_stream``, ``from_json_schema``, ``registry_from_schemas``,
-``from_records``, ``bind_records``, ``Thresholds``. Never imports litellm or the agent loop.
+The library's surface is ``__all__`` (``docs/monitor/python-api.md`` walks through it): ``learn``
+a ``Registry`` from clean ``{tool, arguments, result}`` rows (or ``from_json_schema``), give it to a
+``Monitor``, and ``annotate`` a result (an ``Annotation``, whose ``receipt`` is a ``Receipt``) or
+wrap a tool function (``wrap_tool``, ``wrap_async_tool``). ``harness.monitor.integrations.inspect``
+does the same for an inspect_ai tool. The experiment's machinery stays in its modules (cross-fitting
+in ``crossfit``, database contracts in ``derive``, ``VARIANTS`` and ``annotate_stream`` in
+``receipt``, ...).
+
+Importing it changes no environment variable and imports neither litellm, Hydra, omegaconf nor
+pandas (``tests/harness/monitor/test_library.py``); it never makes a model call.
 """
 
-from harness.monitor.crossfit import CrossFit, build_crossfit, build_fold, fold_of, workflow_of
-from harness.monitor.derive import bind_records, from_json_schema, from_records, registry_from_schemas
-from harness.monitor.receipt import VARIANTS, Annotation, Monitor, annotate_stream, wrap_tool
-from harness.monitor.recovery import recovery_tools
-from harness.monitor.registry import FORMAT_VERSION, Registry, learn, learn_schema_only
-from harness.monitor.rules import RULE_CLASSES, Rule, Violation
-from harness.monitor.thresholds import DEFAULT, Thresholds
+from harness.monitor.derive import from_json_schema
+from harness.monitor.receipt import Annotation, Monitor, wrap_async_tool, wrap_tool
+from harness.monitor.registry import Registry, learn
+from harness.monitor.rules import Violation
+from harness.monitor.thresholds import Thresholds
+from harness.stream import Receipt
 
 __all__ = [
-    "DEFAULT",
-    "FORMAT_VERSION",
-    "RULE_CLASSES",
-    "VARIANTS",
     "Annotation",
-    "CrossFit",
     "Monitor",
+    "Receipt",
     "Registry",
-    "Rule",
     "Thresholds",
     "Violation",
-    "annotate_stream",
-    "bind_records",
-    "build_crossfit",
-    "build_fold",
-    "fold_of",
     "from_json_schema",
-    "from_records",
     "learn",
-    "learn_schema_only",
-    "recovery_tools",
-    "registry_from_schemas",
-    "workflow_of",
+    "wrap_async_tool",
     "wrap_tool",
 ]

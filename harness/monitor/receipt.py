@@ -1,25 +1,29 @@
 """The monitor proper: check a tool result, and on a violation keep the raw result and append a
 nonbinding receipt (paper shape), in the ablation variants full / stripped / generic.
 
-``Monitor.annotate`` is the one entry point; ``Monitor`` is also a tool-result-stream interposer
-(``harness.stream``), and ``wrap_tool`` / ``annotate_stream`` adapt it to plain functions and row
-streams. The monitor never calls a tool, blocks an action, or reads ``ToolResult.meta`` (where
-fault labels live) to decide anything.
+``Monitor.annotate`` is the one entry point. Its receipt has one shape everywhere,
+:class:`~harness.stream.Receipt` (a JSON object: what the agent reads, what the runs' interposer puts
+under ``meta["receipt"]``, what the MCP proxy appends): ``Monitor`` is also a tool-result-stream
+interposer, and it is the stream's own ``MonitorInterposer``. ``wrap_tool`` / ``wrap_async_tool``
+adapt it to any Python tool function, ``annotate_stream`` to rows. The monitor never calls a tool,
+blocks an action, or reads ``ToolResult.meta`` (where fault labels live) to decide anything.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from core.protocol import ToolResult, ToolSpec
+from core.protocol import ToolCall, ToolResult, ToolSpec
 from harness.monitor.recovery import recovery_tools
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Violation
 from harness.monitor.values import MISSING
+from harness.stream import MonitorInterposer, Receipt, StreamContext, receipt_text
 
 VARIANTS = ("full", "stripped", "generic")
 GENERIC_WARNING = "This tool result may be incorrect; verify it before relying on it."
@@ -27,17 +31,27 @@ MAX_OBSERVED_CHARS = 200
 MAX_EXTRA = 2  # further violated rules listed after the first, so receipts stay short
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
 @dataclass
 class Annotation:
+    """The monitor's verdict on one result."""
+
     content: Any  # the raw result when clean, else {"tool_result": raw, "outcome_monitor": receipt}
-    violations: list[Violation] = field(default_factory=list)
-    receipt: dict[str, Any] | None = None
+    violations: list[Violation] = field(default_factory=list)  # every violated rule, first shown first
+    receipt: Receipt | None = None  # None when no rule was violated
     recovery_tools: list[str] = field(default_factory=list)
     n_admissible: int = 0
 
     @property
     def fired(self) -> bool:
         return bool(self.violations)
+
+    def receipt_text(self) -> str | None:
+        """The receipt as the JSON text an agent reads (None when clean)."""
+        return None if self.receipt is None else receipt_text(self.receipt)
 
 
 def observed_value(v: Any) -> Any:
@@ -63,7 +77,6 @@ class Monitor:
         self.registry = registry
         self.catalog = dict(catalog or {})
         self.variant = variant
-        self.events: list[dict[str, Any]] = []  # one per fired receipt, in call order
 
     def annotate(
         self,
@@ -82,26 +95,15 @@ class Monitor:
         # with no episode interface given, the whole catalog is the public interface (or just a retry)
         tools = recovery_tools(tool, fields, self.catalog, exposed_tools or ([] if self.catalog else [tool]))
         receipt = self.render(violations, tools)
-        self.events.append(
-            {
-                "tool": tool,
-                "rule_ids": [v.rule_id for v in violations],
-                "rule_classes": sorted({v.rule_class for v in violations}),
-                "n_violations": len(violations),
-                "recovery_tools": tools,
-                "n_admissible": len(tools),
-                "variant": self.variant,
-            }
-        )
         return Annotation(
             {"tool_result": result, "outcome_monitor": receipt}, violations, receipt, tools, len(tools)
         )
 
-    def render(self, violations: list[Violation], tools: list[str]) -> dict[str, Any]:
+    def render(self, violations: list[Violation], tools: list[str]) -> Receipt:
         if self.variant == "generic":
             return {"warning": GENERIC_WARNING, "recovery_tools": tools}
         first = violations[0]
-        receipt: dict[str, Any] = {"violated": first.sentence, "observed": observed_value(first.observed)}
+        receipt: Receipt = {"violated": first.sentence, "observed": observed_value(first.observed)}
         extra = list(dict.fromkeys(v.sentence for v in violations[1:] if v.sentence != first.sentence))[
             :MAX_EXTRA
         ]
@@ -111,38 +113,60 @@ class Monitor:
             receipt["recovery_tools"] = tools
         return receipt
 
-    # the tool-result-stream interposer (harness.stream.Interposer)
-    def __call__(self, call: Any, result: ToolResult, ctx: Any) -> ToolResult:
-        exposed = list(getattr(ctx, "exposed_tools", []) or [])
-        ann = self.annotate(call.name, call.arguments, result.content, exposed, result.status)
-        meta = dict(result.meta)
-        meta["receipt"] = json.dumps(ann.receipt, ensure_ascii=False, default=repr) if ann.receipt else None
-        meta["violations"] = [v.to_json() for v in ann.violations]
-        meta["recovery_tools"] = ann.recovery_tools
-        meta["n_admissible"] = ann.n_admissible
-        labels = getattr(ctx, "labels", None)
-        if ann.fired and isinstance(labels, dict):
-            labels.setdefault("monitor_events", []).append(self.events[-1])
-        return ToolResult(content=ann.content, status=result.status, terminal=result.terminal, meta=meta)
+    # the tool-result-stream interposer: the stream's own, so a receipt has one shape in every run
+    def __call__(self, call: ToolCall, result: ToolResult, ctx: StreamContext) -> ToolResult:
+        return MonitorInterposer(lambda _ctx: self)(call, result, ctx)
 
 
 def _violated_fields(v: Violation) -> list[str]:
     return [v.path]
 
 
+def call_arguments(sig: inspect.Signature, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """The call's arguments by name, as a model would send them (``**kwargs`` spread out)."""
+    bound = sig.bind(*args, **kwargs)
+    out: dict[str, Any] = {}
+    for name, value in bound.arguments.items():
+        if sig.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+            out.update(value)
+        else:
+            out[name] = value
+    return out
+
+
 def wrap_tool(
-    fn: Callable[..., Any], tool_name: str, monitor: Monitor, exposed_tools: Sequence[str] = ()
-) -> Callable[..., Any]:
-    """``fn`` with every result passed through ``monitor`` (raw result kept, receipt appended)."""
+    fn: Callable[P, R], monitor: Monitor, name: str | None = None, exposed_tools: Sequence[str] = ()
+) -> Callable[P, R | dict[str, Any]]:
+    """``fn`` with every result checked by ``monitor``: returned as it is when clean, else
+    ``{"tool_result": <raw>, "outcome_monitor": <receipt>}``. ``name`` is the tool's name in the
+    registry (default: the function's). Exceptions pass through unchanged; the signature and
+    docstring are kept (``functools.wraps``), so frameworks that read them see the original."""
+    tool = name or fn.__name__
     sig = inspect.signature(fn)
 
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | dict[str, Any]:
         result = fn(*args, **kwargs)
-        bound = sig.bind(*args, **kwargs)
-        return monitor.annotate(tool_name, dict(bound.arguments), result, exposed_tools).content
+        return monitor.annotate(tool, call_arguments(sig, args, kwargs), result, exposed_tools).content
 
-    wrapped.__name__ = getattr(fn, "__name__", tool_name)
-    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+def wrap_async_tool(
+    fn: Callable[P, Awaitable[R]],
+    monitor: Monitor,
+    name: str | None = None,
+    exposed_tools: Sequence[str] = (),
+) -> Callable[P, Awaitable[R | dict[str, Any]]]:
+    """``wrap_tool`` for a coroutine function: the check runs after the await (it never awaits)."""
+    tool = name or fn.__name__
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    async def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | dict[str, Any]:
+        result = await fn(*args, **kwargs)
+        return monitor.annotate(tool, call_arguments(sig, args, kwargs), result, exposed_tools).content
+
     return wrapped
 
 

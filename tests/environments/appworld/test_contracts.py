@@ -14,7 +14,7 @@ import pytest
 from core.worlds import get_plugin
 from environments.appworld import paths
 from environments.appworld.env import AppWorldEnv
-from harness.monitor import registry_from_schemas
+from harness.monitor.derive import registry_from_schemas
 
 pytestmark = pytest.mark.skipif(not paths.is_set_up(), reason=f"AppWorld setup missing: {paths.SETUP_HINT}")
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from core.seeding import rng
-from harness.monitor import Registry, from_records, learn
+from harness.monitor import Registry, learn
 from harness.monitor.coverage import generalise, path_coverage
+from harness.monitor.derive import from_records
 from harness.monitor.mine import detect_maps
 from harness.monitor.paths import KEY, concrete, context_steps, iter_context
 
@@ -222,7 +223,7 @@ def test_held_out_retail_faults_are_flagged(retail):
 
 
 def test_merging_keeps_the_weaker_sign_rule():
-    from harness.monitor import Rule
+    from harness.monitor.rules import Rule
 
     strict = Rule("t", "positive", "$.m.*", ("balance",), {"strict": True}, {}, "traces")
     loose = Rule("t", "positive", "$.m.*", ("balance",), {"strict": False}, {}, "records")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.monitor import CrossFit, build_crossfit, fold_of, workflow_of
 from harness.monitor import synthetic as syn
+from harness.monitor.crossfit import CrossFit, build_crossfit, fold_of, workflow_of
 
 
 def test_fold_of_is_deterministic_in_range_and_seeded():

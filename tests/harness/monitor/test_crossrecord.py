@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 import random
 
-from harness.monitor import Registry, bind_records, from_records
+from harness.monitor import Registry
+from harness.monitor.derive import bind_records, from_records
 
 
 def _database(seed: int = 0) -> dict:

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from harness.monitor import Registry, bind_records, from_records
+from harness.monitor import Registry
+from harness.monitor.derive import bind_records, from_records
 from harness.monitor.mine import mine_tool
 from harness.monitor.paths import field_getter, net_field, parse_net
 from harness.monitor.rules import Rule

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from core.protocol import ToolCall, ToolResult
-from harness.monitor import Monitor, annotate_stream, learn, wrap_tool
+from harness.monitor import Monitor, learn, wrap_tool
 from harness.monitor import synthetic as syn
+from harness.monitor.receipt import annotate_stream
 from harness.monitor.recovery import leaf_names, recovery_tools
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
@@ -30,7 +31,7 @@ def test_full_receipt_keeps_the_raw_result_and_lists_recovery_tools():
     assert om["violated"] == "price must be positive" and om["observed"] == -79.0
     # retry, the declared substitute, then a read tool that carries ``price``; never the Action tool
     assert om["recovery_tools"] == ["get_quote", "get_quote_alt", "get_price_history"] == ann.recovery_tools
-    assert ann.n_admissible == 3 and mon.events[-1]["n_admissible"] == 3
+    assert ann.n_admissible == 3
 
 
 def test_variants_strip_tools_or_detail():
@@ -60,11 +61,15 @@ def test_interposer_sets_meta_and_keeps_status():
     class Ctx:
         exposed_tools = EXPOSED
         labels: dict = {}
+        call_index = 4
 
     mon = Monitor(REG, CAT)
     out = mon(ToolCall("get_quote", {"ticker": "T001"}), ToolResult(BAD, meta={"perturbed": True}), Ctx())
     assert out.content["tool_result"] is BAD and out.meta["n_admissible"] == 3 and out.meta["perturbed"]
-    assert out.meta["violations"][0]["rule_class"] == "positive" and isinstance(out.meta["receipt"], str)
+    # the one receipt shape (harness.stream.Receipt), the same object the agent reads
+    assert out.meta["violations"][0]["rule_class"] == "positive"
+    assert out.meta["receipt"] == out.content["outcome_monitor"] and out.meta["receipt"]["violated"]
+    assert Ctx.labels["receipts_fired"] == [{"call_index": 4, "tool": "get_quote"}]
     err = ToolResult({"error": "503"}, status="error")
     assert mon(ToolCall("get_quote", {"ticker": "T001"}), err, Ctx()).content == {"error": "503"}
 
@@ -73,7 +78,7 @@ def test_wrap_tool_and_stream():
     def get_quote(ticker: str) -> dict:
         return {**BAD, "ticker": ticker}
 
-    wrapped = wrap_tool(get_quote, "get_quote", Monitor(REG, CAT), EXPOSED)
+    wrapped = wrap_tool(get_quote, Monitor(REG, CAT), exposed_tools=EXPOSED)
     assert "outcome_monitor" in wrapped("T001") and wrapped(ticker="T001")["tool_result"]["price"] == -79.0
     rows = [{"tool": "get_quote", "arguments": {"ticker": "T001"}, "result": r} for r in (GOOD, BAD)]
     out = list(annotate_stream(Monitor(REG, CAT), rows, EXPOSED))

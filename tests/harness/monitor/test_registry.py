@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from harness.monitor import FORMAT_VERSION, Registry, learn
+from harness.monitor import Registry, learn
 from harness.monitor import synthetic as syn
+from harness.monitor.registry import FORMAT_VERSION
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 

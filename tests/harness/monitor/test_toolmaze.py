@@ -12,7 +12,7 @@ import environments.toolmaze.env as toolmaze
 @pytest.fixture(scope="module")
 def setup():
     from environments.toolmaze.__main__ import traces
-    from harness.monitor import build_crossfit
+    from harness.monitor.crossfit import build_crossfit
 
     env = toolmaze.ToolMazeEnv(seed=0)
     rows = list(traces(env, "P0"))

@@ -65,7 +65,7 @@ def test_faults_separate_the_policies(env):
 def test_monitor_receipts_help_only_the_policies_that_read_them(env):
     from environments.toolmaze.__main__ import traces
     from harness.driver import monitor_interposers
-    from harness.monitor import build_crossfit
+    from harness.monitor.crossfit import build_crossfit
 
     crossfit = build_crossfit(traces(env, mode="P0"))
 

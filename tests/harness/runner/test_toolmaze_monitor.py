@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import policy_factory  # noqa: E402
 
 from harness.config import CONF_DIR, register, to_config  # noqa: E402
-from harness.monitor import CrossFit, fold_of  # noqa: E402
+from harness.monitor.crossfit import CrossFit, fold_of  # noqa: E402
 from harness.records import load_records, validate_record  # noqa: E402
 from harness.runner import run_study  # noqa: E402
 

@@ -1,0 +1,122 @@
+"""The monitor as a library: importing it leaves the caller's process alone, its surface is small,
+a receipt has one shape wherever it is made, and any Python tool function (sync or async) can be
+wrapped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import textwrap
+
+import harness.monitor as hm
+from core.protocol import ToolCall, ToolResult
+from harness.monitor import Monitor, Receipt, learn, wrap_async_tool, wrap_tool
+from harness.monitor import synthetic as syn
+from harness.stream import MonitorInterposer, receipt_text
+
+REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
+CAT = syn.catalog()
+GOOD = {"ticker": "T001", "price": 12.5, "currency": "USD", "as_of": "2025-01-01", "volume": 10}
+BAD = {**GOOD, "price": -79.0}
+
+FRESH = textwrap.dedent(
+    """
+    import json, os, sys
+    before = dict(os.environ)
+    import harness.monitor
+    changed = sorted(k for k in set(before) | set(os.environ) if before.get(k) != os.environ.get(k))
+    heavy = sorted(m for m in ("litellm", "hydra", "omegaconf", "pandas", "inspect_ai", "mcp") if m in sys.modules)
+    print(json.dumps({"changed": changed, "heavy": heavy}))
+    """
+)
+
+
+def test_importing_the_monitor_changes_no_environment_and_stays_light():
+    # a fresh interpreter with none of the offline variables set, as a user's process would be
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("LITELLM_", "HF_HUB_"))}
+    res = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out == {"changed": [], "heavy": []}
+
+
+def test_the_public_surface_is_small_and_the_internals_stay_in_their_modules():
+    assert sorted(hm.__all__) == sorted(
+        [
+            "Annotation",
+            "Monitor",
+            "Receipt",
+            "Registry",
+            "Thresholds",
+            "Violation",
+            "from_json_schema",
+            "learn",
+        ]
+        + ["wrap_tool", "wrap_async_tool"]
+    )
+    assert all(hasattr(hm, name) for name in hm.__all__)
+    from harness.monitor.crossfit import build_crossfit, fold_of  # noqa: F401
+    from harness.monitor.derive import bind_records, from_records  # noqa: F401
+    from harness.monitor.receipt import VARIANTS, annotate_stream  # noqa: F401
+    from harness.monitor.registry import FORMAT_VERSION, learn_schema_only  # noqa: F401
+
+    for internal in (
+        "build_crossfit",
+        "fold_of",
+        "VARIANTS",
+        "FORMAT_VERSION",
+        "bind_records",
+        "RULE_CLASSES",
+    ):
+        assert not hasattr(hm, internal), internal
+
+
+class Ctx:
+    def __init__(self) -> None:
+        self.exposed_tools = ["get_quote", "get_quote_alt", "get_price_history"]
+        self.labels: dict = {}
+        self.call_index = 2
+
+
+def test_one_receipt_shape_from_every_maker():
+    mon = Monitor(REG, CAT)
+    call = ToolCall("get_quote", {"ticker": "T001"})
+    via_monitor, ctx_a = mon(call, ToolResult(BAD), (a := Ctx())), a
+    via_stream = MonitorInterposer(lambda ctx: mon)(call, ToolResult(BAD), (b := Ctx()))
+    ann = mon.annotate("get_quote", {"ticker": "T001"}, BAD, Ctx().exposed_tools)
+    receipt: Receipt = ann.receipt
+    assert via_monitor.meta == via_stream.meta and via_monitor.content == via_stream.content == ann.content
+    assert via_monitor.meta["receipt"] == receipt == ann.content["outcome_monitor"]
+    assert set(receipt) == {"violated", "observed", "recovery_tools"} and receipt["observed"] == -79.0
+    assert ctx_a.labels == b.labels == {"receipts_fired": [{"call_index": 2, "tool": "get_quote"}]}
+    assert json.loads(ann.receipt_text()) == receipt and ann.receipt_text() == receipt_text(receipt)
+    clean = mon(call, ToolResult(GOOD, meta={"x": 1}), Ctx())
+    assert clean.content is GOOD and clean.meta == {"x": 1}  # nothing added when nothing fired
+
+
+def test_wrap_tool_keeps_signature_and_checks_every_call():
+    def get_quote(ticker: str, **options: str) -> dict:
+        """Quote a ticker."""
+        return {**(BAD if options.get("bad") else GOOD), "ticker": ticker}
+
+    wrapped = wrap_tool(get_quote, Monitor(REG, CAT))
+    assert wrapped.__name__ == "get_quote" and wrapped.__doc__ == "Quote a ticker."
+    signature = __import__("inspect").signature
+    assert signature(wrapped) == signature(get_quote) and "options" in signature(wrapped).parameters
+    assert wrapped("T001") == {**GOOD, "ticker": "T001"}
+    flagged = wrapped("T001", bad="yes")
+    assert flagged["tool_result"]["price"] == -79.0 and flagged["outcome_monitor"]["violated"]
+    renamed = wrap_tool(lambda t: BAD, Monitor(REG, CAT), name="get_quote")
+    assert "outcome_monitor" in renamed("T001")
+
+
+def test_wrap_async_tool():
+    async def get_quote(ticker: str) -> dict:
+        await asyncio.sleep(0)
+        return {**BAD, "ticker": ticker}
+
+    wrapped = wrap_async_tool(get_quote, Monitor(REG, CAT))
+    out = asyncio.run(wrapped(ticker="T001"))
+    assert out["tool_result"]["ticker"] == "T001" and "price" in out["outcome_monitor"]["violated"]
