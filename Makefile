@@ -168,6 +168,19 @@ smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minut
 data-taubench: $(STAMP) ## download, convert and verify the tau-bench retail and airline files (sha256-pinned; environments/taubench/README.md)
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
 
+# BFCL multi-turn (environments/bfcl): the pinned bfcl-eval wheel, downloaded as PyPI serves it with pip's own
+# client into the git-ignored data folder ($BFCL_DATA or data/bfcl) and checked against its sha256 (never installed:
+# the world imports it from there); its one needed dependency, mpmath, is the hash-locked 'bfcl' extra
+BFCL_STAMP := $(VENV)/.bfcl-installed
+$(BFCL_STAMP): $(STAMP) requirements/bfcl.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/bfcl.txt
+	$(BIN)/pip check
+	touch $(BFCL_STAMP)
+
+.PHONY: data-bfcl
+data-bfcl: $(BFCL_STAMP) ## download and verify the pinned bfcl-eval wheel (sha256) into $BFCL_DATA or data/bfcl; install mpmath
+	$(BIN)/python -m environments.bfcl fetch
+
 # A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own
 # venv (git-ignored). llama-cpp-python builds from source once (about 20 CPU-minutes).
 LOCAL_VENV := .local-model/venv
@@ -219,6 +232,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
 	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
 	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
+	$(LOCK) --extra bfcl -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/bfcl.txt pyproject.toml
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in

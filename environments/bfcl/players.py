@@ -1,0 +1,344 @@
+"""Scripted agents for BFCL multi-turn: they follow each turn's ground truth and carry values from results.
+
+Instruments for testing the harness, not models. A player finds its task by the user's turns (the
+world's base and long_context tasks; where two match, the one whose current-turn values show up in
+the results seen so far), then makes the current turn's ground-truth calls in order, one per request,
+and ends the turn with text. An argument the ground truth took from an earlier result (its value is
+in that result's clean copy at some field and nowhere in the user's words) is read from the result the
+player was shown, at that field: so a corrupted result the player believes reaches its next call, and
+the checker's replay sees it. A value not believed is taken as the ground truth states it (the player
+"asks", as a user would answer), after one re-read when its tool is a read.
+
+Behaviours (each rebuilt from the messages at every request; one shared instance plays every episode):
+- ``trusting`` believes every result and reads past receipts.
+- ``receipt-aware``: a receipt on a result a later argument comes from makes it re-read once (a read
+  tool); still flagged (or a write's result): not believed.
+- ``skeptic``: as receipt-aware, and a value of another JSON type than the clean one, or a missing
+  field, counts as flagged without a receipt.
+- ``noisy``: per receipt, abandons the turn with ``p_overreact`` (0.2), else follows it with
+  ``p_follow`` (0.7), else ignores it; notices an odd value with ``p_notice`` (0.15). Draws come from
+  the request's rng and are written into its messages (``{judged: <call id>=<choice>}``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from environments.bfcl import checker
+from environments.bfcl.calls import parse
+from environments.bfcl.data import WORLD_CATEGORIES, Entry, entries
+
+_JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
+_REREAD = re.compile(r"\{reread: ([^}]+)\}")
+Path = tuple[Any, ...]
+
+
+def unwrap(content: Any) -> tuple[Any, dict | None]:
+    """(result, receipt or None): a receipt wraps the raw result as ``{tool_result, outcome_monitor}``."""
+    try:
+        obj = json.loads(content) if isinstance(content, str) else content
+    except (TypeError, ValueError):
+        return content, None
+    if isinstance(obj, dict) and "outcome_monitor" in obj and "tool_result" in obj:
+        inner = obj["tool_result"]
+        if isinstance(inner, str):
+            try:
+                inner = json.loads(inner)
+            except ValueError:
+                pass
+        return inner, obj["outcome_monitor"] if isinstance(obj["outcome_monitor"], dict) else {}
+    return obj, None
+
+
+def _leaves(obj: Any, at: Path = ()) -> list[tuple[Path, Any]]:
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _leaves(v, (*at, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _leaves(v, (*at, i))]
+    return [(at, obj)]
+
+
+def _get(obj: Any, path: Path) -> tuple[bool, Any]:
+    for part in path:
+        if isinstance(obj, dict) and part in obj:
+            obj = obj[part]
+        elif isinstance(obj, list) and isinstance(part, int) and 0 <= part < len(obj):
+            obj = obj[part]
+        else:
+            return False, None
+    return True, obj
+
+
+def _carriable(value: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, str):
+        return len(value) >= 3
+    return isinstance(value, (int, float)) and abs(value) >= 10 or isinstance(value, float)
+
+
+@cache
+def _index() -> dict[str, tuple[Entry, ...]]:
+    out: dict[str, list[Entry]] = {}
+    for cat in WORLD_CATEGORIES:
+        for e in entries(cat):
+            out.setdefault(e.turns[0], []).append(e)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@cache
+def provenance(entry_id: str) -> dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]]:
+    """For each ground-truth call (turn, position): the arguments taken from an earlier clean result,
+    as ``{arg: ((turn, position) of the source call, path in its result, clean value)}``."""
+    entry = next(e for es in _index().values() for e in es if e.id == entry_id)
+    name = checker.unique_name("provenance")
+    seen: list[tuple[tuple[int, int], Any]] = []
+    out: dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]] = {}
+    try:
+        for k, turn in enumerate(entry.ground_truth):
+            said = "\n".join(entry.turns[: k + 1])
+            for i, text in enumerate(turn):
+                call = parse(text)
+                for arg, value in call.arguments.items():
+                    if not _carriable(value) or str(value) in said:
+                        continue
+                    for src, result in reversed(seen):
+                        hit = next(
+                            (p for p, v in _leaves(result) if v == value and type(v) is type(value)), None
+                        )
+                        if hit is not None:
+                            out.setdefault((k, i), {})[arg] = (src, hit, value)
+                            break
+                (raw,), _ = checker.execute(entry, name, [text])
+                content, is_error = checker.parse_result(raw)
+                if not is_error and isinstance(content, (dict, list)):
+                    seen.append(((k, i), content))
+    finally:
+        checker.release(name)
+    return out
+
+
+class Player:
+    name = "trusting"
+    follows_receipts = False
+    skeptic = False
+    noisy = False
+    p_notice, p_follow, p_overreact = 0.15, 0.70, 0.20
+
+    def respond(self, messages: list[dict], tools: list[dict], rng: Any) -> dict:
+        users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+        if not users:
+            return self._text("no request yet")
+        turn = len(users) - 1
+        candidates = [e for e in _index().get(users[0], ()) if list(e.turns[: turn + 1]) == users]
+        if not candidates or turn >= len(candidates[0].ground_truth):
+            return self._text("cannot plan: this conversation is not a BFCL task this player knows")
+        calls = self._calls(messages)
+        judged = {
+            k: v
+            for m in messages
+            if m.get("role") == "assistant"
+            for k, v in _JUDGED.findall(m.get("content") or "")
+        }
+        entry = self._choose(candidates, turn, calls)
+        steps = [c for c in calls if not c["reread"]]
+        by_step = {(c["turn"], c["pos"]): c for c in steps}
+        done = [c for c in steps if c["turn"] == turn]
+        if any(
+            v == "overreact" and any(c["id"] == k and c["turn"] == turn for c in calls)
+            for k, v in judged.items()
+        ):
+            return self._text(
+                "I stop here: a result I was warned about makes me unsure this request can be done"
+            )
+        if len(done) >= len(entry.ground_truth[turn]):
+            return self._text("done with this request")
+        pos = len(done)
+        planned = parse(entry.ground_truth[turn][pos])
+        args = dict(planned.arguments)
+        notes: list[str] = []
+        for arg, (src, path, clean) in provenance(entry.id).get((turn, pos), {}).items():
+            source = by_step.get(src)
+            if source is None:
+                continue  # the source call was never made: the value is the ground truth's as stated
+            verdict = self._judge(source, path, clean, calls, judged, rng, notes, tools)
+            if verdict == "overreact":
+                return self._text(
+                    "I stop here: a result I was warned about makes me unsure this request can be done", notes
+                )
+            if isinstance(verdict, dict):  # a re-read to make first
+                return verdict
+            if verdict == "believe":
+                found, value = _get(source["result"], path)
+                if found:
+                    args[arg] = value
+                else:
+                    args.pop(arg, None)
+        return self._call(planned.name, args, f"step {turn}.{pos}", notes, rng)
+
+    # --- judging the source of a carried value --------------------------------------------------------
+    def _judge(
+        self,
+        source: dict,
+        path: Path,
+        clean: Any,
+        calls: list[dict],
+        judged: dict[str, str],
+        rng: Any,
+        notes: list[str],
+        tools: list[dict],
+    ) -> Any:
+        flagged = source["receipt"] is not None
+        found, value = _get(source["result"], path)
+        odd = not found or type(value) is not type(clean)
+        mode = "believe"
+        if flagged and self.noisy:
+            choice = judged.get(source["id"])
+            if choice is None:
+                draw = rng.random()
+                choice = (
+                    "overreact"
+                    if draw < self.p_overreact
+                    else "follow"
+                    if rng.random() < self.p_follow
+                    else "ignore"
+                )
+                judged[source["id"]] = choice
+                notes.append(f"{{judged: {source['id']}={choice}}}")
+            if choice == "overreact":
+                return "overreact"
+            mode = "check" if choice == "follow" else "believe"
+        elif flagged and self.follows_receipts:
+            mode = "check"
+        if not flagged and odd:
+            if self.skeptic:
+                mode = "check"
+            elif self.noisy:
+                key = f"{source['id']}.odd"
+                choice = judged.get(key)
+                if choice is None:
+                    choice = "notice" if rng.random() < self.p_notice else "miss"
+                    judged[key] = choice
+                    notes.append(f"{{judged: {key}={choice}}}")
+                mode = "check" if choice == "notice" else "believe"
+        if mode == "believe":
+            return "believe"
+        reread = next((c for c in calls if c["reread"] == source["id"]), None)
+        if reread is None and self._is_read(source["name"], tools):
+            return self._call(
+                source["name"], source["args"], "", [*notes, f"{{reread: {source['id']}}}"], rng
+            )
+        if reread is not None and reread["receipt"] is None:
+            found2, value2 = _get(reread["result"], path)
+            if found2 and (not self.skeptic or type(value2) is type(clean)):
+                source["result"] = reread["result"]
+                return "believe"
+        notes.append(
+            f"(not believed: {source['name']} {'.'.join(map(str, path))}; taking the value as asked)"
+        )
+        return "literal"
+
+    @staticmethod
+    def _is_read(name: str, tools: list[dict]) -> bool:
+        from environments.bfcl.tools import catalog
+
+        spec = catalog().get(name)
+        return spec is not None and spec.category == "read"
+
+    # --- reading the conversation ---------------------------------------------------------------------
+    @staticmethod
+    def _calls(messages: list[dict]) -> list[dict]:
+        """Every answered tool call: id, name, args, the user turn it belongs to, its position among the
+        turn's planned steps (re-reads have none), result and receipt."""
+        out: list[dict] = []
+        pending: dict[str, dict] = {}
+        turn, pos = -1, 0
+        for m in messages:
+            role = m.get("role")
+            if role == "user":
+                turn, pos = turn + 1, 0
+            elif role == "assistant":
+                content = m.get("content") or ""
+                reread = _REREAD.search(content)
+                for tc in m.get("tool_calls") or []:
+                    try:
+                        args = json.loads(tc["function"]["arguments"] or "{}")
+                    except ValueError:
+                        args = {}
+                    c = {
+                        "id": tc["id"],
+                        "name": tc["function"]["name"],
+                        "args": args,
+                        "turn": turn,
+                        "pos": None if reread else pos,
+                        "reread": reread.group(1) if reread else "",
+                    }
+                    if not reread:
+                        pos += 1
+                    pending[tc["id"]] = c
+            elif role == "tool" and m.get("tool_call_id") in pending:
+                c = pending.pop(m["tool_call_id"])
+                c["result"], c["receipt"] = unwrap(m.get("content"))
+                out.append(c)
+        return out
+
+    @staticmethod
+    def _choose(candidates: list[Entry], turn: int, calls: list[dict]) -> Entry:
+        if len(candidates) == 1:
+            return candidates[0]
+        seen = " ".join(json.dumps(c["result"], ensure_ascii=False) for c in calls)
+
+        def score(e: Entry) -> int:
+            vals = [
+                v for t in e.ground_truth[turn] for v in parse(t).arguments.values() if isinstance(v, str)
+            ]
+            return sum(len(v) for v in vals if v and v in seen)
+
+        return max(candidates, key=score)  # max keeps the first (base) on a tie
+
+    # --- messages -------------------------------------------------------------------------------------
+    def _text(self, text: str, notes: list[str] | None = None) -> dict:
+        extra = (" " + " ".join(notes)) if notes else ""
+        return {
+            "role": "assistant",
+            "content": f"[scripted policy {self.name}] {text}{extra}",
+            "tool_calls": [],
+        }
+
+    def _call(self, name: str, args: Mapping[str, Any], what: str, notes: list[str], rng: Any) -> dict:
+        cid = f"call_{name}_{rng.randrange(10**9)}"
+        body = " ".join([f"[scripted policy {self.name}]", what, *notes]).strip()
+        return {
+            "role": "assistant",
+            "content": body,
+            "tool_calls": [
+                {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            ],
+        }
+
+
+class Trusting(Player):
+    name = "trusting"
+
+
+class ReceiptAware(Player):
+    name = "receipt-aware"
+    follows_receipts = True
+
+
+class Skeptic(Player):
+    name = "skeptic"
+    follows_receipts = True
+    skeptic = True
+
+
+class Noisy(Player):
+    name = "noisy"
+    noisy = True
+
+
+POLICIES = {"trusting": Trusting, "receipt-aware": ReceiptAware, "skeptic": Skeptic, "noisy": Noisy}
