@@ -1,0 +1,52 @@
+"""docs/monitor/python-api.md runs as written: its Python blocks, top to bottom, in one namespace
+(the inspect_ai block only with the 'inspect' extra), and what its comments say they print is printed."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "monitor" / "python-api.md"
+BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
+
+
+def blocks() -> list[str]:
+    return BLOCK.findall(PAGE.read_text(encoding="utf-8"))
+
+
+def test_the_page_has_its_sections():
+    text = PAGE.read_text(encoding="utf-8")
+    for heading in ("## Learn from a few clean traces", "## Check a result", "## Read a receipt"):
+        assert heading in text
+    assert len(blocks()) >= 8
+
+
+def test_every_python_block_runs_and_prints_what_it_says(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    has_inspect = importlib.util.find_spec("inspect_ai") is not None
+    namespace: dict = {"__name__": "python_api_doc"}
+    ran = 0
+    for code in blocks():
+        if "inspect_ai" in code and not has_inspect:
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, str(PAGE), "exec"), namespace)  # noqa: S102 (our own page)
+        ran += 1
+        # a one-line `# ['a', 'b']` or `# text` comment after a print states its output
+        for line in code.splitlines():
+            m = re.match(r"print\(.*\)\s+# (\[.*\])$", line.strip())
+            if m:
+                assert m.group(1) in out.getvalue(), (line, out.getvalue())
+    assert ran >= (len(blocks()) if has_inspect else len(blocks()) - 1)
+    assert namespace["receipt"]["violated"] == "total must be positive"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("inspect_ai") is None, reason="needs the 'inspect' extra")
+def test_the_inspect_block_is_on_the_page():
+    assert any("monitored(" in code and "mockllm/model" in code for code in blocks())
