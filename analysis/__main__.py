@@ -8,6 +8,8 @@
     python -m analysis inspect-export --run DIR --out DIR  # inspect_ai eval logs (needs the 'inspect' extra)
     python -m analysis design --pairs N [--discordance D] [--power P] [--alpha A]
                                                         # design-stage MDE before a run (no records)
+    python -m analysis design --run DIR [--effect POINTS] [--trials K ...]
+                                                        # tasks x trials needed, from a run's own flip rates
 
 Never imports litellm or the runner: records are the whole interface.
 """
@@ -43,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="design: planned (wins+losses)/n; default: the paper's, per model and pooled",
     )
+    p.add_argument("--effect", type=float, default=None,
+                   help="design --run: the effect to detect, in points (default: the run's own delta)")  # fmt: skip
+    p.add_argument("--trials", type=int, action="append", default=[],
+                   help="design --run: trials per task to plan for; repeatable (default 1,2,3,4,5,8,10 and the run's)")  # fmt: skip
     p.add_argument("--power", type=float, default=0.8, help="design: power")
     p.add_argument("--alpha", type=float, default=0.05, help="design: two-sided alpha")
     p.add_argument(
@@ -82,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("report", "inspect-export"):
         return _export(args)
     if args.command == "design":
-        return design(args)
+        return design_from_run(args) if args.run else design(args)
     if not args.run:
         print(f"error: {args.command} needs --run DIR (a run folder holding episodes.jsonl)", file=sys.stderr)
         return 2
@@ -151,11 +157,55 @@ def _export(args: argparse.Namespace) -> int:
         return 2
 
 
+def design_from_run(args: argparse.Namespace) -> int:
+    """Tasks (and episodes) needed per number of trials at the given power, from the run's own variance:
+    between tasks and trial to trial (its flip rates). Needs a run with at least two trials."""
+    from analysis import trials
+
+    bad = [k for k in args.trials if k < 1]
+    if (
+        bad
+        or not (0 < args.power < 1 and 0 < args.alpha < 1)
+        or (args.effect is not None and not 0 < abs(args.effect) <= 100)
+    ):
+        print(f"error: trials must be >= 1, effect in (0, 100] points, power and alpha in (0, 1); got trials={bad or ''} "
+              f"effect={args.effect} power={args.power} alpha={args.alpha}", file=sys.stderr)  # fmt: skip
+        return 2
+    report = LoadReport()
+    try:
+        records = load(args.run, report)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    records = records if args.study is None else records[records["study"] == args.study]
+    if not trials.has_trials(records):
+        print(f"error: {args.run} holds one trial per pair, so its trial-to-trial variance is unknown: rerun the "
+              "study with trials=2 or more into the same folder (the first trial is kept), or plan with "
+              "--pairs N --discordance D", file=sys.stderr)  # fmt: skip
+        return 2
+    pairs = trials.paired_trials(records)
+    if not len(pairs):
+        print(f"error: {args.run} has no scored monitor/baseline pairs to plan from", file=sys.stderr)
+        return 2
+    effect = args.effect / 100 if args.effect is not None else None
+    rows = pd.DataFrame(
+        trials.design_rows(pairs, effect, args.trials or trials.DESIGN_TRIALS, args.power, args.alpha)
+    )
+    flips = pd.DataFrame(trials.flip_rows(trials.task_counts(records), pairs))
+    print(f"tasks needed to detect the effect with power {args.power:g} (two-sided alpha {args.alpha:g}), from "
+          f"{args.run}'s {trials.n_trials(records)} trials per pair: between-task and trial-to-trial spread of the "
+          "paired difference; a normal approximation (optimistic for few tasks)")  # fmt: skip
+    print(tables.markdown_table(rows))
+    print("\nthe run's flip rates (tasks whose outcome differs across trials):")
+    print(tables.markdown_table(flips))
+    return 0
+
+
 def design(args: argparse.Namespace) -> int:
     """Print the design-stage MDE for each --pairs at the planned (or the paper's) discordance."""
     if not args.pairs:
-        print("error: design needs --pairs N (the study's number of pairs, or of clusters); repeat for several",
-              file=sys.stderr)  # fmt: skip
+        print("error: design needs --pairs N (the study's number of pairs, or of clusters; repeat for several) "
+              "or --run DIR (a run with trials: tasks x trials from its own flip rates)", file=sys.stderr)  # fmt: skip
         return 2
     if args.discordance is not None:
         plans = {"planned": args.discordance}

@@ -1,4 +1,5 @@
-"""Figures from the tables: Figure 1 (dumbbell per model), 2 (boundaries), 3 (ablation forest plot).
+"""Figures from the tables: Figure 1 (dumbbell per model), 2 (boundaries), 3 (ablation forest plot), and
+for a run with repeated trials ``figure_passk`` (pass^k and pass@k by arm).
 
 Each is written as PNG and PDF with matplotlib's Agg backend. Figures draw only what
 :mod:`analysis.tables` computed from records, plus the paper's published points in grey, labelled
@@ -180,6 +181,33 @@ def figure3(abl: Table, out_dir: str | Path) -> list[Path]:
     return _save(fig, out_dir, "figure3")
 
 
+ARM_COLOURS = {"baseline": "black", "monitor": GREEN}
+
+
+def figure_passk(passk: Table, out_dir: str | Path) -> list[Path]:
+    """pass^k (solid) and pass@k (dashed) against k, a line per arm, a panel per model (runs with trials)."""
+    frame = passk.frame
+    if not len(frame):
+        return []
+    models = list(dict.fromkeys(frame["model"]))
+    fig, axes = plt.subplots(1, len(models), figsize=(4.2 * len(models), 3.4), squeeze=False, sharey=True)
+    others = iter(plt.get_cmap("tab10").colors)
+    colours = {a: ARM_COLOURS.get(a) or next(others) for a in dict.fromkeys(frame["arm"])}
+    for ax, model in zip(axes[0], models, strict=True):
+        for arm, g in frame[frame["model"] == model].groupby("arm", sort=True):
+            g = g.sort_values("k")
+            ax.plot(g["k"], g["pass_hat_k_pct"], "o-", color=colours[arm], label=f"{arm} pass^k")
+            ax.plot(g["k"], g["pass_at_k_pct"], "--", color=colours[arm], alpha=0.6, label=f"{arm} pass@k")
+        ax.set_xticks(sorted(frame["k"].unique()))
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("k (trials)")
+        ax.set_title(model, fontsize=8)
+    axes[0][0].set_ylabel("tasks (%)")
+    axes[0][-1].legend(loc="best", fontsize=7, frameon=False)
+    fig.suptitle(passk.title, fontsize=8)
+    return _save(fig, out_dir, "figure_passk")
+
+
 def _plan(tables: dict[str, Table] | list[Table]) -> list[tuple]:
     by_name = tables if isinstance(tables, dict) else {t.name: t for t in tables}
     plan: list[tuple] = []
@@ -191,6 +219,8 @@ def _plan(tables: dict[str, Table] | list[Table]) -> list[tuple]:
         plan.append((figure2, by_name["boundaries"], None))
     if "ablations" in by_name:
         plan.append((figure3, by_name["ablations"], None))
+    if "trials_pass" in by_name:  # a run with repeated trials
+        plan.append((figure_passk, by_name["trials_pass"], None))
     return plan
 
 
@@ -216,4 +246,4 @@ def all_figures(tables: dict[str, Table] | list[Table], out_dir: str | Path, wor
     return [p for i in range(len(plan)) for p in here[i]]
 
 
-__all__ = ["figure1", "figure2", "figure3", "all_figures"]
+__all__ = ["figure1", "figure2", "figure3", "figure_passk", "all_figures"]

@@ -27,6 +27,7 @@ from analysis.load import (
     notice_lines,
 )
 from analysis.stats import design_mde, holm, paired_effect
+from analysis.trials import trials_tables
 from analysis.view import DEFAULT_ENDPOINT, PAPER_LABEL, View, resolve
 
 SCRIPTED_LABEL = "scripted policies (not the paper's models)"
@@ -71,7 +72,10 @@ NEXT_ACTIONS: tuple[str, ...] = ("switched_listed", "other_tool", "retried_same"
 COUNT_COLUMNS = frozenset(
     {"n", "n_clusters", "wins", "losses", "baseline_successes", "monitor_successes", "episodes", "matched_pairs",
      "receipt_events", "events_with_at_least_two", "dropped_infra", "receipts", "tool_calls",
-     "episodes_with_receipt", *NEXT_ACTIONS}
+     "episodes_with_receipt", *NEXT_ACTIONS,
+     # the trials tables (analysis.trials)
+     "tasks", "pairs", "trials", "k", "flipping_tasks", "trials_used", "tasks_needed", "episodes_needed",
+     "calls", "prompt_tokens", "completion_tokens"}
 )  # fmt: skip
 
 
@@ -814,18 +818,38 @@ def admissible(records: pd.DataFrame, world: World | View | None = None) -> Tabl
                  pd.DataFrame(rows), notes)  # fmt: skip
 
 
+# Who makes an episode's model calls, and the record fields that count and price each role's calls.
+ROLES: dict[str, dict[str, str]] = {
+    "agent": {"calls": "rounds", "prompt": "prompt_tokens", "completion": "completion_tokens", "usd": "cost_usd"},
+    "user": {"calls": "user_calls", "prompt": "user_prompt_tokens", "completion": "user_completion_tokens",
+             "usd": "user_cost_usd"},
+    "reviewer": {"calls": "reviewer_calls", "prompt": "reviewer_prompt_tokens",
+                 "completion": "reviewer_completion_tokens", "usd": "reviewer_cost_usd"},
+}  # fmt: skip
+
+
+def _role_column(records: pd.DataFrame, field_name: str) -> pd.Series:
+    """A role's field as floats; 0 where records lack it (a frame from before the field existed)."""
+    if field_name not in records.columns:
+        return pd.Series(0.0, index=records.index)
+    return records[field_name].fillna(0).astype(float)
+
+
 def cost(records: pd.DataFrame, baseline: str = "baseline", world: World | View | None = None) -> Table:
-    """Cost per episode by arm (agent + reviewer) and the cost added over the baseline on the same pairs."""
+    """Cost per episode by arm, every model call priced by role (agent, simulated user, reviewer; a column
+    each), and the cost added over the baseline on the same pairs."""
     view = resolve(world, records)
     ok = records[~records["status"].isin(INFRA_STATUSES)].copy()
-    ok["total_usd"] = ok["cost_usd"] + ok["reviewer_cost_usd"]
+    for role, f in ROLES.items():
+        ok[f"_{role}_usd"] = _role_column(ok, f["usd"])
+        ok[f"_{role}_calls"] = _role_column(ok, f["calls"])
+    ok["total_usd"] = sum(ok[f"_{role}_usd"] for role in ROLES)
     base = ok[ok["arm"] == baseline].drop_duplicates("pair_id", keep="last").set_index("pair_id")["total_usd"]
     rows = []
     for arm, g in ok.groupby("arm", sort=True):
         row = {"source": RUN_LABEL, "arm": arm, "episodes": len(g), "usd_per_episode": float(g["total_usd"].mean()),
-               "agent_usd_per_episode": float(g["cost_usd"].mean()),
-               "reviewer_usd_per_episode": float(g["reviewer_cost_usd"].mean()),
-               "reviewer_calls_per_episode": float(g["reviewer_calls"].mean())}  # fmt: skip
+               **{f"{role}_usd_per_episode": float(g[f"_{role}_usd"].mean()) for role in ROLES},
+               **{f"{role}_calls_per_episode": float(g[f"_{role}_calls"].mean()) for role in ROLES}}  # fmt: skip
         t = g.drop_duplicates("pair_id", keep="last").set_index("pair_id")["total_usd"]
         common = t.index.intersection(base.index)
         if arm != baseline and len(common):
@@ -840,11 +864,37 @@ def cost(records: pd.DataFrame, baseline: str = "baseline", world: World | View 
                      "added_pct": c["added_pct"]})  # fmt: skip
     notes = [
         *view.header,
+        "usd_per_episode: every model call of an episode priced, by role: agent (its loop's calls), user (the "
+        "world's simulated user, where it has a model), reviewer (the reviewer arm's calls); calls: model calls "
+        "answered per episode (agent: the loop's rounds)",
         f"added cost: mean over pairs that have both this arm and {baseline!r}; infra-error episodes excluded",
     ]
     if not pc:
         notes += view.no_figures("costs")
     return Table("cost", titled("Cost per episode by arm", _scripted(records)), pd.DataFrame(rows), notes)
+
+
+def cost_roles(records: pd.DataFrame, world: World | View | None = None) -> Table:
+    """Per model, arm and role: calls, tokens and USD in all, and the role's share of the USD: who pays for what."""
+    view = resolve(world, records)
+    ok = records[~records["status"].isin(INFRA_STATUSES)]
+    rows = []
+    for (model, arm), g in ok.groupby(["model", "arm"], sort=True):
+        usd = {role: float(_role_column(g, f["usd"]).sum()) for role, f in ROLES.items()}
+        total = sum(usd.values())
+        for role, f in ROLES.items():
+            calls = float(_role_column(g, f["calls"]).sum())
+            if not calls and not usd[role]:
+                continue  # a role this arm never called (no simulated user, no reviewer)
+            rows.append({"model": model, "arm": arm, "role": role, "episodes": len(g), "calls": calls,
+                         "prompt_tokens": float(_role_column(g, f["prompt"]).sum()),
+                         "completion_tokens": float(_role_column(g, f["completion"]).sum()),
+                         "usd": usd[role], "cost_share_pct": 100.0 * usd[role] / total if total > 0 else math.nan})  # fmt: skip
+    notes = [*view.header, "a row per role that made calls: agent, user (the world's simulated user), reviewer; "
+             "cost_share_pct: the role's share of the (model, arm)'s USD; infra-error episodes excluded"]  # fmt: skip
+    return Table(
+        "cost_roles", titled("Model calls and cost by role", _scripted(records)), pd.DataFrame(rows), notes
+    )
 
 
 def fire_rates(records: pd.DataFrame, world: World | View | None = None) -> Table:
@@ -922,13 +972,16 @@ def all_tables(
             post_receipt_actions(records, world=view),
             admissible(records, world=view),
             cost(records, world=view),
+            cost_roles(records, world=view),
             fire_rates(records, world=view),
         ]
+        # repeated trials (trials: k): pass^k, flips, nested-bootstrap CIs; none for a one-trial run
+        repeated = trials_tables(records, study, seed=seed, n_resamples=n_resamples, world=view)
         abl_table = abl.result() if abl is not None else ablations(records, study=study, world=view, **kw)
     finally:
         if pool is not None:
             pool.shutdown()
-    return [*t1, strata, abl_table, *rest]
+    return [*t1, strata, abl_table, *rest, *repeated]
 
 
 def fork_context():

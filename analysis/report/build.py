@@ -25,6 +25,7 @@ import pandas as pd
 
 from analysis import tables as T
 from analysis.load import LoadReport, episodes_path, load_records, load_world, notice_counts, notice_lines
+from analysis.trials import flip_marks
 from analysis.view import resolve
 
 CHUNK = 40  # episodes per gzip blob: big enough to compress well, small enough to decode instantly
@@ -163,8 +164,12 @@ def episode_detail(rec: Mapping[str, Any], transcript: Mapping[str, Any] | None,
     return detail
 
 
+# record fields of a row (trial: "" in a run without repeated trials)
 ROW_COLUMNS = ("study", "arm", "model", "fault_class", "status", "success", "n_receipts", "n_tool_calls",
-               "task_id", "episode_id", "fault_kind")  # fmt: skip
+               "task_id", "episode_id", "fault_kind", "trial")  # fmt: skip
+# computed for a row: whether the episode's task (in its arm) changes outcome across trials
+# (analysis.trials.flip_marks: "flips 2/4", "stable 0/4"; "" without repeated trials)
+DERIVED_COLUMNS = ("flip",)
 CATEGORICAL = ("study", "arm", "model", "fault_class", "status", "fault_kind")
 
 
@@ -173,7 +178,9 @@ def _gz64(obj: Any) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
-def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
+def episode_index(records: list[dict], run_dir: Path, marks: Mapping[str, str] | None = None) -> EpisodeIndex:
+    """The rows and detail chunks; ``marks`` (episode id -> flip mark) fills the ``flip`` column."""
+    marks = marks or {}
     values: dict[str, list[str]] = {c: sorted({_label(r.get(c)) for r in records}) for c in CATEGORICAL}
     pos = {c: {v: i for i, v in enumerate(vs)} for c, vs in values.items()}
     find = transcript_finder(run_dir)
@@ -182,7 +189,7 @@ def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
     rows, details, missing = [], [], 0
     for r in records:
         row = []
-        for c in ROW_COLUMNS:
+        for c in (*ROW_COLUMNS, *DERIVED_COLUMNS):
             v = r.get(c)
             if c in CATEGORICAL:
                 row.append(pos[c][_label(v)])
@@ -190,6 +197,10 @@ def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
                 row.append(1 if v else 0)
             elif c in ("n_receipts", "n_tool_calls"):
                 row.append(int(v or 0) if not (isinstance(v, float) and math.isnan(v)) else 0)
+            elif c == "flip":
+                row.append(marks.get(str(r.get("episode_id")), ""))
+            elif c == "trial":
+                row.append(str(int(v)) if marks and v is not None else "")
             else:
                 row.append("" if v is None else str(v))
         rows.append(row)
@@ -214,7 +225,7 @@ def episode_index(records: list[dict], run_dir: Path) -> EpisodeIndex:
             missing += 1
         details.append(episode_detail(r, transcript, ts, note))
     chunks = [_gz64(details[i : i + CHUNK]) for i in range(0, len(details), CHUNK)]
-    return EpisodeIndex(list(ROW_COLUMNS), values, rows, chunks, missing, tool_sets)
+    return EpisodeIndex([*ROW_COLUMNS, *DERIVED_COLUMNS], values, rows, chunks, missing, tool_sets)
 
 
 def _label(v: Any) -> str:
@@ -293,7 +304,7 @@ def build_report(
     ts = T.all_tables(records, replication, study, seed=seed, n_resamples=n_resamples, n_flips=n_flips,
                       world=view)  # fmt: skip
     raw = [_clean(r) for r in records.to_dict("records")]
-    index = episode_index(raw, run)
+    index = episode_index(raw, run, flip_marks(records))
     scripted = bool(records["scripted"].any())
     notes = list(view.header)  # the world: endpoint, unit, caveats (every table repeats them)
     if rep.torn_lines:
