@@ -122,9 +122,20 @@ def cmd_learn(args: argparse.Namespace) -> int:
         reg = build_fold(rows, args.fold, args.folds, args.seed)
     else:
         reg = learn_schema_only(rows) if args.schema_only else learn(rows)
+    held = reg.meta.get("held_back") or []
     if shared is not None:
         reg = reg.merged(shared)
     reg.save(args.out)
+    for h in held[:10]:  # the recording's support bound: domains kept out, each named
+        print(
+            f"held back: {h['tool']}: {h['rule']} ({h['values']} values in {h['n']}): {h['reason']}",
+            file=sys.stderr,
+        )
+    if len(held) > 10:
+        print(
+            f"held back: {len(held) - 10} more domains (all under meta.held_back in {args.out})",
+            file=sys.stderr,
+        )
     took = time.perf_counter() - t0
     print(
         f"{len(rows)} trace rows + {','.join(s for s in sources if s != 'traces') or 'no other source'} -> "

@@ -1,7 +1,8 @@
 """The outcome monitor in front of any MCP server (stdio): record clean traffic, check every result.
 
     python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred]
-                                    [--timeout S] [--http HOST:PORT] (-- COMMAND ARGS... | --upstream-url URL)
+                                    [--timeout S] [--http HOST:PORT] [--no-output-schemas]
+                                    [--drop-output-schemas] (-- COMMAND ARGS... | --upstream-url URL)
 
 An MCP server on stdio (or streamable HTTP at ``http://HOST:PORT/mcp`` with ``--http``) that starts the
 upstream MCP server ``COMMAND ARGS...`` (stdio, with this process's environment), or connects to one
@@ -9,8 +10,16 @@ over streamable HTTP (``--upstream-url``), and forwards tool listing and tool ca
 
 ``--record FILE``: each call that returned without an error is appended as one JSON line
 ``{"tool", "arguments", "result", "status"}`` (``learn --input FILE`` reads it as it is); a result is
-its ``structuredContent`` when the server sends one, else its text block(s), each parsed as JSON when
-it is JSON (one block: that value; several: their list).
+its ``structuredContent`` when the server sends one, else its text block(s), each read as JSON, else
+as a Python literal, else kept as text (``text.parse_text``; one block: that value; several: their
+list). Text sent without ``isError`` that matches the tool's own ``isError`` shape or a common error
+prefix is written with ``"status": "error"`` and the reason, so ``learn`` skips it.
+
+Contracts: the registry's, and each listed tool's declared ``outputSchema`` (``derive.from_json_schema``;
+``--no-output-schemas`` leaves them out). Upstream calls go through the SDK's ``send_request``, so no
+client-side schema validation turns a result that breaks its schema into an error: it is forwarded raw,
+with a receipt naming what broke. The proxy's own server does not validate results either;
+``--drop-output-schemas`` lists tools without ``outputSchema`` for clients that would.
 
 ``--registry FILE``: each result is checked (``Monitor.annotate``, variant full). On a violation the
 raw content stays unchanged and first; one more text block ``[outcome monitor] {receipt}`` follows it
@@ -21,7 +30,8 @@ result the client receives. No model call, no repair, no blocking.
 Failures stay contained: an upstream that crashes, hangs past ``--timeout`` (default 30 s) or sends a
 malformed result gives the client an MCP error for that call and one line on stderr; an upstream that
 exited or hung is started again on the next request (a world server's state then starts afresh). A
-registry that cannot be read stops the proxy at start (one line, exit 2). Needs the ``mcp`` extra (``make mcp``).
+registry that cannot be read stops the proxy at start (one line, exit 2). The closing stderr line counts
+every call answered, the receipts, and the calls answered with an error. Needs the ``mcp`` extra (``make mcp``).
 """
 
 from __future__ import annotations
