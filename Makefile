@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
 MCP_STAMP := $(VENV)/.mcp-installed
-# third-party reference MCP servers (mcp-server-time, -git, -sqlite) in their own venv: tests and bench_mcp.py
+# third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # litellm must never reach the network unless a real model is asked for
@@ -156,7 +156,7 @@ $(MCP_SERVERS_STAMP): requirements/mcp-servers.txt
 	$(MCP_SERVERS)/bin/pip install -q --require-hashes -r requirements/mcp-servers.txt
 	touch $(MCP_SERVERS_STAMP)
 
-mcp-servers: $(MCP_SERVERS_STAMP) ## third-party MCP servers (mcp-server-time, -git, -sqlite) in .cache/mcp-servers for the proxy's tests and bench
+mcp-servers: $(MCP_SERVERS_STAMP) ## third-party MCP servers (mcp-server-time, mcp-server-git) in .cache/mcp-servers for the proxy's tests and bench
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
 	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
