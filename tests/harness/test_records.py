@@ -313,7 +313,7 @@ def test_seq_and_chain_are_the_lines_not_the_records(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# the CLI and the README
+# the CLI and the docs
 
 
 def test_schema_cli_prints_a_valid_json_schema_that_accepts_a_written_line(tmp_path):
@@ -346,7 +346,7 @@ README_START, README_END = "<!-- records:fields -->", "<!-- /records:fields -->"
 
 
 def readme_fields() -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "records.md").read_text()
     return text[text.index(README_START) + len(README_START) : text.index(README_END)].strip() + "\n"
 
 
@@ -363,7 +363,7 @@ def table_fields(markdown: str, title: str) -> list[str]:
     return names
 
 
-def test_the_readme_lists_every_record_field_and_no_other():
+def test_the_docs_list_every_record_field_and_no_other():
     from harness.records import Receipt, ToolCall
     from harness.records.schema import fields_markdown
 
@@ -372,7 +372,7 @@ def test_the_readme_lists_every_record_field_and_no_other():
     assert table_fields(readme, "Receipt") == list(Receipt.__annotations__)
     assert table_fields(readme, "ToolCall") == list(ToolCall.__annotations__)
     assert readme == fields_markdown(), (
-        "README.md's record tables differ from the schema's descriptions or types: paste the output of "
+        "docs/records.md's record tables differ from the schema's descriptions or types: paste the output of "
         f"`python -m harness.records fields` between {README_START} and {README_END}"
     )
 
