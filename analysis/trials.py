@@ -72,8 +72,8 @@ def _key(frame: pd.DataFrame) -> list[str]:
 
 def scored(records: pd.DataFrame, endpoint: str = "success") -> pd.DataFrame:
     """Scored episodes (no infrastructure status, a value for the endpoint), the last record of each."""
-    ok = records[~records["status"].isin(INFRA_STATUSES)]
-    ok = ok[ok[endpoint].notna()].drop_duplicates("episode_id", keep="last").copy()
+    latest = records.drop_duplicates("episode_id", keep="last")  # a retried episode: its last record
+    ok = latest[~latest["status"].isin(INFRA_STATUSES) & latest[endpoint].notna()].copy()
     ok["trial"] = trials_of(ok)
     ok["y"] = ok[endpoint].astype(bool).astype(int)
     for c in ("fault_class", "study"):

@@ -205,3 +205,31 @@ def test_cost_tables_price_every_role_in_its_own_column(tmp_path):
     assert share.sum() == pytest.approx(100.0) and share["reviewer"] == pytest.approx(100 * 0.05 / 0.065)
     md = tables.cost(df).to_markdown()
     assert all(f"{role}_usd_per_episode" in md for role in ("agent", "user", "reviewer"))
+
+
+def test_the_report_of_a_trials_run_marks_and_filters_flipping_tasks_in_chromium(tmp_path):
+    from analysis.report import build_report
+    from analysis.report.browser import browser_missing, headless_chromium
+
+    why = browser_missing()
+    if why:
+        pytest.skip(f"no headless browser for the report test: {why}")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    frame(trial_records(HAND), tmp_path)
+    page = build_report(tmp_path / "run", n_resamples=200, n_flips=500)
+    with headless_chromium() as d:
+        d.get(page.as_uri())
+        WebDriverWait(d, 30).until(lambda x: x.execute_script("return document.body.dataset.ready === '1'"))
+        assert d.find_elements(By.CSS_SELECTOR, "img[alt='figure_passk']")
+        cells = d.execute_script(
+            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => tr.cells[6].textContent)"
+        )
+        assert len(cells) == 16 and all(("\u21c6" in c) != ("= " in c) for c in cells)
+        Select(d.find_element(By.ID, "f-outcome")).select_by_visible_text("task flips across trials")
+        rows = d.execute_script(
+            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => [tr.cells[1].textContent, tr.cells[6].textContent])"
+        )
+        assert len(rows) == 8 and {arm for arm, _ in rows} == {"monitor"}  # A's and B's monitor trials flip
+        assert sorted(c.split(" ")[-1] for _, c in rows) == ["t0", "t0", "t1", "t1", "t2", "t2", "t3", "t3"]
