@@ -90,14 +90,24 @@ def _index() -> dict[str, tuple[Entry, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-@cache
 def provenance(entry_id: str) -> dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]]:
     """For each ground-truth call (turn, position): the arguments taken from an earlier clean result,
     as ``{arg: ((turn, position) of the source call, path in its result, clean value)}``."""
+    return _replayed(entry_id)[0]
+
+
+def clean_results(entry_id: str) -> dict[tuple[int, int], str]:
+    """Each ground-truth call's clean result, as the executor's string."""
+    return _replayed(entry_id)[1]
+
+
+@cache
+def _replayed(entry_id: str) -> tuple[dict, dict]:
     entry = next(e for es in _index().values() for e in es if e.id == entry_id)
     name = checker.unique_name("provenance")
     seen: list[tuple[tuple[int, int], Any]] = []
     out: dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]] = {}
+    raws: dict[tuple[int, int], str] = {}
     try:
         for k, turn in enumerate(entry.ground_truth):
             said = "\n".join(entry.turns[: k + 1])
@@ -114,12 +124,13 @@ def provenance(entry_id: str) -> dict[tuple[int, int], dict[str, tuple[tuple[int
                             out.setdefault((k, i), {})[arg] = (src, hit, value)
                             break
                 (raw,), _ = checker.execute(entry, name, [text])
+                raws[(k, i)] = raw
                 content, is_error = checker.parse_result(raw)
                 if not is_error and isinstance(content, (dict, list)):
                     seen.append(((k, i), content))
     finally:
         checker.release(name)
-    return out
+    return out, raws
 
 
 class Player:
@@ -288,15 +299,23 @@ class Player:
 
     @staticmethod
     def _choose(candidates: list[Entry], turn: int, calls: list[dict]) -> Entry:
+        """The candidate whose clean results match the results seen so far at the most steps (base and
+        long_context share questions; long context's results carry the package's long extensions)."""
         if len(candidates) == 1:
             return candidates[0]
-        seen = " ".join(json.dumps(c["result"], ensure_ascii=False) for c in calls)
+
+        def shown(c: dict) -> str:
+            return c["result"] if isinstance(c["result"], str) else json.dumps(c["result"])
 
         def score(e: Entry) -> int:
-            vals = [
-                v for t in e.ground_truth[turn] for v in parse(t).arguments.values() if isinstance(v, str)
-            ]
-            return sum(len(v) for v in vals if v and v in seen)
+            clean = clean_results(e.id)
+            return sum(
+                1
+                for c in calls
+                if not c["reread"]
+                and (c["turn"], c["pos"]) in clean
+                and clean[(c["turn"], c["pos"])] == shown(c)
+            )
 
         return max(candidates, key=score)  # max keeps the first (base) on a tie
 

@@ -2,8 +2,10 @@
 
 Parameters and documented responses are mapped to JSON Schema (``schemas``); the response becomes the
 tool's output schema. Whether a tool is a read or a write is measured, not guessed from its name: a tool
-is a ``write`` when one of the ground-truth calls of the base category changed its instance's public
-state (the attributes the checker compares), and a ``read`` when its ground-truth calls never did. A tool
+is a ``write`` when one of the ground-truth calls of the base category changed its instance's state (every
+attribute, private ones too: ``cd`` moves ``_current_dir``, which changes what later calls do; the
+instance's random generator and ``TravelAPI``'s memo of flight costs aside), and a ``read`` when its
+ground-truth calls never did. A tool
 no base ground truth calls is a read when its class is stateless (the package's ``STATELESS_CLASSES``:
 MathAPI) or its name starts with a looking verb (``get_``, ``list_``, ``search_``, ``display``, ``pwd``,
 the ``*_get_login_status`` checks), else a write (faults that spare writes then spare it too).
@@ -33,13 +35,16 @@ CLASSES = (
 )
 
 
-def _public(instance: Any) -> dict[str, Any]:
-    return {k: copy.deepcopy(v) for k, v in vars(instance).items() if not k.startswith("_")}
+_NOT_STATE = ("_random", "_flight_cost_lookup")  # a generator's position and a memo: no effect a call can see
+
+
+def _state(instance: Any) -> dict[str, Any]:
+    return {k: copy.deepcopy(v) for k, v in vars(instance).items() if k not in _NOT_STATE}
 
 
 @cache
 def writes() -> frozenset[str]:
-    """The tools whose base ground-truth calls change their instance's public state."""
+    """The tools whose base ground-truth calls change their instance's state."""
     changed: set[str] = set()
     for entry in entries("base"):
         name = unique_name("effects")
@@ -47,9 +52,9 @@ def writes() -> frozenset[str]:
             _, instances = execute(entry, name, [])
             for turn in entry.ground_truth:
                 for call in turn:
-                    before = {c: _public(i) for c, i in instances.items()}
+                    before = {c: _state(i) for c, i in instances.items()}
                     execute(entry, name, [call])
-                    if any(_public(i) != before[c] for c, i in instances.items()):
+                    if any(_state(i) != before[c] for c, i in instances.items()):
                         changed.add(call.split("(", 1)[0].strip())
         finally:
             release(name)

@@ -1,0 +1,21 @@
+"""The BFCL tests need the pinned bfcl-eval wheel (``make data-bfcl``); without it they skip with one reason."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def require_bfcl() -> None:
+    from environments.bfcl.paths import unavailable
+
+    why = unavailable()
+    if why is not None:
+        pytest.skip(f"BFCL world cannot start here: {why}")
+
+
+@pytest.fixture(scope="session")
+def base_env():
+    require_bfcl()
+    from environments.bfcl.env import BfclEnv
+
+    return BfclEnv("base")
