@@ -311,6 +311,64 @@ def _mcp_error(message: str) -> Exception:
     return MCPError(code=INTERNAL_ERROR, message=f"outcome monitor proxy: {message}")
 
 
+class _PipeLines:
+    """The proxy's stdin as lines read on the event loop (``anyio.AsyncFile``'s ``async for``)."""
+
+    def __init__(self, reader: Any):
+        self.reader = reader
+
+    def __aiter__(self) -> _PipeLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _PipeWriter:
+    """The proxy's stdout written on the event loop (``anyio.AsyncFile``'s ``write`` and ``flush``)."""
+
+    def __init__(self, writer: Any):
+        self.writer = writer
+
+    async def write(self, text: str) -> None:
+        self.writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self.writer.drain()  # waits only while the pipe is full
+
+
+MAX_LINE = 1 << 26  # one JSON-RPC message per line; results of many MB are legitimate
+
+
+async def _stdio_pipes() -> tuple[Any, Any]:
+    """stdin and stdout on the event loop when both are pipes or sockets (as an MCP client starts a
+    server), else (None, None): the SDK's defaults. The SDK's default stdio server hands every line
+    read and written to a worker thread, and on a busy machine each hand-off costs about a millisecond,
+    which is most of what the proxy adds per call."""
+    import asyncio
+    import stat
+
+    try:
+        kinds = [os.fstat(fd).st_mode for fd in (0, 1)]
+        loop = asyncio.get_running_loop()
+    except (OSError, RuntimeError):
+        return None, None
+    if not all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) for m in kinds):
+        return None, None
+    # duplicates, so closing the transports never closes the process's own stdin and stdout
+    reader = asyncio.StreamReader(limit=MAX_LINE)
+    await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(os.dup(0), "rb", buffering=0)
+    )
+    transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(os.dup(1), "wb", buffering=0)
+    )
+    return _PipeLines(reader), _PipeWriter(asyncio.StreamWriter(transport, protocol, None, loop))
+
+
 async def _call(session: Any, name: str, arguments: dict[str, Any]) -> Any:
     """tools/call through the SDK's public ``send_request``, not ``call_tool``: ``call_tool``
     validates structured content against the tool's ``outputSchema`` and raises on a mismatch, which
@@ -386,7 +444,8 @@ async def run_proxy(
     async with anyio.create_task_group() as tg:
         await tg.start(upstream.run)
         if http is None:
-            async with stdio_server() as (read, write):
+            pipes = await _stdio_pipes()
+            async with stdio_server(*pipes) as (read, write):
                 await server.run(read, write, server.create_initialization_options())
         else:
             import uvicorn
