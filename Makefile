@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
 MCP_STAMP := $(VENV)/.mcp-installed
 DOCS_STAMP := $(VENV)/.docs-installed
+AGENTDOJO_STAMP := $(VENV)/.agentdojo-installed
 # third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
@@ -53,7 +54,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(AGENTDOJO_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -153,6 +154,16 @@ $(MCP_STAMP): $(STAMP) requirements/mcp.txt
 
 mcp: $(MCP_STAMP) ## install the 'mcp' extra (python -m harness.monitor proxy, python -m harness.mcp serve)
 
+# the 'agentdojo' extra (environments/agentdojo: the benchmark's suites from the PyPI package, never copied),
+# hash-locked the same way; requirements/agentdojo.txt shares every pin of constraints.txt, inspect.txt and mcp.txt
+$(AGENTDOJO_STAMP): $(STAMP) requirements/agentdojo.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/agentdojo.txt
+	$(BIN)/pip check
+	touch $(AGENTDOJO_STAMP)
+
+.PHONY: agentdojo
+agentdojo: $(AGENTDOJO_STAMP) ## install the 'agentdojo' extra (the AgentDojo world: python -m environments.agentdojo replay)
+
 # never in .venv: their own `mcp` pin may differ from the project's
 $(MCP_SERVERS_STAMP): requirements/mcp-servers.txt
 	$(PY) -m venv $(MCP_SERVERS)
@@ -237,6 +248,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
 	$(LOCK) --extra docs -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/docs.txt pyproject.toml
 	$(LOCK) --extra bfcl -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/bfcl.txt pyproject.toml
+	$(LOCK) --extra agentdojo -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/agentdojo.txt pyproject.toml
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in

@@ -305,7 +305,10 @@ def clean_rows(
     return [r for r in rows if r.get("status", "ok") == "ok"]
 
 
-def check_contracts(report: Report, rows: list[dict]) -> None:
+def check_contracts(report: Report, rows: list[dict], schema_rules: Mapping[str, Any] | None = None) -> None:
+    """Every tool the clean traces call carries a mined rule, or (``schema_rules``: the world's result
+    schemas' rules by tool, when it offers that source) a schema rule: a tool whose clean results never
+    vary (a constant balance, today's date) mines nothing, and its schema is then what checks it."""
     from harness.monitor import learn
 
     if not rows:
@@ -316,7 +319,8 @@ def check_contracts(report: Report, rows: list[dict]) -> None:
         return
     registry = learn(rows)
     used = sorted({r["tool"] for r in rows})
-    bare = [t for t in used if not registry.rules.get(t)]
+    by_schema = [t for t in used if not registry.rules.get(t) and (schema_rules or {}).get(t)]
+    bare = [t for t in used if not registry.rules.get(t) and t not in by_schema]
     if bare:
         report.add(
             "contracts",
@@ -326,11 +330,26 @@ def check_contracts(report: Report, rows: list[dict]) -> None:
             "successful calls of them (a rule needs support across several groups)",
         )
     else:
+        also = (
+            f" ({len(by_schema)} by their result schema alone: {', '.join(by_schema[:5])}"
+            f"{'...' if len(by_schema) > 5 else ''})"
+            if by_schema
+            else ""
+        )
         report.add(
             "contracts",
             PASS,
-            f"{registry.n_rules} rules mined; every one of the {len(used)} tools called has one",
+            f"{registry.n_rules} rules mined; every one of the {len(used)} tools called has one{also}",
         )
+
+
+def _schema_rules(plugin: Plugin, env: Environment) -> dict[str, Any]:
+    """The rules of the world's result schemas by tool, when it offers that source ({} otherwise)."""
+    if "schemas" not in plugin.contract_sources:
+        return {}
+    from harness.monitor.derive import registry_from_schemas
+
+    return dict(registry_from_schemas(plugin.tool_schemas(env)).rules)
 
 
 def check_faults(
@@ -415,7 +434,7 @@ def check_world(name: str, options: Mapping[str, Any] | None = None) -> Report:
     rows = clean_rows(report, plugin, env, dict(config.get("traces") or {})) if tasks else []
     if tasks:
         asyncio.run(_episode_round_trip(report, plugin.make(**options), tasks[0], rows))
-        check_contracts(report, rows)
+        check_contracts(report, rows, _schema_rules(plugin, env))
     check_faults(report, plugin, name, options, dict(config.get("traces") or {}), rows)
     closer = getattr(env, "aclose", None)
     if callable(closer):

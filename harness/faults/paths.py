@@ -33,11 +33,19 @@ def join(steps: list[str | int]) -> str:
     return "$" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in steps)
 
 
+_UNADDRESSABLE = re.compile(r"[.\[\]]")
+
+
 def walk(value: Any, prefix: str = "$") -> Iterator[tuple[str, Any]]:
-    """Every node (containers included) with its path, parents before children, keys in order."""
+    """Every node (containers included) with its path, parents before children, keys in order.
+
+    A key the path syntax cannot spell (one holding ``.``, ``[`` or ``]``, such as an e-mail address
+    keying a map) is left out with what lies under it: no path could read or write it back."""
     yield prefix, value
     if isinstance(value, dict):
         for key, child in value.items():
+            if isinstance(key, str) and _UNADDRESSABLE.search(key):
+                continue
             yield from walk(child, f"{prefix}.{key}")
     elif isinstance(value, list):
         for i, child in enumerate(value):
