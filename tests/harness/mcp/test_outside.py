@@ -43,14 +43,16 @@ def _faulted(fault: str, upstream: list[str], rate: float = 1.0, seed: int = 0) 
     return [PY, INTERPOSE, fault, str(rate), str(seed), "--", *upstream]
 
 
-def _session(command: list[str], calls: list[tuple[str, dict]], env: dict | None = None, raw: bool = False):
+def _session(
+    command: list[str], calls: list[tuple[str, dict]], env: dict | None = None, raw: bool = False, errlog=None
+):
     """(listed tools, each call's CallToolResult) over one session of the SDK's client; ``raw``:
     through ``send_request`` (no client-side schema validation) instead of ``call_tool``."""
 
     async def go():
         params = StdioServerParameters(command=command[0], args=command[1:], env=env or dict(os.environ))
         out = []
-        async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+        async with stdio_client(params, errlog or sys.stderr) as (r, w), ClientSession(r, w) as session:
             await session.initialize()
             tools = (await session.list_tools()).tools
             for name, args in calls:
@@ -126,10 +128,18 @@ def test_time_server_schema_breaking_results_reach_the_client_raw_with_a_receipt
         # itself would raise on the broken shape); and the same through send_request on the default listing
         direct = _session(_faulted(fault, time_server), held_out[:3], raw=True)[1]
         for options, raw in ((("--drop-output-schemas",), False), ((), True)):
-            _, got = _session(
-                _proxy("--registry", str(registry), *options, upstream=_faulted(fault, time_server)),
-                held_out[:3],
-                raw=raw,
+            with open(tmp_path / "stderr.txt", "w+") as errlog:
+                _, got = _session(
+                    _proxy("--registry", str(registry), *options, upstream=_faulted(fault, time_server)),
+                    held_out[:3],
+                    raw=raw,
+                    errlog=errlog,
+                )
+            # the closing line counts every call answered (none of them an error)
+            closing = (tmp_path / "stderr.txt").read_text().strip().splitlines()[-1]
+            receipts = sum(_receipt(r) is not None for r in got)
+            assert closing.endswith(f"{len(got)} calls, {receipts} receipts, 0 answered with an error"), (
+                closing
             )
             for proxied, faulted in zip(got, direct, strict=True):
                 n += 1
