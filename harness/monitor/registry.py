@@ -319,31 +319,32 @@ def _default(o: Any) -> Any:
 
 
 def learn(
-    traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT, *, sample_bound: bool = True
+    traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT, *, recording: bool = True
 ) -> Registry:
     """Mine every rule class from clean traces (rows with status "error" are skipped).
 
-    ``sample_bound`` (on for a recording): a domain needs support enough that an unseen legitimate
-    value is unlikely (``mine.unseen_half``), and a field whose clean values are both booleans gets
-    its type rule, not a domain; the domains held back are listed under ``meta["held_back"]``. The
-    studies' registries (world sources, cross-fit folds) keep it off: their figures are pinned."""
-    return learn_indexed(index_executions(traces), thresholds, sample_bound=sample_bound)
+    ``recording`` (a user's recording, the default): a domain needs support enough that an unseen
+    legitimate value is unlikely (``mine.unseen_half``; the domains held back are listed under
+    ``meta["held_back"]``), a field whose clean values are both booleans gets its type rule, not a
+    domain, and tools that answer in text get text rules (``text.text_rules``). The studies'
+    registries (world sources, cross-fit folds) pass False: their figures and hashes are pinned."""
+    return learn_indexed(index_executions(traces), thresholds, recording=recording)
 
 
 def learn_indexed(
     index: Mapping[str, list[Execution]],
     thresholds: Thresholds = DEFAULT,
     schema_only: bool = False,
-    sample_bound: bool = False,
+    recording: bool = False,
 ) -> Registry:
-    held_back: list[dict[str, Any]] | None = [] if sample_bound else None
+    held_back: list[dict[str, Any]] | None = [] if recording else None
     with gc_paused():
         rules = admit(
             [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()],
             thresholds,
             held_back,
         )
-    if not schema_only:
+    if recording and not schema_only:
         # tools that answer in text: what their text is not, and the line shape it shares
         for tool, ex in index.items():
             rules.extend(text_rules(tool, [e.result for e in ex], thresholds.min_presence))
