@@ -15,7 +15,7 @@ from analysis import tables, trials
 from analysis.__main__ import main
 from analysis.load import load_records
 from analysis.report.build import episode_index
-from analysis.stats import cluster_bootstrap_ci
+from analysis.stats import cluster_bootstrap_ci, paired_bootstrap_ci
 from core.seeding import rng
 from harness.records import write_records
 from tests.analysis.conftest import synth_records
@@ -99,22 +99,27 @@ def noisy_tasks(n_tasks: int, k: int, same: bool, seed: int = 3) -> dict:
     return out
 
 
-def test_nested_bootstrap_reduces_to_the_cluster_bootstrap_without_trial_noise_and_narrows_with_trials(
-    tmp_path,
-):
+def test_the_nested_bootstrap_keeps_a_tasks_trials_together_and_narrows_with_trials(tmp_path):
     same = trials.paired_trials(frame(trial_records(noisy_tasks(40, 4, same=True)), tmp_path, "same"))
-    lo, hi = trials.nested_bootstrap_ci(same["d"], same["group_id"], same["task"], 4000)
+    lo, hi = trials.nested_bootstrap_ci(same["d"], same["group_id"], 4000)
     first = same[same["trial"] == 0]
     clo, chi = cluster_bootstrap_ci(first["d"].to_numpy(float), first["group_id"], 4000)
     assert lo <= same["d"].mean() <= hi
-    assert abs((hi - lo) - (chi - clo)) < 0.04  # identical trials carry no extra information
-    assert trials.nested_bootstrap_ci(same["d"], same["group_id"], same["task"], 4000) == (lo, hi)  # seeded
+    assert abs((hi - lo) - (chi - clo)) < 0.04  # four copies of each trial say no more than one
+    ilo, ihi = paired_bootstrap_ci(same["d"].to_numpy(float), 4000)
+    assert ihi - ilo < 0.7 * (hi - lo)  # pairs taken as independent: the copies would fake a narrow CI
+    assert trials.nested_bootstrap_ci(same["d"], same["group_id"], 4000) == (lo, hi)  # seeded
 
     noisy = trials.paired_trials(frame(trial_records(noisy_tasks(40, 6, same=False)), tmp_path, "noisy"))
     widths = pd.DataFrame(trials.width_rows(noisy, seed=0, n_resamples=2000))["ci_width_points"].to_numpy()
     assert widths[-1] < widths[0]  # six trials per task pin each task's effect down better than one
     eff = pd.DataFrame(trials.effect_rows(noisy, seed=0, n_resamples=2000)).iloc[0]
     assert eff["ci_width_points"] < eff["single_ci_width_points"]
+
+
+def test_the_coverage_simulation_prints_the_three_intervals():
+    lines = trials.coverage(sims=20, resamples=200)
+    assert len(lines) == 4 and all("nested covers" in ln and "iid pairs covers" in ln for ln in lines[1:])
 
 
 def test_design_from_the_runs_flips(tmp_path, capsys):

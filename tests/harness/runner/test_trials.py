@@ -122,8 +122,9 @@ def lines(path: Path) -> int:
 
 @pytest.mark.slow
 def test_a_killed_run_of_trials_resumes_with_each_pair_and_trial_once(tmp_path):
-    full, killed = tmp_path / "full", tmp_path / "killed"
+    full, killed, one = tmp_path / "full", tmp_path / "killed", tmp_path / "one"
     a = start(full, 3, tmp_path / "full.log")
+    single = start(one, 1, tmp_path / "one.log")
     two = start(killed, 2, tmp_path / "two.log")  # first two trials, then a third asked for
     assert two.wait(timeout=900) == 0, (tmp_path / "two.log").read_text()[-3000:]
     records = killed / "episodes.jsonl"
@@ -162,3 +163,18 @@ def test_a_killed_run_of_trials_resumes_with_each_pair_and_trial_once(tmp_path):
     )
     raw = records.read_text().splitlines()
     assert sum('"trial"' in ln for ln in raw) == 2 * len(reference) // 3  # trial 0 lines carry no trial key
+
+    # trials=1 is trial 0 of any k: the same lines but for the wall clock (latency, hence the chain)
+    assert single.wait(timeout=900) == 0, (tmp_path / "one.log").read_text()[-3000:]
+
+    def lines_of(path: Path, trial: int | None = None) -> dict[str, dict]:
+        out = {}
+        for ln in path.read_text().splitlines():
+            obj = json.loads(ln)
+            if trial is None or obj.get("trial", 0) == trial:
+                out[obj["episode_id"]] = {
+                    k: v for k, v in obj.items() if k not in ("latency_s", "chain", "seq")
+                }
+        return out
+
+    assert lines_of(one / "episodes.jsonl") == lines_of(full / "episodes.jsonl", 0)
