@@ -18,6 +18,7 @@ from harness.monitor.mine import Execution, admit, collect, gc_paused, index_exe
 from harness.monitor.paths import (
     ARG,
     KEY,
+    ROOT,
     concrete,
     context_steps,
     display_path,
@@ -27,7 +28,7 @@ from harness.monitor.paths import (
 )
 from harness.monitor.plancode import generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
-from harness.monitor.text import text_rules
+from harness.monitor.text import text_contracts
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
 
@@ -326,7 +327,7 @@ def learn(
     ``recording`` (a user's recording, the default): a domain needs support enough that an unseen
     legitimate value is unlikely (``mine.unseen_half``; the domains held back are listed under
     ``meta["held_back"]``), a field whose clean values are both booleans gets its type rule, not a
-    domain, and tools that answer in text get text rules (``text.text_rules``). The studies'
+    domain, and tools that answer in text get text rules (``text.text_contracts``). The studies'
     registries (world sources, cross-fit folds) pass False: their figures and hashes are pinned."""
     return learn_indexed(index_executions(traces), thresholds, recording=recording)
 
@@ -347,7 +348,9 @@ def learn_indexed(
     if recording and not schema_only:
         # tools that answer in text: what their text is not, and the line shape it shares
         for tool, ex in index.items():
-            rules.extend(text_rules(tool, [e.result for e in ex], thresholds.min_presence))
+            n = len({e.result for e in ex if type(e.result) is str})
+            for params in text_contracts([e.result for e in ex], thresholds.min_presence):
+                rules.append(Rule(tool, "text", ROOT, ("",), params, {"n": n}))
     meta = {
         "source": "traces",
         "n_executions": sum(len(v) for v in index.values()),

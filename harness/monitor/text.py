@@ -3,7 +3,7 @@
 Many MCP servers answer in text. ``parse_text`` reads it as JSON, else as a Python literal (a list or
 dict printed by Python, as ``mcp-server-sqlite`` does; read by ``ast.literal_eval``, never ``eval``),
 else keeps it as text. Text kept as text gets ``text`` rules learned from clean results
-(``text_rules``): what kind of text it is not (an HTML page or HTTP error, an error phrase, empty)
+(``text_contracts``): what kind of text it is not (an HTML page or HTTP error, an error phrase, empty)
 when no clean result ever was, and a line shape every clean result shares (``commit <40 hex>``).
 
 ``error_reason`` tells the recording which text is an error the server sent without ``isError``: the
@@ -223,27 +223,23 @@ MAX_LINE_RULES = 2
 _CLASS_ORDER = {"hex": 0, "date": 1, "int": 2}
 
 
-def text_rules(tool: str, results: list[Any], min_presence: int) -> list[Any]:
-    """``text`` rules of a tool whose every clean result is text, from at least ``min_presence``
-    distinct results: each kind of text no clean result was, and up to ``MAX_LINE_RULES`` line
-    shapes every clean result has (hex ids first, then dates, then integers)."""
-    from harness.monitor.paths import ROOT
-    from harness.monitor.rules import Rule
-
+def text_contracts(results: list[Any], min_presence: int) -> list[dict[str, Any]]:
+    """The params of each ``text`` rule of a tool whose every clean result is text, from at least
+    ``min_presence`` distinct results: each kind of text no clean result was, and up to
+    ``MAX_LINE_RULES`` line shapes every clean result has (hex ids first, then dates, then integers).
+    (``registry.learn`` makes them rules on the result itself; rules.py imports this module.)"""
     if not results or any(type(r) is not str for r in results):
         return []
     texts = list(dict.fromkeys(results))
     if len(texts) < min_presence:
         return []
-    n = len(texts)
     out = []
     seen_kinds = set().union(*(text_kinds(t) for t in texts))
     for kind in KINDS:
         if kind not in seen_kinds:
-            out.append(Rule(tool, "text", ROOT, ("",), {"form": f"not_{kind}", "not": kind}, {"n": n}))
+            out.append({"form": f"not_{kind}", "not": kind})
     shared = set.intersection(*(_shapes(t) for t in texts))
     for head, cls, k in sorted(shared, key=lambda s: (_CLASS_ORDER[s[1]], s))[:MAX_LINE_RULES]:
         regex, example = _shape_regex(head, cls, k)
-        params = {"form": f"line_{head.rstrip(':').lower()}_{cls}", "line": regex, "example": example}
-        out.append(Rule(tool, "text", ROOT, ("",), params, {"n": n}))
+        out.append({"form": f"line_{head.rstrip(':').lower()}_{cls}", "line": regex, "example": example})
     return out

@@ -6,7 +6,7 @@ import random
 
 from harness.monitor.mine import unseen_half
 from harness.monitor.registry import learn
-from harness.monitor.text import error_reason, error_shape, parse_text, text_kinds, text_rules
+from harness.monitor.text import error_reason, error_shape, parse_text, text_contracts, text_kinds
 
 PAGE_502 = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
 
@@ -50,7 +50,7 @@ def _log(rng: random.Random, n: int) -> str:
     return "\n".join(lines)
 
 
-def test_text_rules_learned_from_clean_text_and_checked():
+def test_text_contracts_learned_from_clean_text_and_checked():
     rng = random.Random(3)
     rows = [
         {"tool": "git_log", "arguments": {"n": k}, "result": _log(rng, k), "status": "ok"}
@@ -69,8 +69,8 @@ def test_text_rules_learned_from_clean_text_and_checked():
         found = reg.check("git_log", {"n": 3}, bad)
         assert found and any(words in v.sentence for v in found), (bad, [v.sentence for v in found])
     # too few clean results, or results that are not all text: no text rule
-    assert text_rules("t", [_log(rng, 2) for _ in range(3)], 7) == []
-    assert text_rules("t", [_log(rng, 2) for _ in range(9)] + [{"a": 1}], 7) == []
+    assert text_contracts([_log(rng, 2) for _ in range(3)], 7) == []
+    assert text_contracts([_log(rng, 2) for _ in range(9)] + [{"a": 1}], 7) == []
 
 
 def test_unseen_half_falls_with_support():
