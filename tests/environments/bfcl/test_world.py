@@ -126,3 +126,30 @@ def test_reconciled_schemas_only_drop_what_results_contradict(base_env):
     assert "file_content" in schemas["cat"]["required"]
     documented = contract_schemas(base_env, documented=True)
     assert "current_working_directory" in documented["cd"]["required"]
+
+
+def test_live_results_are_the_replays_results(base_env):
+    """What the agent saw (clean) is what the grade's replay computes from the same call strings."""
+    for task in base_env.tasks()[:40]:
+        entry = base_env.entry(task.task_id)
+
+        async def run(task_id=task.task_id, entry=entry):
+            ep = base_env.episode(task_id)
+            shown = []
+            try:
+                await ep.open()
+                for turn in entry.ground_truth:
+                    for text in turn:
+                        shown.append((await ep.call(parse(text))).content)
+                    await ep.say("done")
+                return shown, [c for t in ep.calls for c in t]
+            finally:
+                await ep.close()
+
+        shown, calls = asyncio.run(run())
+        name = checker.unique_name("test")
+        try:
+            replayed, _ = checker.execute(entry, name, calls)
+        finally:
+            checker.release(name)
+        assert [checker.parse_result(r)[0] for r in replayed] == shown, task.task_id
