@@ -76,7 +76,7 @@ bench-sweep: $(STAMP) ## episodes/s and fixed costs side by side: one process, j
 NODATA := $(CURDIR)/.cache/no-data
 test-nodata: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## the data-reading tests as on a fresh clone (data folders empty): skips expected, no failure
 	rm -rf $(NODATA) && mkdir -p $(NODATA)
-	OM_TEST_SHARED=$(NODATA) TAUBENCH_DATA=$(NODATA) $(BIN)/python -m pytest -q -n 2 -m data
+	OM_TEST_SHARED=$(NODATA) TAUBENCH_DATA=$(NODATA) BFCL_DATA=$(NODATA) $(BIN)/python -m pytest -q -n 2 -m data
 
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"

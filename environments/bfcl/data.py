@@ -73,11 +73,12 @@ def _entries(wheel: Path, category: str) -> tuple[Entry, ...]:
     return tuple(out)
 
 
-def entries(category: str, folder: str | None = None) -> tuple[Entry, ...]:
+def entries(category: str) -> tuple[Entry, ...]:
+    """A category's tasks, from the wheel in $BFCL_DATA or data/bfcl (the one folder of the process)."""
     if category not in CATEGORIES:
         raise ValueError(f"unknown BFCL multi-turn category {category!r} (one of {', '.join(CATEGORIES)})")
-    load(folder)  # checks the wheel's sha256 first
-    return _entries(wheel_path(folder).resolve(), category)
+    load()  # checks the wheel's sha256 first
+    return _entries(wheel_path().resolve(), category)
 
 
 @cache
@@ -91,7 +92,7 @@ def _docs(wheel: Path) -> dict[str, tuple[dict[str, Any], ...]]:
         }
 
 
-def func_docs(folder: str | None = None) -> dict[str, tuple[dict[str, Any], ...]]:
+def func_docs() -> dict[str, tuple[dict[str, Any], ...]]:
     """Each class's documented functions (name, description, parameters, response), as shipped."""
-    load(folder)
-    return _docs(wheel_path(folder).resolve())
+    load()
+    return _docs(wheel_path().resolve())

@@ -37,15 +37,16 @@ class BfclEnv:
     name = NAME
     needs_user = False  # the user's turns are the task's own: the world says them
 
-    def __init__(self, category: str = "base", data_dir: str | None = None):
+    def __init__(self, category: str = "base"):
         if category not in WORLD_CATEGORIES:
             raise ValueError(
                 f"bfcl: category {category!r} is not a world here (one of {', '.join(WORLD_CATEGORIES)}; "
                 "miss_func withholds tools until a later turn and is not built yet)"
             )
         self.category = category
-        self.data_dir = data_dir
-        self._entries = {e.id: e for e in entries(category, data_dir)}
+        # the wheel's folder is $BFCL_DATA or data/bfcl for every part of the world (players and forked
+        # workers included): one place, so no option can point one part elsewhere
+        self._entries = {e.id: e for e in entries(category)}
         self._tasks = {e.id: task_of(e) for e in self._entries.values()}
 
     def entry(self, task_id: str) -> Entry:

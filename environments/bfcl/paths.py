@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import sys
 from functools import cache

@@ -23,12 +23,15 @@ class BfclPlugin(Plugin):
     )
     contract_sources = ("traces", "schemas")
 
-    def make(self, category: str = "base", data_dir: str | None = None, **options: Any) -> Any:
+    def make(self, category: str = "base", **options: Any) -> Any:
+        """The wheel's folder is not an option: it is $BFCL_DATA or data/bfcl for the whole process."""
         if options:
-            raise TypeError(f"bfcl takes only 'category' and 'data_dir', got {sorted(options)}")
+            raise TypeError(
+                f"bfcl takes only 'category' (the wheel's folder is $BFCL_DATA), got {sorted(options)}"
+            )
         from environments.bfcl.env import BfclEnv
 
-        return BfclEnv(category=category, data_dir=data_dir)
+        return BfclEnv(category=category)
 
     def unavailable(self) -> str | None:
         from environments.bfcl.paths import unavailable
@@ -57,7 +60,7 @@ class BfclPlugin(Plugin):
         from environments.bfcl.traces import traces
 
         cats = tuple(categories) if categories else (env.category,)
-        return traces(cats, env.data_dir)
+        return traces(cats)
 
     def tool_schemas(self, env: Any) -> Mapping[str, Mapping[str, Any]]:
         from environments.bfcl.contracts import contract_schemas

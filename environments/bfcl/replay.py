@@ -76,9 +76,9 @@ def without_last(gt: tuple[tuple[str, ...], ...]) -> list[list[str]] | None:
     return None
 
 
-def replay(category: str, data_dir: str | None = None, ids: list[str] | None = None) -> Report:
+def replay(category: str, ids: list[str] | None = None) -> Report:
     report = Report(category)
-    for entry in entries(category, data_dir):
+    for entry in entries(category):
         if ids and entry.id not in ids:
             continue
         package = bool(checker.grade(entry, entry.ground_truth).get("valid"))

@@ -16,9 +16,9 @@ from environments.bfcl.calls import parse
 from environments.bfcl.data import entries
 
 
-def traces(categories: tuple[str, ...] = ("base",), data_dir: str | None = None) -> Iterator[dict[str, Any]]:
+def traces(categories: tuple[str, ...] = ("base",)) -> Iterator[dict[str, Any]]:
     for category in categories:
-        for entry in entries(category, data_dir):
+        for entry in entries(category):
             name = checker.unique_name("traces")
             try:
                 for turn in entry.ground_truth:

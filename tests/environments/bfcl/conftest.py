@@ -1,4 +1,9 @@
-"""The BFCL tests need the pinned bfcl-eval wheel (``make data-bfcl``); without it they skip with one reason."""
+"""The BFCL tests need the pinned bfcl-eval wheel (``make data-bfcl``); without it they skip with one reason.
+
+They read data a user must fetch: like the users of tests/datapaths.py they are marked ``data``
+(tests/conftest.py), and ``make test-nodata`` runs them with ``BFCL_DATA`` pointed at an empty folder.
+The wheel's folder is ``$BFCL_DATA`` or ``data/bfcl`` (``environments/bfcl/paths.py``), not the shared folder.
+"""
 
 from __future__ import annotations
 

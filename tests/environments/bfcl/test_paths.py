@@ -74,3 +74,29 @@ def test_call_strings_and_results():
     assert parse_result('{"error": "no"}') == ({"error": "no"}, True)
     assert parse_result("Error during execution: boom") == ("Error during execution: boom", True)
     assert parse_result("None") == ("None", False)
+
+
+def _fake_python(tmp_path, body: str):
+    """A stand-in for ``python -m pip download ... -d DIR ...``: the shell script gets pip's arguments."""
+    script = tmp_path / "fake-python"
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_fetch_keeps_only_the_pinned_wheel(tmp_path):
+    from environments.bfcl.fetch import FetchError, fetch
+
+    dest = tmp_path / "data"
+    wrong = _fake_python(
+        tmp_path,
+        'while [ "$1" != "-d" ]; do shift; done; printf tampered > "$2/' + paths.WHEEL + '"\n',
+    )
+    with pytest.raises(FetchError, match="is not the pinned"):
+        fetch(str(dest), python=wrong)
+    assert not (dest / paths.WHEEL).exists()  # a wrong file is never kept
+    failing = _fake_python(
+        tmp_path, 'echo "ERROR: No matching distribution found for bfcl-eval" >&2; exit 1\n'
+    )
+    with pytest.raises(FetchError, match="No matching distribution"):
+        fetch(str(dest), python=failing)
