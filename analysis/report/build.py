@@ -331,7 +331,7 @@ def build_report(
         "n_episodes": len(raw), "counts": _counts(records), "notes": notes, "has_paper": view.paper is not None,
         "tables": [table_view(t) for t in ts], "figures": figure_views(ts),
         "index": {"columns": index.columns, "values": index.values, "rows": index.rows, "chunk": CHUNK},
-        "chunks": index.chunks, "tool_sets": index.tool_sets,
+        "chunks": index.chunks, "tool_sets": index.tool_sets, "has_trials": any(r[index.columns.index("flip")] for r in index.rows),
     })  # fmt: skip
     dest = Path(out) if out else run / "report.html"
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -229,12 +229,12 @@ def test_the_report_of_a_trials_run_marks_and_filters_flipping_tasks_in_chromium
         WebDriverWait(d, 30).until(lambda x: x.execute_script("return document.body.dataset.ready === '1'"))
         assert d.find_elements(By.CSS_SELECTOR, "img[alt='figure_passk']")
         cells = d.execute_script(
-            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => tr.cells[6].textContent)"
+            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => tr.cells[7].textContent)"
         )
         assert len(cells) == 16 and all(("\u21c6" in c) != ("= " in c) for c in cells)
         Select(d.find_element(By.ID, "f-outcome")).select_by_visible_text("task flips across trials")
         rows = d.execute_script(
-            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => [tr.cells[1].textContent, tr.cells[6].textContent])"
+            "return Array.from(document.querySelectorAll('#rows tbody tr')).map(tr => [tr.cells[1].textContent, tr.cells[7].textContent])"
         )
         assert len(rows) == 8 and {arm for arm, _ in rows} == {"monitor"}  # A's and B's monitor trials flip
-        assert sorted(c.split(" ")[-1] for _, c in rows) == ["t0", "t0", "t1", "t1", "t2", "t2", "t3", "t3"]
+        assert sorted(c.split(" ")[0] for _, c in rows) == ["t0", "t0", "t1", "t1", "t2", "t2", "t3", "t3"]
