@@ -89,6 +89,30 @@ def test_a_trial_zero_line_is_written_as_before_and_old_lines_read_as_trial_zero
     assert json.loads(encode(zero)) == {k: v for k, v in zero.model_dump().items() if k != "trial"}
 
 
+def test_a_sweep_merges_every_trial_and_names_no_job_by_trials(tmp_path):
+    from omegaconf import OmegaConf
+
+    from harness.records import write_records
+    from harness.sweep import merge_records
+
+    for arm in ("baseline", "monitor"):
+        recs = []
+        for t in range(3):
+            rec = _record(t).model_dump()
+            eid = make_episode_id("s", arm, rec["model"], rec["task_id"], "f", 0, 0, t)
+            recs.append({**rec, "arm": arm, "trial": t, "episode_id": eid, "pair_id": f"p{t}"})
+        (tmp_path / f"arm={arm}").mkdir()
+        write_records(tmp_path / f"arm={arm}" / "episodes.jsonl", recs)
+    summary = merge_records(tmp_path)
+    merged = load_records(tmp_path / "episodes.jsonl")
+    assert summary["episodes"] == 6 and sorted((r["arm"], r["trial"]) for r in merged) == sorted(
+        (a, t) for a in ("baseline", "monitor") for t in range(3)
+    )
+    assert sum('"trial"' in ln for ln in (tmp_path / "episodes.jsonl").read_text().splitlines()) == 4
+    conf = OmegaConf.load(REPO / "conf" / "config.yaml")
+    assert conf.trials == 1 and "trials" in conf.hydra.job.config.override_dirname.exclude_keys
+
+
 def test_trials_is_checked_and_is_run_control():
     with pytest.raises(ValueError, match="trials must be >= 1"):
         Config(trials=0)
