@@ -15,8 +15,9 @@ Behaviours (each rebuilt from the messages at every request; one shared instance
   tool); still flagged (or a write's result): not believed.
 - ``skeptic``: as receipt-aware, and a value of another JSON type than the clean one, or a missing
   field, counts as flagged without a receipt.
-- ``noisy``: per receipt, abandons the turn with ``p_overreact`` (0.2), else follows it with
-  ``p_follow`` (0.7), else ignores it; notices an odd value with ``p_notice`` (0.15). Draws come from
+- ``noisy``: per receipt on a result a later argument comes from, abandons the turn with ``p_overreact``
+  (0.2), else follows it with ``p_follow`` (0.7), else ignores it; notices an odd value with ``p_notice``
+  (0.15). A receipt on a result no argument comes from changes nothing for any player. Draws come from
   the request's rng and are written into its messages (``{judged: <call id>=<choice>}``).
 """
 
@@ -176,7 +177,7 @@ class Player:
             source = by_step.get(src)
             if source is None:
                 continue  # the source call was never made: the value is the ground truth's as stated
-            verdict = self._judge(source, path, clean, calls, judged, rng, notes, tools)
+            verdict = self._judge(source, path, clean, calls, judged, rng, notes)
             if verdict == "overreact":
                 return self._text(
                     "I stop here: a result I was warned about makes me unsure this request can be done", notes
@@ -201,7 +202,6 @@ class Player:
         judged: dict[str, str],
         rng: Any,
         notes: list[str],
-        tools: list[dict],
     ) -> Any:
         flagged = source["receipt"] is not None
         found, value = _get(source["result"], path)
@@ -239,7 +239,7 @@ class Player:
         if mode == "believe":
             return "believe"
         reread = next((c for c in calls if c["reread"] == source["id"]), None)
-        if reread is None and self._is_read(source["name"], tools):
+        if reread is None and self._is_read(source["name"]):
             return self._call(
                 source["name"], source["args"], "", [*notes, f"{{reread: {source['id']}}}"], rng
             )
@@ -254,7 +254,7 @@ class Player:
         return "literal"
 
     @staticmethod
-    def _is_read(name: str, tools: list[dict]) -> bool:
+    def _is_read(name: str) -> bool:
         from environments.bfcl.tools import catalog
 
         spec = catalog().get(name)
