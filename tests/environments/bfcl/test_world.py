@@ -153,3 +153,24 @@ def test_live_results_are_the_replays_results(base_env):
         finally:
             checker.release(name)
         assert [checker.parse_result(r)[0] for r in replayed] == shown, task.task_id
+
+
+def test_plugin_selection_and_presentation(base_env):
+    from core.worlds import get_plugin
+
+    plugin = get_plugin("bfcl")
+    assert plugin.unavailable() is None
+    a = plugin.select(base_env, "bfcl_hash", {"n": 5, "salt": "s"}, 0)
+    b = plugin.select(base_env, "bfcl_hash", {"n": 5, "salt": "s"}, 0)
+    c = plugin.select(base_env, "bfcl_hash", {"n": 5, "salt": "s"}, 1)
+    assert [t.task_id for t in a] == [t.task_id for t in b] and len(a) == 5
+    assert [t.task_id for t in a] != [t.task_id for t in c]
+    assert plugin.select(base_env, "other_rule", {}, 0) is None
+    with pytest.raises(ValueError, match="has 200"):
+        plugin.select(base_env, "bfcl_hash", {"n": 201}, 0)
+    shown = plugin.presentation(base_env)
+    assert shown["paper"] is None and any(n.startswith("paper: not studied") for n in shown["notes"])
+    oracle = plugin.oracle(base_env, "multi_turn_base_1")
+    assert [c.name for c in oracle] == ["ls", "cd", "mv", "cd", "grep", "tail"]
+    with pytest.raises(TypeError, match="BFCL_DATA"):
+        plugin.make(data_dir="/x")
