@@ -202,3 +202,29 @@ def test_a_killed_run_of_trials_resumes_with_each_pair_and_trial_once(tmp_path):
         return out
 
     assert lines_of(one / "episodes.jsonl") == lines_of(full / "episodes.jsonl", 0)
+
+
+def test_the_chaos_provider_fails_differently_in_each_trial_and_the_same_in_a_rerun():
+    import asyncio
+
+    from harness.llm.models import InfraError, RetryPolicy, acomplete
+    from harness.llm.providers import chaos
+
+    spec = ModelSpec(name="chaos-flaky", model="chaos/flaky-40", max_attempts=8, timeout_s=5.0)
+    msgs = [{"role": "user", "content": "go"}]
+    tools = [
+        {"type": "function", "function": {"name": "x", "parameters": {"type": "object", "properties": {}}}}
+    ]
+
+    def attempts(trial: int) -> tuple:
+        chaos.reset()
+        fast = RetryPolicy(base_s=0.001, max_wait_s=0.002)
+        try:
+            c = asyncio.run(acomplete(spec, msgs, tools, replicate=sampling_draw(0, 0, trial), retry=fast))
+        except InfraError as exc:  # every attempt failed: that is this trial's draw too
+            return ("gave up", exc.kind)
+        return tuple(a.get("kind") for a in c.attempts)
+
+    runs = [attempts(t) for t in range(6)]
+    assert len(set(runs)) > 1  # the trials draw differently
+    assert runs == [attempts(t) for t in range(6)]  # and each trial draws the same again
