@@ -27,7 +27,7 @@ from analysis.load import (
     notice_lines,
 )
 from analysis.stats import design_mde, holm, paired_effect
-from analysis.trials import trials_tables
+from analysis.trials import n_trials, trials_tables
 from analysis.view import DEFAULT_ENDPOINT, PAPER_LABEL, View, resolve
 
 SCRIPTED_LABEL = "scripted policies (not the paper's models)"
@@ -977,6 +977,13 @@ def all_tables(
         ]
         # repeated trials (trials: k): pass^k, flips, nested-bootstrap CIs; none for a one-trial run
         repeated = trials_tables(records, study, seed=seed, n_resamples=n_resamples, world=view)
+        if repeated:  # said where the pairs are counted: a task's trials are pairs of one cluster here
+            for t in t1:
+                t.notes.append(
+                    f"{n_trials(_select_study(records, study))} trials per pair: n counts every trial's pair, clustered "
+                    f"with its {view.unit} (ci_low/ci_high resample {view.units} with all their trials, the sign-flip "
+                    "flips them whole); pass^k, flips and the one-trial CI beside this one: trials_pass, trials_flips, trials_effect"
+                )
         abl_table = abl.result() if abl is not None else ablations(records, study=study, world=view, **kw)
     finally:
         if pool is not None:
