@@ -12,6 +12,7 @@ from core.protocol import ToolCall
 from environments.agentdojo import package
 from environments.agentdojo.env import AgentDojoWorld
 from environments.agentdojo.replay import ground_truth_calls, replay_suite, replay_task, summary
+from environments.agentdojo.traces import traces
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +114,18 @@ def test_conformance_on_every_suite(suite):
     report = check_world("agentdojo", {"suite": suite})
     assert report.passed, report.text()
     assert any(f.check == "contracts" and f.status == "pass" for f in report.findings)
+
+
+def test_travel_lookups_by_name_are_mined_as_maps():
+    """Results keyed by entity names ({"Le Marais Boutique": "4.2"}) reach the miner as maps ($.*)."""
+    from harness.monitor.mine import detect_maps
+
+    travel = AgentDojoWorld(suite="travel")
+    rows = list(traces(travel))
+    by_tool: dict[str, list] = {}
+    for r in rows:
+        if r["status"] == "ok":
+            by_tool.setdefault(r["tool"], []).append(r["result"])
+    for tool in ("get_hotels_prices", "get_rating_reviews_for_restaurants", "get_car_price_per_day"):
+        assert "$" in detect_maps(by_tool[tool]), tool
+    assert "$" not in detect_maps(by_tool["get_user_information"])  # a record stays a record
