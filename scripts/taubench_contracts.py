@@ -46,7 +46,10 @@ def contracts(plugin, env, split: str, traces: bool = True) -> Registry:
         for r in bind_records(rules[coll], tool, ctx)
     ]
     shared = Registry(bound, {"source": "database"})
-    return learn(list(plugin.clean_traces(env, split=split))).merged(shared) if traces else shared
+    if not traces:
+        return shared
+    rows = list(plugin.clean_traces(env, split=split))
+    return learn(rows, recording=False).merged(shared)  # the studies' protocol, not a user's recording
 
 
 def fire_rate(rows: list[dict], registry_of) -> tuple[int, collections.Counter]:
