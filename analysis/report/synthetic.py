@@ -84,7 +84,7 @@ def _episode(
         if perturbed:
             m["fault_kind"] = fault_class
             if monitor:
-                receipt = {"violated": "status must be one of 'in_stock', 'backorder'", "observed": "void",
+                receipt = {"violated": 'status must be one of "in_stock", "backorder"', "observed": "void",
                            "recovery_tools": ["lookup_order", "get_quote"]}  # fmt: skip
                 payload["outcome_monitor"] = receipt
                 m |= {"receipt": receipt, "recovery_tools": receipt["recovery_tools"], "n_admissible": 2,
