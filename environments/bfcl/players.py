@@ -1,8 +1,8 @@
 """Scripted agents for BFCL multi-turn: they follow each turn's ground truth and carry values from results.
 
 Instruments for testing the harness, not models. A player finds its task by the user's turns (the
-world's base and long_context tasks; where two match, the one whose current-turn values show up in
-the results seen so far), then makes the current turn's ground-truth calls in order, one per request,
+world's base and long_context tasks; where two match, the one whose clean results match the results seen
+so far, after one probing read where their plans part before anything seen differs), then makes the current turn's ground-truth calls in order, one per request,
 and ends the turn with text. An argument the ground truth took from an earlier result (its value is
 in that result's clean copy at some field and nowhere in the user's words) is read from the result the
 player was shown, at that field: so a corrupted result the player believes reaches its next call, and
@@ -35,6 +35,7 @@ from environments.bfcl.data import WORLD_CATEGORIES, Entry, entries
 
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
 _REREAD = re.compile(r"\{reread: ([^}]+)\}")
+_PROBE = "{probe}"
 Path = tuple[Any, ...]
 
 
@@ -134,6 +135,19 @@ def _replayed(entry_id: str) -> tuple[dict, dict]:
     return out, raws
 
 
+@cache
+def _simulated(entry_id: str, steps: tuple[tuple[int, int], ...], probe: str) -> str:
+    """The result of ``probe`` after the ground-truth calls at ``steps``, on fresh instances of the task."""
+    entry = next(e for es in _index().values() for e in es if e.id == entry_id)
+    name = checker.unique_name("probe")
+    try:
+        texts = [entry.ground_truth[k][i] for k, i in steps]
+        results, _ = checker.execute(entry, name, [*texts, probe])
+        return results[-1]
+    finally:
+        checker.release(name)
+
+
 class Player:
     name = "trusting"
     follows_receipts = False
@@ -157,6 +171,9 @@ class Player:
             for k, v in _JUDGED.findall(m.get("content") or "")
         }
         entry = self._choose(candidates, turn, calls)
+        probe = self._probe(candidates, entry, turn, calls, tools)
+        if probe is not None:
+            return self._call(probe, {}, "", [_PROBE], rng)
         steps = [c for c in calls if not c["reread"]]
         by_step = {(c["turn"], c["pos"]): c for c in steps}
         done = [c for c in steps if c["turn"] == turn]
@@ -267,6 +284,7 @@ class Player:
         turn's planned steps (re-reads have none), result and receipt."""
         out: list[dict] = []
         pending: dict[str, dict] = {}
+        done: list[tuple[int, int]] = []
         turn, pos = -1, 0
         for m in messages:
             role = m.get("role")
@@ -275,20 +293,24 @@ class Player:
             elif role == "assistant":
                 content = m.get("content") or ""
                 reread = _REREAD.search(content)
+                probe = _PROBE in content
                 for tc in m.get("tool_calls") or []:
                     try:
                         args = json.loads(tc["function"]["arguments"] or "{}")
                     except ValueError:
                         args = {}
+                    side = reread.group(1) if reread else ("probe" if probe else "")
                     c = {
                         "id": tc["id"],
                         "name": tc["function"]["name"],
                         "args": args,
                         "turn": turn,
-                        "pos": None if reread else pos,
-                        "reread": reread.group(1) if reread else "",
+                        "pos": None if side else pos,
+                        "reread": side,  # a re-read or a probe: not a step of the plan
+                        "before": tuple(done),  # the plan's steps made before this call
                     }
-                    if not reread:
+                    if not side:
+                        done.append((turn, pos))
                         pos += 1
                     pending[tc["id"]] = c
             elif role == "tool" and m.get("tool_call_id") in pending:
@@ -304,20 +326,62 @@ class Player:
         if len(candidates) == 1:
             return candidates[0]
 
+        return max(candidates, key=lambda e: Player._score(e, calls))  # max keeps the first (base) on a tie
+
+    @staticmethod
+    def _score(e: Entry, calls: list[dict]) -> int:
+        """Steps whose result is this candidate's clean result, and probes whose result it predicts."""
+        clean = clean_results(e.id)
+
         def shown(c: dict) -> str:
             return c["result"] if isinstance(c["result"], str) else json.dumps(c["result"])
 
-        def score(e: Entry) -> int:
-            clean = clean_results(e.id)
-            return sum(
-                1
-                for c in calls
-                if not c["reread"]
-                and (c["turn"], c["pos"]) in clean
-                and clean[(c["turn"], c["pos"])] == shown(c)
-            )
+        steps = sum(
+            1
+            for c in calls
+            if not c["reread"] and (c["turn"], c["pos"]) in clean and clean[(c["turn"], c["pos"])] == shown(c)
+        )
+        probes = sum(
+            1
+            for c in calls
+            if c["reread"] == "probe" and _simulated(e.id, c["before"], f"{c['name']}()") == shown(c)
+        )
+        return steps + probes
 
-        return max(candidates, key=score)  # max keeps the first (base) on a tie
+    @staticmethod
+    def _probe(
+        candidates: list[Entry], chosen: Entry, turn: int, calls: list[dict], tools: list[dict]
+    ) -> str | None:
+        """A read the player makes to tell tied candidates apart where their plans part (base and
+        long_context share questions and often their first calls): the first of the task's read tools with
+        no required parameter whose result differs between them here, unless one was made here already."""
+        if len(candidates) < 2:
+            return None
+        best = Player._score(chosen, calls)
+        tied = [e for e in candidates if Player._score(e, calls) == best]
+        steps = tuple((c["turn"], c["pos"]) for c in calls if not c["reread"])
+        pos = sum(1 for c in calls if not c["reread"] and c["turn"] == turn)
+
+        def nxt(e: Entry) -> str | None:
+            gt = e.ground_truth[turn] if turn < len(e.ground_truth) else ()
+            return gt[pos] if pos < len(gt) else None
+
+        if len(tied) < 2 or len({nxt(e) for e in tied}) < 2:
+            return None
+        if any(c["reread"] == "probe" and c["before"] == steps for c in calls):
+            return None  # probed here already and still tied: nothing tells them apart
+        from environments.bfcl.tools import catalog
+
+        cat = catalog()
+        for schema in tools:
+            fn = schema.get("function", schema)
+            name = str(fn.get("name", ""))
+            spec = cat.get(name)
+            if spec is None or spec.category != "read" or (fn.get("parameters") or {}).get("required"):
+                continue
+            if len({_simulated(e.id, steps, f"{name}()") for e in tied}) > 1:
+                return name
+        return None
 
     # --- messages -------------------------------------------------------------------------------------
     def _text(self, text: str, notes: list[str] | None = None) -> dict:

@@ -138,3 +138,16 @@ def test_noisy_draws_are_written_down_and_replayed(base_env):
     b = play(base_env, task_id, "noisy", flagged, seed=3)[1]
     assert [m.get("content") for m in a] == [m.get("content") for m in b]
     assert any("{judged:" in (m.get("content") or "") for m in a)
+
+
+def test_a_probe_tells_long_context_from_base_where_their_plans_part():
+    """long_context_46 and base_46 share questions and first calls, then long context also deletes the
+    padding files: the player reads once (a probe, not a step of its plan) and follows long context's."""
+    from environments.bfcl.env import BfclEnv
+
+    env = BfclEnv("long_context")
+    ok, messages = play(env, "multi_turn_long_context_46", "trusting")
+    assert ok
+    assert sum("{probe}" in (m.get("content") or "") for m in messages if m["role"] == "assistant") == 1
+    ok, messages = play(BfclEnv("base"), "multi_turn_base_46", "trusting")
+    assert ok  # the same probe sends base's episode down base's plan
