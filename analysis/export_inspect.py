@@ -18,7 +18,7 @@ from typing import Any
 from analysis.report.build import _clean, annotate_messages, load_run, transcript_finder
 
 SAMPLE_METADATA: tuple[str, ...] = (
-    "study", "arm", "model", "task_id", "group_id", "pair_id", "strata", "seed", "replicate", "env", "scripted",
+    "study", "arm", "model", "task_id", "group_id", "pair_id", "strata", "seed", "replicate", "trial", "env", "scripted",
     "fault_class", "fault_kind", "fault_kinds_hit", "status", "success", "outcome_correct", "receipts", "n_receipts",
     "n_tool_calls", "final_answer", "cost_usd", "prompt_tokens", "completion_tokens", "latency_s", "error",
     "trace_check", "outcome",
@@ -109,7 +109,7 @@ def _sample(rec: dict, transcript: dict | None) -> Any:
             message=f"{rec.get('status')}: {rec.get('error')}", traceback="", traceback_ansi=""
         )
     return log.EvalSample(
-        id=eid, epoch=int(rec.get("replicate") or 0) + 1, input=first_user or str(rec.get("task_id") or eid),
+        id=eid, epoch=int(rec.get("trial") or 0) + 1, input=first_user or str(rec.get("task_id") or eid),
         target="" if target is None else str(target), messages=chat,
         output=M.ModelOutput.from_content(str(rec.get("model")), str(answer)),
         scores={"success": score}, metadata=_clean({k: rec.get(k) for k in SAMPLE_METADATA if k in rec}),
