@@ -5,7 +5,9 @@
 ``replay`` runs every user task's ground truth through a world episode and prints, per suite,
 ``N/M ground truths pass the package's utility check`` (the package's own pipeline and check), how many
 of the world's grades agree with it, the tasks whose check passes with no call at all, and a digest of
-the final states (the same seed, the same digest). Exit 1 when a grade disagrees or a ground truth fails.
+the final states (the same seed, the same digest; seed 0 is compared with ``replay-digests.json``, the
+digests recorded when the world was written). Exit 1 when a ground truth fails the package's check, a
+grade disagrees, or a seed-0 digest differs from the recorded one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from environments.agentdojo import package
+
+# the digests of seed 0 as replayed when the world was written: a replay elsewhere must give the same
+RECORDED = Path(__file__).with_name("replay-digests.json")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,17 +46,24 @@ def _replay(args: argparse.Namespace) -> int:
     from environments.agentdojo.replay import replay_suite, summary
 
     suites = package.SUITES if args.suite == "all" else (args.suite,)
+    recorded = json.loads(RECORDED.read_text())
+    comparable = args.seed == recorded["seed"] and recorded["benchmark_version"] == package.BENCHMARK_VERSION
     out, bad = {}, 0
     for name in suites:
         s = summary(replay_suite(AgentDojoWorld(suite=name), seed=args.seed))
         out[name] = s
         bad += s["tasks"] - s["agree"] + s["tasks"] - s["package_pass"]
+        same = s["digest"] == recorded["suites"].get(name)
+        if comparable:
+            s["digest_as_recorded"] = same
+            bad += not same
         if not args.json:
             no_call = ", ".join(s["no_call"]) or "none"
+            note = (" (as recorded)" if same else " (DIFFERS from the recorded one)") if comparable else ""
             print(
                 f"{name}: {s['package_pass']}/{s['tasks']} ground truths pass the package's utility check; "
                 f"the world's grade agrees on {s['agree']}/{s['tasks']}; pass with no call: {no_call}; "
-                f"state digest {s['digest'][:16]}"
+                f"state digest {s['digest'][:16]}{note}"
             )
     if len(suites) > 1 and not args.json:
         tot = {k: sum(out[n][k] for n in suites) for k in ("tasks", "package_pass", "agree")}

@@ -146,6 +146,18 @@ class AgentDojoWorld:
         return LocalEpisode(self.sync_episode(task_id, seed))
 
 
+def _ordered_participants(value: Any, args: dict[str, Any]) -> None:
+    """``create_calendar_event`` dedupes the participants through a ``set``: their order then follows the
+    process's string hashing (``PYTHONHASHSEED``), so the same episode stored and showed them in another
+    order in another process. The world puts them in the order the call named them, the owner last."""
+    named = [p for p in args.get("participants") or [] if p in value.participants]
+    value.participants = list(dict.fromkeys([*named, *sorted(value.participants)]))
+
+
+# tools whose stored result the package orders by hash; each fixed up in place after a successful call
+HASH_ORDERED = {"create_calendar_event": _ordered_participants}
+
+
 def grade(user_task: Any, output: str, pre: Any, post: Any, calls: list[Any]) -> bool:
     """The package's own verdict, as its benchmark takes it: the trace check when the task has one."""
     by_traces = user_task.utility_from_traces(output, pre, post, calls)
@@ -188,6 +200,9 @@ class AgentDojoEpisode:
             value, error = self.runtime.run_function(self.environment, call.name, args)
         if error is not None:
             return ToolResult({"error": error}, status="error")
+        fix = HASH_ORDERED.get(call.name)
+        if fix is not None:
+            fix(value, args)
         return ToolResult(to_json(value))
 
     def score(self, final_answer: str | None = None) -> Outcome:

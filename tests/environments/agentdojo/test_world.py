@@ -129,3 +129,27 @@ def test_travel_lookups_by_name_are_mined_as_maps():
     for tool in ("get_hotels_prices", "get_rating_reviews_for_restaurants", "get_car_price_per_day"):
         assert "$" in detect_maps(by_tool[tool]), tool
     assert "$" not in detect_maps(by_tool["get_user_information"])  # a record stays a record
+
+
+@pytest.mark.slow
+def test_workspace_digests_match_the_recorded_ones_whatever_the_hash_seed():
+    """Two processes with different string hashing replay workspace to the recorded digest (its calendar
+    tool dedupes participants through a set; the world fixes their order)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    lines = []
+    for hash_seed in ("1", "2"):
+        run = subprocess.run(
+            [sys.executable, "-m", "environments.agentdojo", "replay", "--suite", "workspace"],
+            cwd=root,
+            env=dict(os.environ, PYTHONHASHSEED=hash_seed),
+            capture_output=True,
+            text=True,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        lines.append(run.stdout)
+    assert lines[0] == lines[1] and "(as recorded)" in lines[0]
