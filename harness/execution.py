@@ -147,15 +147,18 @@ def rate_text(rates: dict[str, float]) -> str:
 class Progress:
     """Outcomes so far, and the bar that shows them with the spend."""
 
-    def __init__(self, total: int, cfg: Config, spend: Any):
+    def __init__(self, total: int, cfg: Config, spend: Any, since: tuple[float, int, int] | None = None):
+        """``since``: (monotonic start, calls, tokens) when the work began, if before this bar (forked
+        workers start calling before the parent makes its bar: counting from here would drop those)."""
         from tqdm import tqdm
 
         self.counts: Counter[str] = Counter()
         self.arms: Counter[str] = Counter()
         self.models: Counter[str] = Counter()
         self.spend = spend
-        self._t0 = time.monotonic()
-        self._calls0, self._tokens0 = int(getattr(spend, "calls", 0)), int(spend.tokens)
+        if since is None:
+            since = (time.monotonic(), int(getattr(spend, "calls", 0)), int(spend.tokens))
+        self._t0, self._calls0, self._tokens0 = since
         self.bar = tqdm(
             total=total,
             disable=not cfg.progress,

@@ -30,6 +30,7 @@ import logging
 import multiprocessing
 import os
 import sys
+import time
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
@@ -161,9 +162,10 @@ def execute_forked(
     n = max(1, min(workers, len(todo)))
     log.info("running %d episodes in %d worker processes", len(todo), n)
     gc.freeze()  # what the workers inherit stays out of their collections (no scans, fewer copied pages)
+    since = (time.monotonic(), spend.calls, spend.tokens)  # before any worker can make a call
     procs = _start_workers(ctx, n, (plan, run_dir, factory, monitors, todo, claim, spend, slots))
 
-    progress = Progress(len(todo), plan.cfg, spend)
+    progress = Progress(len(todo), plan.cfg, spend, since)
     stopped = False
     failures: list[str] = []
 
