@@ -81,9 +81,10 @@ test-nodata: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## the data-reading tests as
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"
 
-lint: $(STAMP) ## ruff's linter and formatter over the project: fails on a finding or on formatting drift
+lint: $(STAMP) ## ruff's linter and formatter over the project, then mypy strict ([tool.mypy] files): fails on a finding or on drift
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py

@@ -154,7 +154,7 @@ class UserTurn:
 
 
 # A simulated user's language model, supplied by the harness: chat messages in, the reply text out.
-UserModel = Callable[[list[dict]], Awaitable[str]]
+UserModel = Callable[[list[dict[str, Any]]], Awaitable[str]]
 
 
 @runtime_checkable
