@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from core.seeding import np_rng, rng
-from harness.monitor import learn, mine, plancode
+from harness.monitor import learn, plancode, relations
 from harness.monitor import synthetic as syn
-from harness.monitor.mine import _all_rows_close, _dense_affine, _screen_dense, gc_paused
+from harness.monitor.executions import gc_paused
 from harness.monitor.paths import iter_context
 from harness.monitor.registry import Registry, _compile_tool, _violation
+from harness.monitor.relations import _all_rows_close, _dense_affine, _screen_dense
 from harness.monitor.values import type_ok
 
 TRACES = syn.traces(n_workflows=40, calls_per_workflow=6, seed=3)
@@ -130,7 +131,7 @@ def _matrix(seed: int, rows: int, cols: int) -> np.ndarray:
 @pytest.fixture(params=["one-pass", "screened"])
 def array_path(request, monkeypatch):
     if request.param == "screened":
-        monkeypatch.setattr(mine, "_CUBE_MAX", 0)
+        monkeypatch.setattr(relations, "_CUBE_MAX", 0)
     return request.param
 
 
@@ -210,7 +211,7 @@ def test_relearning_with_warm_memo_caches_gives_the_same_registry():
 
 
 def test_screened_and_one_pass_mining_learn_the_same_registry(monkeypatch):
-    monkeypatch.setattr(mine, "_CUBE_MAX", 0)
+    monkeypatch.setattr(relations, "_CUBE_MAX", 0)
     assert learn(TRACES).to_json() == REG.to_json()
 
 
