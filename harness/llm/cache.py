@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from harness.llm.models import CACHE_SCHEMA_VERSION, request_key
 
 if TYPE_CHECKING:
-    from harness.llm.models import Completion, ModelSpec
+    from harness.llm.spec import Completion, ModelSpec
 
 MODES = ("record", "replay", "passthrough", "off")
 
@@ -139,6 +139,6 @@ class Cache:
 
 
 def _litellm_version() -> str:
-    from harness.llm.models import litellm_version
+    from harness.llm.litellm_lazy import litellm_version
 
     return litellm_version()

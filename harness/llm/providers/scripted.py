@@ -4,7 +4,7 @@ A scripted run and a real-model run share every line of the agent loop: the loop
 litellm, litellm calls this provider. A policy sees ONLY what a model would see (messages and
 tool schemas) and a rng seeded from the request seed and the canonical hash of the messages;
 never task internals or fault labels. Importing this module is cheap: litellm is imported only
-when the provider is registered (by ``harness.llm.models`` on first use).
+when the provider is registered (by ``harness.llm.litellm_lazy`` on first use).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
         ),
     )
     # a stamped cost spares litellm its per-call price lookup (most of its overhead on this path);
-    # harness.llm.models computes the cost it reports from usage and the committed table, not from this
+    # harness.llm.pricing computes the cost it reports from usage and the committed table, not from this
     resp._hidden_params["response_cost"] = STAMPED_COST
     return resp
 

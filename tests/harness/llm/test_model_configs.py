@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.llm import models
+from harness.llm import models, preflight
 from harness.llm.models import ModelSpec, check_model_available
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -27,7 +27,7 @@ def test_model_config_is_a_usable_spec(path, monkeypatch, caplog):
 
         register_scripted_reviewer()
     probed: list[str] = []  # a local server is not running here (test_local_server probes a real one)
-    monkeypatch.setattr(models, "_probe_local_server", lambda s: probed.append(s.name))
+    monkeypatch.setattr(preflight, "_probe_local_server", lambda s: probed.append(s.name))
     with caplog.at_level(logging.WARNING, logger="harness.llm"):
         check_model_available(spec)
     assert probed == ([spec.name] if spec.local else [])
