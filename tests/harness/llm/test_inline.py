@@ -86,13 +86,20 @@ def test_the_preamble_runs_on_the_loops_thread_when_inline_and_on_another_when_n
 def test_calls_started_together_each_reach_the_provider_before_the_next_prepares(monkeypatch):
     """Inline, nothing yields between a call's preamble and its request, so the requests of C calls
     started at once leave one by one; on a thread, every preamble runs before the first request."""
+    import threading
+
     import litellm.main
 
     events: list[str] = []
     real_params, real_respond = litellm.main.get_optional_params, chaos._respond
+    # on threads, all three preambles are in flight together: each waits for the others here, so a
+    # loaded machine cannot let one request overtake a slow thread's preamble (the order stays exact)
+    together: list[threading.Barrier] = []
 
     def params(*args, **kwargs):
         events.append("prepare")
+        if together:
+            together[0].wait()
         return real_params(*args, **kwargs)
 
     async def respond(lt, model, messages, optional_params):
@@ -115,6 +122,7 @@ def test_calls_started_together_each_reach_the_provider_before_the_next_prepares
         return list(events)
 
     assert order("inline") == ["prepare", "request"] * 3
+    together.append(threading.Barrier(3, timeout=30))  # inline, this would wait forever: thread only
     assert order("thread") == ["prepare"] * 3 + ["request"] * 3
 
 
