@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.mine import detect_maps, index_executions
+from harness.monitor.executions import index_executions
+from harness.monitor.mapdetect import detect_maps
 from harness.monitor.paths import ARG, ENTRIES, KEY, ROOT, parse_net
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Rule

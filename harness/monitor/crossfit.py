@@ -15,7 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from core.seeding import rng, stable_int
-from harness.monitor.mine import Collected, admit, collect, gc_paused, index_executions
+from harness.monitor.admit import admit
+from harness.monitor.candidates import Collected
+from harness.monitor.collect import collect
+from harness.monitor.executions import gc_paused, index_executions
 from harness.monitor.registry import FORMAT_VERSION, Registry, learn
 from harness.monitor.thresholds import DEFAULT, Thresholds
 

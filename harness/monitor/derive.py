@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.monitor.crossrecord import cross_record_rules, entry_lookups
-from harness.monitor.mine import detect_maps, mine_tool
+from harness.monitor.mapdetect import detect_maps
+from harness.monitor.mine import mine_tool
 from harness.monitor.paths import ROOT
 from harness.monitor.registry import Registry
 from harness.monitor.rules import Rule

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.monitor.mine import Execution, admit, collect, gc_paused, index_executions
+from harness.monitor.admit import admit
+from harness.monitor.collect import collect
+from harness.monitor.executions import Execution, gc_paused, index_executions
 from harness.monitor.paths import (
     ARG,
     KEY,
@@ -325,7 +327,7 @@ def learn(
     """Mine every rule class from clean traces (rows with status "error" are skipped).
 
     ``recording`` (a user's recording, the default): a domain needs support enough that an unseen
-    legitimate value is unlikely (``mine.unseen_half``; the domains held back are listed under
+    legitimate value is unlikely (``admit.unseen_half``; the domains held back are listed under
     ``meta["held_back"]``), a field whose clean values are both booleans gets its type rule, not a
     domain, and tools that answer in text get text rules (``text.text_contracts``). The studies'
     registries (world sources, cross-fit folds) pass False: their figures and hashes are pinned."""
