@@ -32,19 +32,19 @@ def _merge(evs: list[dict[str, Any]]) -> dict[str, Any]:
 def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thresholds) -> bool:
     chance = math.log(1 - th.confidence)
     if c in ("required", "type"):
-        return ev["n"] >= th.min_presence
+        return bool(ev["n"] >= th.min_presence)
     if c == "positive":
-        return ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign
+        return bool(ev["n"] >= th.min_presence if "n" in ev else ev["distinct"] >= th.min_distinct_sign)
     if c == "echo" or (c == "relation" and params["form"] in ("eq", "const", "contains")):
-        return ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq
+        return bool(ev["n"] >= th.min_pair_samples and ev["distinct"] >= th.min_distinct_eq)
     if c == "relation" and params["form"] == "affine":
-        return (
+        return bool(
             ev["n"] >= th.min_pair_samples
             and ev["distinct"] >= th.min_distinct_affine
             and ev["logp"] < chance
         )
     if c == "relation":
-        return (
+        return bool(
             ev["n"] >= th.min_pair_samples
             and ev["points"] >= th.min_distinct_product
             and ev["logp"] < chance
@@ -53,7 +53,7 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
         )
     if c == "date_order":
         # AGORA: fields whose observed ranges do not overlap are unrelated, not ordered
-        return (
+        return bool(
             ev["n"] >= th.min_pair_samples
             and ev["distinct"] >= th.min_distinct_dates
             and ev["strict"] > 0
@@ -195,7 +195,7 @@ def _pool_domains(
         for i, cand in enumerate(group):
             comps.setdefault(_find(parent, i), []).append(cand)
         for members in comps.values():
-            c: Counter = Counter()
+            c: Counter[Any] = Counter()
             for cand in members:
                 for v, k in cand.params["counts"]:
                     c[v] += k
@@ -269,7 +269,7 @@ def _suppress(rules: list[Rule]) -> list[Rule]:
             if not classes.setdefault(r.context, _Classes()).union(r.fields[0], r.fields[1]):
                 continue
         out.append(r)
-    seen: set[tuple] = set()
+    seen: set[tuple[Any, ...]] = set()
     final = []
     for r in out:
         if r.cls == "relation" and r.params["form"] in ("affine", "product", "add"):

@@ -101,7 +101,7 @@ def _is_derived(f: str) -> bool:
 def _collect_context(
     tool: str,
     context: str,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     schema_only: bool,
     out: Collected,
     min_present: int = 0,
@@ -121,7 +121,11 @@ def _collect_context(
     falsified_keys, candidates = out.falsified, out.candidates
 
     def add(
-        cls: str, fields: tuple[str, ...], params: dict | None = None, falsified: bool = False, **ev: Any
+        cls: str,
+        fields: tuple[str, ...],
+        params: dict[str, Any] | None = None,
+        falsified: bool = False,
+        **ev: Any,
     ) -> None:
         # a falsified template needs only its key
         params = params or {}
@@ -204,7 +208,7 @@ def _collect_context(
 
 
 def _domain_counts(
-    rows: list[dict], present: list[Any], where: list[int], th: Thresholds = DEFAULT
+    rows: list[dict[str, Any]], present: list[Any], where: list[int], th: Thresholds = DEFAULT
 ) -> list[list[Any]] | None:
     """[[value, distinct argument tuples]] of a short categorical field that does not merely copy
     its inputs (then its values would grow with new inputs: a name per city). ``present``: the

@@ -66,7 +66,7 @@ def index_executions(
     return {tool: list(ex.values()) for tool, ex in sorted(index.items())}
 
 
-def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[dict, Any]]]:
+def group_executions(traces: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[dict[str, Any], Any]]]:
     """Clean ``(arguments, result)`` pairs by tool, identical pairs counted once."""
     return {tool: [(e.args, e.result) for e in exs] for tool, exs in index_executions(traces).items()}
 

@@ -18,7 +18,9 @@ from harness.monitor.values import MISSING
 _NUMERIC = {int, float}
 
 
-def _ledger_columns(col: list[Any]) -> tuple[list[list[dict]], list[str], list[tuple[str, list[Any]]]] | None:
+def _ledger_columns(
+    col: list[Any],
+) -> tuple[list[list[dict[str, Any]]], list[str], list[tuple[str, list[Any]]]] | None:
     """For a column of lists of objects: the lists, the non-negative number keys, and the
     two-valued string keys with their two values. None when the column is not such a list."""
     lists = [v for v in col if v is not MISSING and v is not None]
@@ -53,7 +55,7 @@ def _step(values: Iterable[Any]) -> float:
 def collect_ledgers(
     tool: str,
     context: str,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     cols: dict[str, list[Any]],
     stats: dict[str, tuple[float, int, bool]],
     out: Collected,
@@ -97,8 +99,8 @@ def collect_ledgers(
             continue
         vals = [v for v in col if v is not MISSING]
         if len(vals) == n and all(type(v) is str for v in vals):
-            distinct = set(vals)
-            if 2 <= len(distinct) <= th.max_domain:
+            seen = set(vals)
+            if 2 <= len(seen) <= th.max_domain:
                 guards.append((g, col))
     for name, field, nets, gross, step in ledgers:
         # targets: other numbers of the element (not arguments, counts or sums of the same list), and 0
@@ -121,6 +123,8 @@ def collect_ledgers(
                 continue
             # evidence: distinct totals the ledger matched (for 0: distinct amounts that cancelled out)
             witness = tcol if target is not None else gross
+            # (the guard's field and values, or None: it holds everywhere), the rows it covers
+            best: tuple[tuple[str, list[str]] | None, list[int]] | None
             if all(ok[i] for i in present):
                 best = (None, present)
             else:

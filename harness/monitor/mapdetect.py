@@ -27,7 +27,7 @@ def detect_maps(results: Iterable[Any], th: Thresholds = DEFAULT) -> dict[str, f
 
 
 def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thresholds) -> None:
-    dicts: list[dict] = []
+    dicts: list[dict[Any, Any]] = []
     items: list[Any] = []
     for o in objs:
         t = type(o)
@@ -59,7 +59,7 @@ def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thr
         _detect(f"{path}.{k}", vs, maps, th)
 
 
-def _is_map(dicts: list[dict], counts: Counter, th: Thresholds) -> bool:
+def _is_map(dicts: list[dict[Any, Any]], counts: Counter[Any], th: Thresholds) -> bool:
     union = len(counts)
     if union < th.min_presence or sum(counts.values()) > th.map_key_share * union * len(dicts):
         return False

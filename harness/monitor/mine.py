@@ -37,7 +37,10 @@ from harness.monitor.thresholds import DEFAULT, Thresholds
 
 
 def mine_tool(
-    tool: str, executions: list[tuple[dict, Any]], th: Thresholds = DEFAULT, schema_only: bool = False
+    tool: str,
+    executions: list[tuple[dict[str, Any], Any]],
+    th: Thresholds = DEFAULT,
+    schema_only: bool = False,
 ) -> list[Rule]:
     """Rules of one tool from its own executions only (no pooling with other tools)."""
     return admit(

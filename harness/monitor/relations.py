@@ -92,7 +92,7 @@ def _count_if_equal(ca: list[Any], cb: list[Any]) -> int:
 
 def _equal(x: Any, y: Any) -> bool:
     if is_number(x) and is_number(y):
-        return abs(x - y) <= 1e-9 * max(1.0, abs(y))
+        return bool(abs(x - y) <= 1e-9 * max(1.0, abs(y)))
     if isinstance(x, bool) or isinstance(y, bool) or isinstance(x, (dict, list)):
         return False
     return type(x) is type(y) and x == y
@@ -187,9 +187,10 @@ def _all_rows_close(mat: np.ndarray) -> np.ndarray:
     row at once (fewer array calls); large ones are screened on the first row and only survivors
     compared on the rest. Element for element the same arithmetic, so the same answer."""
     if mat.size * mat.shape[1] <= _CUBE_MAX:
-        return (
+        close: np.ndarray = (
             np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]
         ).all(axis=0)
+        return close
     m = mat.shape[1]
     first = mat[0]
     ii, jj = np.nonzero(
@@ -208,7 +209,7 @@ def _dense_affine(
     mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]
 ) -> Callable[[str, str], bool]:
     """A prefilter: whether a == k*b + c could hold (always True for sparse columns)."""
-    cols = sorted(dense, key=idx.get)
+    cols = sorted(dense, key=idx.__getitem__)  # dense columns are among idx's
     if len(cols) < 2 or mat.shape[0] < 3:
         return lambda a, b: not (a in dense and b in dense) and True
     sub = mat[:, [idx[f] for f in cols]]
@@ -245,7 +246,7 @@ def _collect_products(
     context: str,
     targets: list[str],
     operands: list[str],
-    numeric: dict,
+    numeric: dict[str, list[Any]],
     mat: np.ndarray,
     idx: dict[str, int],
     dense: set[str],
@@ -365,7 +366,9 @@ def _log_chance(tol: float, targets: list[float], n_points: int) -> float:
     return -1e9 if p == 0.0 else n_points * math.log(p)
 
 
-def _affine(tool: str, context: str, a: str, b: str, numeric: dict, quanta: dict) -> Candidate | None:
+def _affine(
+    tool: str, context: str, a: str, b: str, numeric: dict[str, list[Any]], quanta: dict[str, float]
+) -> Candidate | None:
     pairs = _pairs(numeric[a], numeric[b])  # present values of numeric columns are finite numbers
     if len(pairs) < 3:
         return None
@@ -396,7 +399,7 @@ def _snap(x: float) -> float:
 
 
 def _product(
-    tool: str, context: str, a: str, b: str, c: str, numeric: dict, quanta: dict
+    tool: str, context: str, a: str, b: str, c: str, numeric: dict[str, list[Any]], quanta: dict[str, float]
 ) -> Candidate | None:
     ca, cb, cc = numeric[a], numeric[b], numeric[c]
     qa, qb, qc = quanta[a], quanta[b], quanta[c]
@@ -426,7 +429,14 @@ def _product(
 
 
 def _addition(
-    tool: str, context: str, a: str, b: str, c: str, mat: np.ndarray, idx: dict[str, int], quanta: dict
+    tool: str,
+    context: str,
+    a: str,
+    b: str,
+    c: str,
+    mat: np.ndarray,
+    idx: dict[str, int],
+    quanta: dict[str, float],
 ) -> Candidate:
     xa, xb, xc = mat[:, idx[a]], mat[:, idx[b]], mat[:, idx[c]]
     points = {(float(y), float(z)) for y, z in zip(xb, xc, strict=True)}
@@ -448,7 +458,10 @@ def collect_dates(tool: str, context: str, dates: dict[str, list[Any]], out: Col
         for b in names:
             if a == b or (a.startswith(ARG) and b.startswith(ARG)):
                 continue
-            pairs = [(cached_date_key(x), cached_date_key(y)) for x, y in _pairs(dates[a], dates[b])]
+            # date columns hold only strings with a date key (collect checked them)
+            pairs: list[tuple[Any, Any]] = [
+                (cached_date_key(x), cached_date_key(y)) for x, y in _pairs(dates[a], dates[b])
+            ]
             if not pairs:
                 continue
             bad = any(x > y for x, y in pairs)
