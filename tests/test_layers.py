@@ -124,3 +124,13 @@ def test_no_file_outside_a_world_names_it():
                 continue  # the world's optional extra
             offenders.setdefault(name, []).append(f"{path}:{line}")
     assert not offenders, offenders
+
+
+def test_no_module_in_the_harness_over_650_lines():
+    """Modules stay small enough to hold one idea (issue 39): split along the seams before this grows."""
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in sorted((ROOT / "harness").rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 650
+    }
+    assert not long, long
