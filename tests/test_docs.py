@@ -100,3 +100,13 @@ def test_a_page_renders_in_chromium_and_fetches_nothing_outside(site, tmp_path):
             assert d.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     finally:
         server.shutdown()
+
+
+def test_every_module_the_architecture_page_draws_exists():
+    """The drawing is by hand: each path it names must still be in the tree."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawing = page[page.index("```") : page.index("```", page.index("```") + 3)]
+    named = set(re.findall(r"\b((?:conf|core|environments|harness|analysis)/[\w/]*(?:\.py|/))", drawing))
+    assert len(named) > 8
+    missing = sorted(p for p in named if "<" not in p and not (ROOT / p).exists())
+    assert not missing, f"docs/architecture.md draws modules that are gone: {missing}"
