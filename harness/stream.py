@@ -58,7 +58,7 @@ class StreamContext:
     call_index: int  # 0-based index of this tool call in the episode
     calls_per_tool: dict[str, int] = field(default_factory=dict)  # prior calls of each tool (before this one)
     exposed_tools: list[str] = field(default_factory=list)
-    labels: dict = field(
+    labels: dict[str, Any] = field(
         default_factory=dict
     )  # harness-side notes (fault applied, receipt fired...) -> records
 
