@@ -91,12 +91,12 @@ class CrossFit:
         regs = [Registry.from_json(r) for r in obj["registries"]]
         return cls(regs, dict(obj["assignment"]), obj["n_folds"], obj["seed"], dict(obj.get("meta", {})))
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False, default=repr) + "\n")
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> CrossFit:
+    def load(cls, path: str | os.PathLike[str]) -> CrossFit:
         return cls.from_json(json.loads(Path(path).read_text()))
 
 

@@ -90,7 +90,7 @@ def _lookups(
         for k2 in fields:
             if k2 == k1:
                 continue
-            subs = [t.get(sub) for t in targets]
+            subs: list[Any] = [t.get(sub) for t in targets]
             if all(
                 isinstance(s, dict)
                 and _scalar_id(e.get(k2))

@@ -274,13 +274,13 @@ def _widen_shared_domains(out: dict[str, list[Rule]], lists: Mapping[str, list[M
                         if trail[-len(key) :] == key:
                             extra |= values
             if extra - set(r.params["values"]):
-                values = sorted({*r.params["values"], *extra}, key=lambda v: (str(type(v)), v))
+                widened = sorted({*r.params["values"], *extra}, key=lambda v: (str(type(v)), v))
                 rules[i] = Rule(
                     r.tool,
                     r.cls,
                     r.context,
                     r.fields,
-                    {**r.params, "values": values},
+                    {**r.params, "values": widened},
                     {**r.support, "widened_from": len(r.params["values"])},
                     r.source,
                 )

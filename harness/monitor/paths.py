@@ -66,7 +66,7 @@ def concrete(path: str, index: tuple[int | str, ...]) -> str:
     violation, left to right: ``$.variants.*.price`` -> ``$.variants['9690244451'].price``."""
     it = iter(index)
 
-    def fill(m: re.Match) -> str:
+    def fill(m: re.Match[str]) -> str:
         i = next(it, None)
         if i is None:
             return m.group(0)
@@ -121,7 +121,13 @@ def flatten(
 
 
 def _flatten_obj(
-    obj: dict, prefix: str, context: str, row: dict, args: Mapping[str, Any], out: dict, maps: Maps = NO_MAPS
+    obj: dict[Any, Any],
+    prefix: str,
+    context: str,
+    row: dict[str, Any],
+    args: Mapping[str, Any],
+    out: dict[str, list[dict[str, Any]]],
+    maps: Maps = NO_MAPS,
 ) -> None:
     for key, value in obj.items():
         name = prefix + str(key)
@@ -269,7 +275,7 @@ def field_getter(field: str) -> Getter:
             v = inner(obj)
             if not isinstance(v, list) or not v:
                 return MISSING
-            total = 0
+            total: float = 0
             for el in v:
                 x = el.get(key) if isinstance(el, dict) else None
                 if not is_number(x):
@@ -286,7 +292,7 @@ def net_value(v: Any, key: str, by: str, plus: Any, minus: Any) -> Any:
     element has no number or a third category (those belong to other rules)."""
     if not isinstance(v, list):
         return MISSING
-    total = 0
+    total: float = 0
     for el in v:
         if not isinstance(el, dict):
             return MISSING

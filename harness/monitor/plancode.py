@@ -25,6 +25,8 @@ _CODE: dict[tuple[str, str], CodeType] = {}
 # as one loop over a table instead of straight-line code: compiling the latter costs more than
 # it ever saves
 LOOP_AT = 24
+# a plan's generated check: run(vals, args, found, index) appends its violations to found
+Run = Callable[[dict[str, Any], Any, list[Any], tuple[Any, ...]], None]
 
 
 def _num(v: Any) -> bool:
@@ -35,7 +37,7 @@ def _num(v: Any) -> bool:
     return is_number(v)
 
 
-def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, list, tuple], None]:
+def generate(plan: Any, violation: Callable[..., Any]) -> Run:
     """``run(vals, args, found, index)`` for ``plan`` (a registry ``_ContextPlan``)."""
     ns: dict[str, Any] = {
         "M": MISSING,
@@ -64,7 +66,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
             ns[f"Cr{i}"] = c
             emit(f"{pad}if get({f!r}, M) is M: found.append(V(Cr{i}, index, M))")
 
-    def typed(i: int, item: tuple) -> list[str]:
+    def typed(i: int, item: tuple[Any, ...]) -> list[str]:
         f, py, names, c = item
         ns[f"Pt{i}"], ns[f"Nt{i}"], ns[f"Ct{i}"] = py, names, c
         return [
@@ -72,7 +74,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
             f"    if v is not M and type(v) not in Pt{i} and not type_ok(v, Nt{i}): found.append(V(Ct{i}, index, v))",
         ]
 
-    def positive(i: int, item: tuple) -> list[str]:
+    def positive(i: int, item: tuple[Any, ...]) -> list[str]:
         f, strict, c = item
         ns[f"Cp{i}"] = c
         return [
@@ -80,7 +82,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
             f"    if type(v) in NUM and ({'v <= 0' if strict else 'v < 0'}) and is_number(v): found.append(V(Cp{i}, index, v))",
         ]
 
-    def domain(i: int, item: tuple) -> list[str]:
+    def domain(i: int, item: tuple[Any, ...]) -> list[str]:
         f, values, nullable, c = item
         ns[f"Dd{i}"], ns[f"Cd{i}"] = values, c
         bad = (
@@ -154,15 +156,16 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Callable[[dict, Any, l
     if code is None:
         code = _CODE[plan.context, src] = compile(src, f"<monitor plan {plan.context}>", "exec")
     exec(code, ns)  # noqa: S102 - generated from repr literals only
-    return ns["run"]
+    run: Run = ns["run"]
+    return run
 
 
 def _batched(
     emit: Callable[[str], None],
     ns: dict[str, Any],
     table: str,
-    items: list,
-    straight: Callable[[int, tuple], list[str]],
+    items: list[Any],
+    straight: Callable[[int, tuple[Any, ...]], list[str]],
     loop: list[str],
 ) -> None:
     """One rule class of a plan: a loop over ``ns[table]`` when long, else straight-line code per rule."""

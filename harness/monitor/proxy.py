@@ -41,13 +41,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 from core.protocol import ToolSpec
 from harness.monitor.crossfit import CROSSFIT_KIND
 from harness.monitor.receipt import Monitor
 from harness.monitor.registry import Registry
 from harness.monitor.text import error_reason, error_shape, parse_text
+
+if TYPE_CHECKING:
+    from harness.stream import Receipt
 
 PREFIX = "[outcome monitor]"
 META_KEY = "outcome_monitor"
@@ -140,7 +143,7 @@ class Checker:
         self.monitor = Monitor(registry) if registry is not None else None
         self.record = record
         self.delivery = delivery
-        self.pending: list[tuple[str, dict[str, Any]]] = []
+        self.pending: list[tuple[str, Receipt]] = []
         self.error_shapes: dict[str, set[str]] = {}  # tool -> shapes of its isError texts
         # calls answered (counted by the server loop), receipts, calls answered with an error
         self.n_calls = self.n_receipts = self.n_errors = self.n_error_text = 0
@@ -183,7 +186,7 @@ class Checker:
                 self.n_error_text += 1
             self.record.write(json.dumps(row, ensure_ascii=False, default=repr) + "\n")
             self.record.flush()
-        fresh: list[tuple[str, dict[str, Any]]] = []
+        fresh: list[tuple[str, Receipt]] = []
         if self.monitor is not None:
             ann = self.monitor.annotate(name, arguments, value)
             if ann.receipt is not None:
@@ -194,9 +197,7 @@ class Checker:
             return self._deliver(result, due, deferred=True)
         return self._deliver(result, fresh)
 
-    def _deliver(
-        self, result: Any, receipts: list[tuple[str, dict[str, Any]]], deferred: bool = False
-    ) -> Any:
+    def _deliver(self, result: Any, receipts: list[tuple[str, Receipt]], deferred: bool = False) -> Any:
         if self.delivery == "deferred" and result.is_error:
             receipts, self.pending = self.pending, []
             deferred = True
@@ -256,10 +257,14 @@ class Upstream:
     async def _connect(self) -> None:
         import anyio
         from mcp import ClientSession
-        from mcp.client.stdio import stdio_client
+        from mcp.client.stdio import StdioServerParameters, stdio_client
         from mcp.client.streamable_http import streamable_http_client
 
-        transport = streamable_http_client(self.url) if self.url else stdio_client(self.params)
+        transport = (
+            streamable_http_client(self.url)
+            if self.url
+            else stdio_client(cast("StdioServerParameters", self.params))
+        )
         async with transport as (read, write), ClientSession(read, write) as session:
             with anyio.fail_after(self.timeout):
                 await session.initialize()
@@ -321,7 +326,7 @@ class _PipeLines:
         return self
 
     async def __anext__(self) -> str:
-        line = await self.reader.readline()
+        line: bytes = await self.reader.readline()
         if not line:
             raise StopAsyncIteration
         return line.decode("utf-8", errors="replace")
@@ -391,7 +396,7 @@ async def run_proxy(
         session = await upstream.get()
         try:
             with anyio.fail_after(upstream.timeout):
-                listed = await session.list_tools(params=params)
+                listed: types.ListToolsResult = await session.list_tools(params=params)
         except Exception as exc:
             if isinstance(exc, TimeoutError) or _lost(exc):
                 upstream.restart()
@@ -435,7 +440,8 @@ async def run_proxy(
             _say(f"{params.name}: upstream sent no tool result ({type(result).__name__})")
             raise _mcp_error(f"{params.name}: upstream sent no tool result")
         try:
-            return checker.process(params.name, arguments, result)
+            checked: types.CallToolResult = checker.process(params.name, arguments, result)
+            return checked
         except Exception as exc:  # a result the monitor cannot read: the raw result, and say so
             _say(f"{params.name}: not checked: {_short(exc)}")
             return result

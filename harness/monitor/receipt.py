@@ -122,7 +122,7 @@ def _violated_fields(v: Violation) -> list[str]:
     return [v.path]
 
 
-def call_arguments(sig: inspect.Signature, args: tuple, kwargs: dict) -> dict[str, Any]:
+def call_arguments(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The call's arguments by name, as a model would send them (``**kwargs`` spread out)."""
     bound = sig.bind(*args, **kwargs)
     out: dict[str, Any] = {}
@@ -147,7 +147,10 @@ def wrap_tool(
     @functools.wraps(fn)
     def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | dict[str, Any]:
         result = fn(*args, **kwargs)
-        return monitor.annotate(tool, call_arguments(sig, args, kwargs), result, exposed_tools).content
+        out: R | dict[str, Any] = monitor.annotate(
+            tool, call_arguments(sig, args, kwargs), result, exposed_tools
+        ).content
+        return out
 
     return wrapped
 
@@ -165,7 +168,10 @@ def wrap_async_tool(
     @functools.wraps(fn)
     async def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | dict[str, Any]:
         result = await fn(*args, **kwargs)
-        return monitor.annotate(tool, call_arguments(sig, args, kwargs), result, exposed_tools).content
+        out: R | dict[str, Any] = monitor.annotate(
+            tool, call_arguments(sig, args, kwargs), result, exposed_tools
+        ).content
+        return out
 
     return wrapped
 

@@ -28,8 +28,8 @@ from harness.monitor.paths import (
     is_entry_index,
     iter_context,
 )
-from harness.monitor.plancode import generate
-from harness.monitor.rules import _PY_TYPES, PRIORITY, Rule, Violation
+from harness.monitor.plancode import Run, generate
+from harness.monitor.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
 from harness.monitor.text import text_contracts
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
@@ -48,11 +48,11 @@ class _Check:
         self.rule = rule
         self.rule_id = rule.rule_id
         self.shape = shape  # the element's own type rule
-        self._fn: Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None] | None = None
+        self._fn: Check | None = None
         self._words: tuple[str, str, str] | None = None
 
     @property
-    def fn(self) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]:
+    def fn(self) -> Check:
         if self._fn is None:
             self._fn = self.rule.compile()
         return self._fn
@@ -69,13 +69,15 @@ class _ContextPlan:
     context: str
     chains: list[tuple[list[str], bool]]
     getters: list[tuple[str, Callable[[Any], Any]]]
-    shape_types: tuple[frozenset, frozenset, _Check] | None  # the element's own type rule
+    shape_types: tuple[frozenset[type], frozenset[str], _Check] | None  # the element's own type rule
     required: list[tuple[str, _Check]]  # batched: a dict lookup per field, no call per rule
-    typed: list[tuple[str, frozenset, frozenset, _Check]]  # (field, python types, JSON types, check)
+    # (field, python types, JSON types, check)
+    typed: list[tuple[str, frozenset[type], frozenset[str], _Check]]
     positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
-    domain: list[tuple[str, frozenset, bool, _Check]]  # (field, values, nullable, check)
+    domain: list[tuple[str, frozenset[Any], bool, _Check]]  # (field, values, nullable, check)
     checks: list[_Check]  # every other rule, as compiled closures
-    run: Callable[[dict, Any, list, tuple], None] | None = None  # all of the above as one generated function
+    # all of the above as one generated function, set by _compile_tool right after construction
+    run: Run = None  # type: ignore[assignment]
     keyed: bool = False  # a rule reads the map entry's key (#key): it is put beside the entry's fields
 
 
@@ -279,14 +281,14 @@ class Registry:
         rules = [Rule.from_json(r) for rs in obj.get("tools", {}).values() for r in rs]
         return cls(rules, obj.get("meta", {}))
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(
             json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=_default) + "\n"
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Registry:
+    def load(cls, path: str | os.PathLike[str]) -> Registry:
         return cls.from_json(json.loads(Path(path).read_text()))
 
     def explain(self, tool: str | None = None) -> list[str]:

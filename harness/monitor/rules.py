@@ -22,6 +22,10 @@ RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", 
 MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
 PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
+# a compiled check: (one context element's field values, the call's arguments) -> None or (observed,)
+Values = Mapping[str, Any]
+Verdict = tuple[Any, ...] | None
+Check = Callable[[Values, Values], Verdict]
 
 
 @dataclass(frozen=True)
@@ -246,7 +250,7 @@ class Rule:
 
     # ------------------------------------------------------------------------- check
 
-    def compile(self) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple | None]:
+    def compile(self) -> Check:
         """A closure ``(values, arguments) -> None | (observed,)``; values maps field -> value."""
         check = _COMPILERS[self.cls](self)
         guard = self.params.get("guard")
@@ -254,7 +258,7 @@ class Rule:
             return check
         gf, allowed = guard["field"], frozenset(guard["values"])
 
-        def guarded(vals, args):
+        def guarded(vals: Values, args: Values) -> Verdict:
             g = vals.get(gf, MISSING)
             # outside the guard (or a value we cannot hash) the rule says nothing
             if isinstance(g, (dict, list)) or g not in allowed:
@@ -294,17 +298,17 @@ def _jsonable(v: Any) -> Any:
     return "<missing>" if v is MISSING else v
 
 
-def _getter(f: str) -> Callable[[Mapping, Mapping], Any]:
+def _getter(f: str) -> Callable[[Values, Values], Any]:
     if f.startswith(ARG):
         k = f[len(ARG) :]
         return lambda vals, args: args.get(k, MISSING)
     return lambda vals, args: vals.get(f, MISSING)
 
 
-def _c_required(r: Rule):
+def _c_required(r: Rule) -> Check:
     f = r.fields[0]
 
-    def check(vals, args):
+    def check(vals: Values, args: Values) -> Verdict:
         return (MISSING,) if vals.get(f, MISSING) is MISSING else None
 
     return check
@@ -321,14 +325,14 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _c_type(r: Rule):
+def _c_type(r: Rule) -> Check:
     f, allowed = r.fields[0], frozenset(r.params["types"])
     pattern = r.params.get("pattern")
     if pattern is None:
         # exact Python types (bool is not an int here), resolved once
         py = frozenset(t for name in allowed for t in _PY_TYPES.get(name, ()))
 
-        def check(vals, args):
+        def check(vals: Values, args: Values) -> Verdict:
             v = vals.get(f, MISSING)
             if v is MISSING or type(v) in py:
                 return None
@@ -337,7 +341,7 @@ def _c_type(r: Rule):
         return check
     match = re.compile(pattern).fullmatch  # compiled once, when the registry loads
 
-    def check_format(vals, args):
+    def check_format(vals: Values, args: Values) -> Verdict:
         v = vals.get(f, MISSING)
         if v is MISSING:
             return None
@@ -348,10 +352,10 @@ def _c_type(r: Rule):
     return check_format
 
 
-def _c_positive(r: Rule):
+def _c_positive(r: Rule) -> Check:
     f, strict = r.fields[0], r.params.get("strict", True)
 
-    def check(vals, args):
+    def check(vals: Values, args: Values) -> Verdict:
         v = vals.get(f, MISSING)
         if not is_number(v):
             return None
@@ -360,11 +364,11 @@ def _c_positive(r: Rule):
     return check
 
 
-def _c_domain(r: Rule):
+def _c_domain(r: Rule) -> Check:
     f, allowed = r.fields[0], frozenset(r.params["values"])
     nullable = r.params.get("nullable", True)
 
-    def check(vals, args):
+    def check(vals: Values, args: Values) -> Verdict:
         v = vals.get(f, MISSING)
         if v is MISSING:
             return None  # absence belongs to the required rule
@@ -379,11 +383,11 @@ def _c_domain(r: Rule):
     return check
 
 
-def _c_echo(r: Rule):
+def _c_echo(r: Rule) -> Check:
     f = r.fields[0]
     ga = _getter(r.fields[1])
 
-    def check(vals, args):
+    def check(vals: Values, args: Values) -> Verdict:
         v = vals.get(f, MISSING)
         a = ga(vals, args)
         if v is MISSING or a is MISSING:
@@ -395,10 +399,10 @@ def _c_echo(r: Rule):
     return check
 
 
-def _c_date(r: Rule):
+def _c_date(r: Rule) -> Check:
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
 
-    def check(vals, args):
+    def check(vals: Values, args: Values) -> Verdict:
         a, b = ga(vals, args), gb(vals, args)
         ka, kb = date_key(a), date_key(b)
         if ka is None or kb is None:
@@ -408,7 +412,7 @@ def _c_date(r: Rule):
     return check
 
 
-def _c_relation(r: Rule):
+def _c_relation(r: Rule) -> Check:
     p = r.params
     if p["form"] == "const":
         return _c_const(r)
@@ -425,7 +429,7 @@ def _c_relation(r: Rule):
         gc, qc = _getter(r.fields[2]), p["quanta"][2]
         tol_add = 0.5 * (qa + qb + qc)
 
-        def check_add(vals, args):
+        def check_add(vals: Values, args: Values) -> Verdict:
             a, b, c = ga(vals, args), gb(vals, args), gc(vals, args)
             if not (is_number(a) and is_number(b) and is_number(c)):
                 return None
@@ -435,7 +439,7 @@ def _c_relation(r: Rule):
     if form == "product":
         gc, qc = _getter(r.fields[2]), p["quanta"][2]
 
-        def check_product(vals, args):
+        def check_product(vals: Values, args: Values) -> Verdict:
             a, b, c = ga(vals, args), gb(vals, args), gc(vals, args)
             if not (is_number(a) and is_number(b) and is_number(c)):
                 return None
@@ -446,7 +450,7 @@ def _c_relation(r: Rule):
     k, c0 = (1.0, 0.0) if form == "eq" else (p["k"], p["c"])
     tol0 = 0.5 * (qa + abs(k) * qb)
 
-    def check_affine(vals, args):
+    def check_affine(vals: Values, args: Values) -> Verdict:
         a, b = ga(vals, args), gb(vals, args)
         if not (is_number(a) and is_number(b)):
             return None
@@ -455,11 +459,11 @@ def _c_relation(r: Rule):
     return check_affine
 
 
-def _c_const(r: Rule):
+def _c_const(r: Rule) -> Check:
     ga, c0 = _getter(r.fields[0]), r.params["c"]
     tol = 0.5 * r.params["quanta"][0]
 
-    def check_const(vals, args):
+    def check_const(vals: Values, args: Values) -> Verdict:
         a = ga(vals, args)
         if not is_number(a):
             return None
@@ -468,12 +472,12 @@ def _c_const(r: Rule):
     return check_const
 
 
-def _c_lookup(r: Rule):
+def _c_lookup(r: Rule) -> Check:
     f, k1 = r.fields[0], r.fields[1]
     k2 = r.fields[2] if len(r.fields) > 2 else None
     table = r.params["table"]
 
-    def check_lookup(vals, args):
+    def check_lookup(vals: Values, args: Values) -> Verdict:
         a, key = vals.get(f, MISSING), vals.get(k1, MISSING)
         if a is MISSING or isinstance(key, (dict, list)) or key is MISSING:
             return None
@@ -492,10 +496,10 @@ def _c_lookup(r: Rule):
     return check_lookup
 
 
-def _c_contains(r: Rule):
+def _c_contains(r: Rule) -> Check:
     held_of, ga = field_getter(r.fields[0]), _getter(r.fields[1])
 
-    def check_contains(vals, args):
+    def check_contains(vals: Values, args: Values) -> Verdict:
         x = ga(vals, args)
         if x is MISSING or x is None or isinstance(x, (dict, list)):
             return None
@@ -512,11 +516,11 @@ def _c_contains(r: Rule):
     return check_contains
 
 
-def _c_member(r: Rule):
+def _c_member(r: Rule) -> Check:
     f, k1 = r.fields
     table = {k: frozenset(v) for k, v in r.params["table"].items()}
 
-    def check_member(vals, args):
+    def check_member(vals: Values, args: Values) -> Verdict:
         a, key = vals.get(f, MISSING), vals.get(k1, MISSING)
         if a is MISSING or key is MISSING or isinstance(key, (dict, list)):
             return None

@@ -7,6 +7,7 @@ Seeded only through ``core.seeding``. Not a model of any real environment.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from core.protocol import ToolSpec
@@ -16,11 +17,11 @@ TICKERS = [f"T{i:03d}" for i in range(60)]
 CITIES = [f"city_{i}" for i in range(40)]
 
 
-def _date(r, lo: int = 1, hi: int = 28) -> str:
+def _date(r: random.Random, lo: int = 1, hi: int = 28) -> str:
     return f"2025-{r.randint(1, 12):02d}-{r.randint(lo, hi):02d}"
 
 
-def quote(r, ticker: str) -> dict[str, Any]:
+def quote(r: random.Random, ticker: str) -> dict[str, Any]:
     return {
         "ticker": ticker,
         "price": round(r.uniform(1, 500), 2),
@@ -30,9 +31,9 @@ def quote(r, ticker: str) -> dict[str, Any]:
     }
 
 
-def order(r, item_id: str, quantity: int) -> dict[str, Any]:
+def order(r: random.Random, item_id: str, quantity: int) -> dict[str, Any]:
     unit = round(r.uniform(2, 90), 2)
-    items = [
+    items: list[dict[str, Any]] = [
         {"sku": f"S{r.randint(0, 999):03d}", "amount": round(r.uniform(1, 50), 2)}
         for _ in range(r.randint(1, 4))
     ]
@@ -52,7 +53,7 @@ def order(r, item_id: str, quantity: int) -> dict[str, Any]:
     }
 
 
-def weather(r, city: str) -> dict[str, Any]:
+def weather(r: random.Random, city: str) -> dict[str, Any]:
     c = round(r.uniform(-20, 40), 1)
     return {
         "city": city,
@@ -62,7 +63,7 @@ def weather(r, city: str) -> dict[str, Any]:
     }
 
 
-def call(tool: str, args: dict[str, Any], r) -> dict[str, Any]:
+def call(tool: str, args: dict[str, Any], r: random.Random) -> dict[str, Any]:
     if tool == "get_quote":
         return quote(r, args["ticker"])
     if tool == "place_order":
@@ -72,7 +73,7 @@ def call(tool: str, args: dict[str, Any], r) -> dict[str, Any]:
     raise KeyError(tool)
 
 
-def random_args(tool: str, r) -> dict[str, Any]:
+def random_args(tool: str, r: random.Random) -> dict[str, Any]:
     if tool == "get_quote":
         return {"ticker": r.choice(TICKERS)}
     if tool == "place_order":

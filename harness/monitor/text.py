@@ -17,7 +17,7 @@ import ast
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from harness.monitor.values import MISSING, date_key
@@ -199,20 +199,20 @@ def text_sentence(a: str, p: Mapping[str, Any]) -> str:
     return f"{a} must not be {_KIND_WORDS.get(p['not'], p['not'])} (no clean result was)"
 
 
-def compile_text(rule: Any):
+def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
     """The check of a ``text`` rule: only a string is judged (other values belong to the type rule)."""
     f, p = rule.fields[0], rule.params
     if "line" in p:
         search = re.compile(p["line"], re.M).search
 
-        def check_line(vals, args):
+        def check_line(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(f, MISSING)
             return (v,) if type(v) is str and search(v) is None else None
 
         return check_line
     kind = p["not"]
 
-    def check_kind(vals, args):
+    def check_kind(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
         v = vals.get(f, MISSING)
         return (v,) if type(v) is str and kind in text_kinds(v) else None
 

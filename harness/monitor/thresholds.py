@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 
 def coincidence_floor(confidence: float = 0.99, q0: float = 0.5) -> int:
@@ -66,7 +67,7 @@ class Thresholds:
     # share of all the keys seen there (a record repeats its field names; a map's keys come and go)
     map_key_share: float = 0.5
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 

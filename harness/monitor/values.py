@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 # Sentinel for "field absent" (distinct from a JSON null).
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>", "__bool__": lambda self: False})()
@@ -37,7 +37,7 @@ def json_type(value: Any) -> str:
     return "unknown"
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -64,7 +64,7 @@ def date_key(value: Any) -> str | None:
     return m.group(1) + time
 
 
-class _DateKeys(dict):
+class _DateKeys(dict[str, str | None]):
     """``date_key`` of strings, memoized: mining and checking see the same few dates again and
     again. Bounded: cleared when full."""
 
