@@ -120,7 +120,7 @@ class Config:
     concurrency: int = 8  # global cap (per worker process); each model also has its own max_concurrency
     # processes running episodes (harness.workers): 1 = this one; 0 = one per CPU when every model is
     # scripted, else 1; N > 1 forks N (scripted models only)
-    workers: int = 1
+    workers: int = 0  # the same default as conf/config.yaml
     retry_infra_errors: bool = False
     # every notice known before the first episode (harness.notices: a player reading schemas alone, an arm
     # that is a no-op, a monitor or tool without rules, a fault without a target) stops the run instead
