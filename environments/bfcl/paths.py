@@ -2,8 +2,8 @@
 
 The data folder is ``$BFCL_DATA`` when set, else ``<repo>/data/bfcl`` (git-ignored). It holds the wheel
 exactly as PyPI serves it (``make data-bfcl``: ``pip download --no-deps``); the wheel is a zip, so its
-path goes on ``sys.path`` and ``bfcl_eval`` is imported from it as it is. Only ``mpmath`` (the ``bfcl``
-extra) is installed beside it; none of the wheel's other dependencies is needed by the multi-turn classes
+path goes on ``sys.path`` and ``bfcl_eval`` is imported from it as it is. Only ``mpmath`` (this folder's
+``requirements.txt``) is installed beside it; none of the wheel's other dependencies is needed by the multi-turn classes
 and the checker. The wheel's sha256 is checked before its first import in a process.
 """
 
@@ -57,7 +57,7 @@ def unavailable(folder: str | os.PathLike[str] | None = None) -> str | None:
     if not wheel.is_file():
         return f"bfcl-eval {VERSION} wheel missing ({wheel}): {FIX}"
     if importlib.util.find_spec("mpmath") is None:
-        return "mpmath missing (the bfcl extra): run `make data-bfcl` (installs requirements/bfcl.txt)"
+        return "mpmath missing: run `make worlds` (installs environments/bfcl/requirements.txt; make data-bfcl does too)"
     return None
 
 

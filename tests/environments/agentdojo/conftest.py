@@ -1,4 +1,4 @@
-"""The AgentDojo world's tests need the hash-locked 'agentdojo' extra (make agentdojo; make test installs it)."""
+"""The AgentDojo world's tests need the agentdojo package (environments/agentdojo/requirements.txt: make worlds; make test installs it)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The AgentDojo world: ground-truth replay against the package's verdict, the frozen clock, the
-results as JSON, the conformance kit on every suite, and the extra's install hint."""
+results as JSON, the conformance kit on every suite, and the package's install hint."""
 
 from __future__ import annotations
 

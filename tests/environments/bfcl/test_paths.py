@@ -29,7 +29,7 @@ def test_default_folder_is_git_ignored_data_bfcl(monkeypatch):
 
 
 def test_an_altered_wheel_is_refused(tmp_path):
-    pytest.importorskip("mpmath", reason="mpmath (the bfcl extra) is not installed: make data-bfcl")
+    pytest.importorskip("mpmath", reason="mpmath is not installed: make worlds")
     (tmp_path / paths.WHEEL).write_bytes(b"not the wheel")
     with pytest.raises(paths.DataError, match="is not the pinned"):
         paths.load(tmp_path)
