@@ -48,12 +48,6 @@ def require_airline() -> Path:
     return TAUBENCH_AIRLINE
 
 
-def require_paper() -> Path:
-    if not PAPER_REPORTED.is_file():
-        pytest.skip(skip_reason("the paper's reported figures", PAPER_REPORTED))
-    return PAPER_REPORTED
-
-
 retail_only = pytest.mark.skipif(
     not has_retail(), reason=skip_reason("tau-bench retail data", TAUBENCH_RETAIL)
 )

@@ -4,6 +4,7 @@ import pytest
 
 from analysis import paper
 from tests.datapaths import PAPER_REPORTED as SHARED
+from tests.datapaths import paper_only
 
 
 def test_paper_counts_are_consistent():
@@ -20,7 +21,7 @@ def test_paper_counts_are_consistent():
     assert sum(pct.values()) == pytest.approx(100.0, abs=0.1)
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="background material not on this machine")
+@paper_only
 def test_paper_file_agrees_with_the_reported_figures():
     rep = json.loads(SHARED.read_text())
     t1 = rep["table1_toolmaze_implicit"]
@@ -45,7 +46,7 @@ def test_paper_file_agrees_with_the_reported_figures():
     )
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="background material not on this machine")
+@paper_only
 def test_the_taubench_section_agrees_with_the_reported_figures():
     fig2 = json.loads(SHARED.read_text())["figure2_boundaries"]
     reported = {r["study"]: r for r in fig2["rows"]}
