@@ -40,7 +40,7 @@ class EnvCfg:
 
 @dataclass
 class SelectionCfg:
-    rule: str = "all"  # all | ids | stratified_hash (see harness.studies)
+    rule: str = "all"  # all | ids | stratified_hash (see harness.run.schedule)
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -110,7 +110,7 @@ class Config:
     sampling: SamplingCfg = field(default_factory=SamplingCfg)
     seed: int = 0
     replicates: int = 1
-    # each pair played k times, every model sampling from a trial's own stream (harness.studies.sampling_draw);
+    # each pair played k times, every model sampling from a trial's own stream (harness.run.schedule.sampling_draw);
     # run control like limit: raising it resumes the run and adds the new trials
     trials: int = 1
     limit: int | None = None  # first N workflows of the frozen list
@@ -118,11 +118,11 @@ class Config:
     budget: BudgetCfg = field(default_factory=BudgetCfg)
     monitor: MonitorCfg = field(default_factory=MonitorCfg)
     concurrency: int = 8  # global cap (per worker process); each model also has its own max_concurrency
-    # processes running episodes (harness.workers): 1 = this one; 0 = one per CPU when every model is
+    # processes running episodes (harness.run.workers): 1 = this one; 0 = one per CPU when every model is
     # scripted, else 1; N > 1 forks N (scripted models only)
     workers: int = 0  # the same default as conf/config.yaml
     retry_infra_errors: bool = False
-    # every notice known before the first episode (harness.notices: a player reading schemas alone, an arm
+    # every notice known before the first episode (harness.run.notices: a player reading schemas alone, an arm
     # that is a no-op, a monitor or tool without rules, a fault without a target) stops the run instead
     strict: bool = False
     progress: bool = True

@@ -2,7 +2,7 @@
 
 First the records: ``episodes.jsonl``'s hash chain (``harness.records.chain``) and the anchor the
 manifest keeps, so a record edited, removed, inserted or moved after it was written is named by its
-line and episode id. Then recomputes the run's fingerprint (``harness.fingerprint``: task list,
+line and episode id. Then recomputes the run's fingerprint (``harness.run.fingerprint``: task list,
 schedule, seeds, prompts, arm, model and fault specs, the world's data, contract registries) from the
 saved config with the current code, and says key by key what changed, beside the code's own
 provenance (git commit, package versions). A sweep folder (``sweep.json``, no manifest) gets the
@@ -23,8 +23,8 @@ from omegaconf import OmegaConf
 
 from core import offline
 from harness.config import Config, register
-from harness.manifest import git_state, package_versions
 from harness.records import RecordCorruptError, scan
+from harness.run.manifest import git_state, package_versions
 
 
 def saved_config(manifest: dict[str, Any]) -> Config:
@@ -45,9 +45,9 @@ def flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def recompute(manifest: dict[str, Any]) -> dict[str, Any]:
-    from harness.contracts import build_monitors
-    from harness.fingerprint import plan_fingerprint, registries_digest
-    from harness.plan import plan_run
+    from harness.run.fingerprint import plan_fingerprint, registries_digest
+    from harness.run.plan import plan_run
+    from harness.run.registries import build_monitors
 
     plan = plan_run(saved_config(manifest))
     now = plan_fingerprint(plan)

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core import offline  # noqa: E402
 from core.seeding import rng  # noqa: E402
 from core.worlds import get_plugin  # noqa: E402
-from harness.contracts import ContractSpec, contract_parts  # noqa: E402
 from harness.faults.classes import get_class  # noqa: E402
+from harness.run.registries import ContractSpec, contract_parts  # noqa: E402
 
 STUDY_FAULTS = (
     "type_drift",

@@ -5,7 +5,7 @@
 2. Latency-bound throughput: the ``chaos/latency-<ms>`` provider sleeps per call; with C calls in
    flight the bound is C / latency calls/s; we print achieved throughput as a share of it.
 3. Episodes (``--episodes``): whole scripted ToolMaze episodes (study=smoke, baseline arm) through
-   the runner's ``execute`` -- runner, agent loop, environment, litellm and the scripted provider --
+   ``harness.run.process.execute`` -- runner, agent loop, environment, litellm and the scripted provider --
    as episodes/s, and the same with a direct completer (no litellm) to split the harness's own cost.
 4. Episodes at latency: every model call of those episodes first waits ``--latency-ms`` (a fake
    provider latency) and then goes the real adapter path; the bound is C calls in flight, i.e.
@@ -85,7 +85,7 @@ def episode_plan(
     from hydra import compose, initialize_config_dir
 
     from harness.config import CONF_DIR, register, to_config
-    from harness.plan import plan_run
+    from harness.run.plan import plan_run
 
     register()
     overrides = [
@@ -157,13 +157,13 @@ class LatencyFactory:
 
 
 def run_episodes(plan: Any, factory: Any = None) -> tuple[float, int, int]:
-    """(wall seconds of the runner's execute, episodes, model calls) in a fresh run folder."""
+    """(wall seconds of harness.run.process.execute, episodes, model calls) in a fresh run folder."""
     from harness.records import load_records
-    from harness.runner import execute
+    from harness.run.process import execute
 
     with tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
-        asyncio.run(execute(plan, Path(d), factory))
+        asyncio.run(execute(plan, Path(d), None, factory))  # arms=[baseline]: no monitor
         dt = time.perf_counter() - t0
         records = load_records(Path(d) / "episodes.jsonl")
     assert all(r["status"] in ("completed", "agent_failed") for r in records), "an episode hit an infra error"

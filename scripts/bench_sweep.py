@@ -76,7 +76,7 @@ def job_timeline(job_dir: Path) -> dict[str, float]:
             continue
         if m.group(2).startswith("harness") and "ready" not in t:
             t["ready"] = stamp(m.group(1))  # the first harness line: imports and config done
-        if m.group(2) == "harness.plan" and "planned" in line:
+        if m.group(2) == "harness.run.plan" and "planned" in line:
             t["planned"] = stamp(m.group(1))
     starts, ends = [], []
     for line in (job_dir / "episodes.jsonl").read_text().splitlines():

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis.tables import POLICY_CAPTIONS  # noqa: E402
 from core.worlds import get_environment  # noqa: E402
-from harness.driver import monitor_interposers, run_policy_episode  # noqa: E402
+from harness.run.grid import monitor_interposers, run_policy_episode  # noqa: E402
 
 WORLD_POLICIES = ("oracle", "naive", "retry_once")  # the world's test policies (no monitor arm)
 POLICIES = ("trusting", "receipt-aware", "skeptic", "noisy")

@@ -101,7 +101,7 @@ def crossfit_fire_rate(plugin, env, split: str) -> None:
 def airline_heldout(plugin, env) -> None:
     """Airline's held-out figures: the registries its studies build (the world's own contract sources,
     cross-fitted by user), each result checked by the fold that did not learn from its user."""
-    from harness.contracts import ContractSpec, contract_parts
+    from harness.run.registries import ContractSpec, contract_parts
 
     t0 = time.perf_counter()
     parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources)))

@@ -66,9 +66,9 @@ def build_registries(
     env: Any, rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None
 ):
     """``(fold of each workflow, {fold: registry})`` for the folds studied: the registries a run of this
-    world checks with (its contract sources, cross-fitted; ``harness.contracts``), not a copy."""
+    world checks with (its contract sources, cross-fitted; ``harness.run.registries``), not a copy."""
     from core.worlds import get_plugin
-    from harness.contracts import ContractSpec, contract_parts
+    from harness.run.registries import ContractSpec, contract_parts
 
     plugin = get_plugin(env.name)
     parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), n_folds, seed))
@@ -239,7 +239,7 @@ PROPAGATION_POLICY = "trusting"  # the scripted policy that trusts every result 
 def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOptions) -> dict[str, Any]:
     """Episodes of the trusting scripted policy on clean tasks with one fault injected each."""
     from core.worlds import get_plugin
-    from harness.driver import run_policy_episode
+    from harness.run.grid import run_policy_episode
 
     plugin = get_plugin(env.name)
     clean = {}

@@ -2,7 +2,7 @@
 
 Key = ``harness.llm.models.request_key`` (sha256 of the canonical request incl. the replicate slot, which
 carries the episode's sampling draw: the replicate for trial 0, a draw derived from the config seed for
-later trials, ``harness.studies.sampling_draw``; so each trial has its own recorded replies).
+later trials, ``harness.run.schedule.sampling_draw``; so each trial has its own recorded replies).
 Modes: ``record`` (answer hits, store misses), ``replay`` (strict: a miss is an InfraError
 cache_miss), ``passthrough`` (always call, store nothing) and ``off``. The mode logic lives in
 ``harness.llm.models.acomplete``; this module only stores and loads.

@@ -8,7 +8,7 @@
     python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred] -- CMD ARGS...
 
 ``learn --env`` uses the world's own contract sources (``contract_sources``: the ones its studies
-use, built by ``harness.monitor.sources`` as the run's ``harness.contracts`` does); ``--sources``
+use, built by ``harness.monitor.sources`` as the run's ``harness.run.registries`` does); ``--sources``
 overrides them.
 
 A cross-fit file (``--all-folds``) checks each row with the registry of its workflow's fold.

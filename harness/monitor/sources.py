@@ -1,5 +1,5 @@
 """A world's contract sources as registries: the one way the command line and the run's
-``harness.contracts`` build them.
+``harness.run.registries`` build them.
 
 ``traces``: contracts mined from the world's clean traces; ``schemas``: each tool's result schema;
 ``database``: the world's public database, bound to the tools whose results are its records. The

@@ -12,7 +12,7 @@ import analysis.simulate, analysis.__main__
 from analysis.__main__ import main
 main(["table1", "--run", *sys.argv[1:]])  # load, statistics and tables; figures imported above
 print(json.dumps({"litellm": "litellm" in sys.modules, "models": "harness.llm.models" in sys.modules,
-                  "runner": "harness.runner" in sys.modules}))
+                  "runner": "harness.run.study" in sys.modules}))
 """
 
 

@@ -40,7 +40,7 @@ def taubench_records(synth, clean: bool = False, models=("model-a", "model-b")) 
 
 
 def world_json(plugin, env) -> dict:
-    """world.json as the runner writes it (harness.runner.world_description): the plugin's own words."""
+    """world.json as the runner writes it (harness.run.study.world_description): the plugin's own words."""
     return {"name": plugin.name, "options": {}, **plugin.presentation(env)}
 
 

@@ -441,7 +441,7 @@ def test_sigkill_mid_append_then_resume_loses_and_duplicates_nothing(tmp_path, t
 def test_a_signal_during_an_append_leaves_the_writer_consistent(tmp_path, monkeypatch):
     """Ctrl-C landing while a line is being fsync'ed (where a loaded machine spends its append) must
     not leave the line written but uncounted: the next append would reuse its seq and break the chain."""
-    from harness import stopping
+    from harness.run import stopping
 
     path = tmp_path / "episodes.jsonl"
     real_fsync, hit = os.fsync, []

@@ -8,8 +8,8 @@ from hydra import compose, initialize_config_dir
 
 from core.worlds import get_plugin
 from harness.config import CONF_DIR, register, to_config
-from harness.episode import fault_kinds_hit
-from harness.plan import plan_run
+from harness.run.episode import fault_kinds_hit
+from harness.run.plan import plan_run
 
 register()
 PLUGIN = get_plugin("toolmaze")

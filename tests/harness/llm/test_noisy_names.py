@@ -12,7 +12,7 @@ from harness.config import CONF_DIR, register, to_config
 from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
 from harness.llm.providers.scripted import get_policy
 from harness.records import load_records
-from harness.runner import run_study
+from harness.run.study import run_study
 
 register()
 NAME = "noisy?p_notice=0.3&p_follow=0.6"

@@ -11,7 +11,7 @@ import harness.llm.providers.scripted as scripted
 from harness.config import CONF_DIR, load_arms, register, to_config
 from harness.llm.models import ModelSpec, _call_kwargs, complete, effort_for_budget, reasoning_params
 from harness.records import load_records
-from harness.runner import run_study
+from harness.run.study import run_study
 
 register()
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hello"}]

@@ -183,8 +183,8 @@ def test_learn_env_uses_the_worlds_own_sources(retail, tmp_path, capsys):
 
 
 def test_a_runs_coverage_share(retail):
-    """harness.contracts' coverage of a run's registries: each fold's over the traces it checks."""
-    from harness.contracts import ContractSpec, contract_coverage, contract_parts
+    """harness.run.registries' coverage of a run's registries: each fold's over the traces it checks."""
+    from harness.run.registries import ContractSpec, contract_coverage, contract_parts
 
     plugin, env = retail
     spec = ContractSpec(tuple(plugin.contract_sources))

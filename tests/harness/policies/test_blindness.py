@@ -8,7 +8,7 @@ from pathlib import Path
 
 import harness.agents.policies as pkg
 
-FORBIDDEN = ("environments", "harness.monitor", "harness.faults", "harness.runner", "harness.records")
+FORBIDDEN = ("environments", "harness.monitor", "harness.faults", "harness.run.study", "harness.records")
 POLICY_MODULES = [
     "_checks",
     "_history",

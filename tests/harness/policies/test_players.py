@@ -19,7 +19,7 @@ from harness.agents.policies.trusting import Trusting
 from harness.config import CONF_DIR, register, to_config
 from harness.llm.models import ModelConfigError, ModelSpec
 from harness.llm.providers.registry import get_policy
-from harness.plan import fit_to_world, plan_run
+from harness.run.plan import fit_to_world, plan_run
 
 RUNNER = Path(__file__).resolve().parents[1] / "runner"
 register()

@@ -25,7 +25,7 @@ from core.plugin import Plugin
 from core.protocol import ToolCall, ToolResult
 from core.worlds import get_environment, get_plugin
 from harness.agents.policies.players import play_mode
-from harness.driver import run_policy_episode
+from harness.run.grid import run_policy_episode
 from harness.stream import StreamContext
 
 STOCK = ("trusting", "receipt-aware", "skeptic", "noisy")

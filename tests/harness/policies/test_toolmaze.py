@@ -10,7 +10,7 @@ import pytest
 
 from core.worlds import get_environment
 from environments.toolmaze.policies import run_policy
-from harness.driver import run_grid, run_policy_episode
+from harness.run.grid import run_grid, run_policy_episode
 
 TARGET = 0.97  # the brief's bar for trusting / receipt-aware / skeptic on P0, relative to the oracle
 
@@ -64,8 +64,8 @@ def test_faults_separate_the_policies(env):
 @pytest.mark.slow
 def test_monitor_receipts_help_only_the_policies_that_read_them(env):
     from environments.toolmaze.__main__ import traces
-    from harness.driver import monitor_interposers
     from harness.monitor.crossfit import build_crossfit
+    from harness.run.grid import monitor_interposers
 
     crossfit = build_crossfit(traces(env, mode="P0"))
 

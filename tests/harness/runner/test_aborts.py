@@ -11,10 +11,10 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 import harness.config
-from harness.manifest import ResumeMismatch
-from harness.notices import StrictError
 from harness.records import RecordCorruptError
-from harness.runner import run_study
+from harness.run.manifest import ResumeMismatch
+from harness.run.notices import StrictError
+from harness.run.study import run_study
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import load_fakeworld, policy_factory  # noqa: E402
@@ -63,7 +63,7 @@ def test_an_interrupt_before_the_first_record_restores_the_folder(tmp_path, monk
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("harness.runner.execute", interrupted)
+    monkeypatch.setattr("harness.run.study.execute", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_study(config("limit=2"), run_dir, factory=policy_factory)
     assert snapshot(run_dir) == before

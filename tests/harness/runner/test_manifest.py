@@ -7,7 +7,7 @@ import json
 import pytest
 
 from core.seeding import sha256_hex
-from harness.manifest import finish_manifest, git_state, identity_hash, package_versions, start_manifest
+from harness.run.manifest import finish_manifest, git_state, identity_hash, package_versions, start_manifest
 
 CFG = {"study": {"name": "s"}, "seed": 0, "progress": True, "budget": {"usd": 1.0}}
 
@@ -42,7 +42,7 @@ def test_git_and_versions():
 
 
 def test_head_fallback_reads_git_files(tmp_path):
-    from harness.manifest import _head_from_files
+    from harness.run.manifest import _head_from_files
 
     sha = "ab" * 20
     (tmp_path / ".git" / "refs" / "heads").mkdir(parents=True)
@@ -66,8 +66,8 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
     from hydra import compose, initialize_config_dir
 
     import harness.config
-    from harness.manifest import ResumeMismatch
-    from harness.runner import run_study
+    from harness.run.manifest import ResumeMismatch
+    from harness.run.study import run_study
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _fakes import load_fakeworld, policy_factory
@@ -112,7 +112,7 @@ def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
 
     import harness.config
     from harness.agents import prompts
-    from harness.runner import run_study
+    from harness.run.study import run_study
     from harness.verify import compare, recompute
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -20,7 +20,7 @@ from _fakes import load_fakeworld, policy_factory  # noqa: E402
 from harness import verify  # noqa: E402
 from harness.config import CONF_DIR, register, to_config  # noqa: E402
 from harness.records import RecordChainError, Transcript, load_records, scan, write_records  # noqa: E402
-from harness.runner import run_study  # noqa: E402
+from harness.run.study import run_study  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
 register()
@@ -194,7 +194,7 @@ def test_cli_reports_a_torn_last_line_on_the_console_and_in_run_log(cli_run, tmp
 
 
 def test_a_sweep_merges_chained_records_and_refuses_a_job_whose_records_changed(finished, tmp_path, capsys):
-    from harness.sweep import merge_records
+    from harness.run.sweep import merge_records
 
     sweep = tmp_path / "sweep"
     records = load_records(finished / "episodes.jsonl")

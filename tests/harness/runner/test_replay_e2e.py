@@ -11,7 +11,7 @@ from hydra import compose, initialize_config_dir
 
 from harness.config import CONF_DIR, register, to_config
 from harness.records import WALL_CLOCK_FIELDS, load_records, validate_record
-from harness.runner import run_study
+from harness.run.study import run_study
 
 register()
 BASE = ["study=smoke", "limit=2", "arms=[baseline,monitor]", "progress=false", "concurrency=2"]

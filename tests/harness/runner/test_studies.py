@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _fakes import load_fakeworld  # noqa: E402
 
 from core.seeding import stable_int  # noqa: E402
-from harness.studies import build_schedule, select_tasks  # noqa: E402
+from harness.run.schedule import build_schedule, select_tasks  # noqa: E402
 
 fw = load_fakeworld()
 WORLD = fw.FakeWorld(12)

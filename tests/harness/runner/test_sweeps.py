@@ -103,7 +103,7 @@ def test_the_launchers_idle_workers_are_released_when_a_sweep_ends():
 
     from joblib.externals.loky import get_reusable_executor
 
-    from harness.sweep import release_idle_workers
+    from harness.run.sweep import release_idle_workers
 
     pid = get_reusable_executor(max_workers=1).submit(_pid).result()
     release_idle_workers()

@@ -15,7 +15,7 @@ from _fakes import policy_factory  # noqa: E402
 from harness.config import CONF_DIR, register, to_config  # noqa: E402
 from harness.monitor.crossfit import CrossFit, fold_of  # noqa: E402
 from harness.records import load_records, validate_record  # noqa: E402
-from harness.runner import run_study  # noqa: E402
+from harness.run.study import run_study  # noqa: E402
 
 register()
 
@@ -72,7 +72,7 @@ def test_monitor_arms_on_toolmaze(tmp_path):
 
 
 def _plan(study: str):
-    from harness.plan import plan_run
+    from harness.run.plan import plan_run
 
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         return plan_run(to_config(compose("config", overrides=[f"study={study}"])))
@@ -105,11 +105,11 @@ def test_table1_and_ablations_select_their_frozen_cells():
 def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp_path, monkeypatch):
     """A sweep worker runs several jobs of a study: the second reuses the first's cross-fitted
     registries (the same object); another monitor seed is another key, so it is mined afresh."""
-    from harness import contracts
     from harness.monitor import crossfit as cf
-    from harness.plan import plan_run
+    from harness.run import registries
+    from harness.run.plan import plan_run
 
-    monkeypatch.setattr(contracts, "_CROSSFIT_MEMO", {})
+    monkeypatch.setattr(registries, "_CROSSFIT_MEMO", {})
     calls = []
     real = cf.build_crossfit
     monkeypatch.setattr(cf, "build_crossfit", lambda *a, **k: calls.append(k) or real(*a, **k))
@@ -121,7 +121,7 @@ def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp
     built = []
     for i, p in enumerate(plans):
         (tmp_path / str(i)).mkdir()
-        parts = contracts.monitor_parts(p)
+        parts = registries.monitor_parts(p)
         parts.save(tmp_path / str(i))
         built.append(parts.mined)
     assert built[0].crossfit is built[1].crossfit and built[2].crossfit is not built[0].crossfit

@@ -22,11 +22,11 @@ from core.seeding import sha256_hex
 from harness.config import Config
 from harness.llm.cache import key_for
 from harness.llm.models import ModelSpec
-from harness.manifest import identity_hash
 from harness.records import EpisodeRecord, load_records, make_episode_id, make_pair_id
 from harness.records.files import encode
 from harness.records.schema import upgrade
-from harness.studies import Selected, build_schedule, sampling_draw
+from harness.run.manifest import identity_hash
+from harness.run.schedule import Selected, build_schedule, sampling_draw
 
 REPO = Path(__file__).resolve().parents[3]
 SEL = [Selected(f"t{i}", f"g{i}", "p3", "p3", "implicit", {"c": "C3"}) for i in range(3)]
@@ -93,7 +93,7 @@ def test_a_sweep_merges_every_trial_and_names_no_job_by_trials(tmp_path):
     from omegaconf import OmegaConf
 
     from harness.records import write_records
-    from harness.sweep import merge_records
+    from harness.run.sweep import merge_records
 
     for arm in ("baseline", "monitor"):
         recs = []

@@ -16,8 +16,8 @@ from _fakes import load_fakeworld, policy_factory  # noqa: E402
 
 from harness.config import CONF_DIR, Config, register, to_config  # noqa: E402
 from harness.records import latest_by_episode, load_records  # noqa: E402
-from harness.runner import run_study  # noqa: E402
-from harness.workers import WorkerFailed, worker_count  # noqa: E402
+from harness.run.study import run_study  # noqa: E402
+from harness.run.workers import WorkerFailed, worker_count  # noqa: E402
 
 register()
 fw = load_fakeworld()

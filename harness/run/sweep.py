@@ -27,8 +27,8 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 
-from harness.manifest import write_atomic
 from harness.records import RecordCorruptError, load_records, write_records
+from harness.run.manifest import write_atomic
 
 log = logging.getLogger(__name__)
 

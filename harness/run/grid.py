@@ -1,10 +1,10 @@
 """Running a scripted policy on episodes without litellm or a run folder: tests, tables, evaluations.
 
-It plays episodes the runner's one way (``harness.episode.play`` with ``loop_settings``: the task's
+It plays episodes the runner's one way (``harness.run.episode.play`` with ``loop_settings``: the task's
 standing instructions in the prompt, the world's simulated user when it has one, the same scoring
 and closing) with a completer that calls ``policy.respond`` directly (same rng derivation and reply
 finishing as the ``scripted`` provider), and builds a monitor arm from the same registries a run
-builds (``harness.contracts``). A policy given by name plays the world as in a run
+builds (``harness.run.registries``). A policy given by name plays the world as in a run
 (``harness.agents.policies.players.world_player``: the world's own player of that name, else the
 stock policy with the world's conventions, else reading the schemas alone). Knows no particular
 world: it asks the world's plugin (or the one it is given).
@@ -22,9 +22,9 @@ from core.worlds import get_plugin
 from harness.agents.loop import LoopResult
 from harness.agents.policies.players import world_player
 from harness.config import ArmCfg
-from harness.contracts import ContractSpec, MinedRegistries, Parts, contract_parts, monitor_source
-from harness.episode import loop_settings, play
 from harness.llm.providers.scripted import Policy, finalize_reply, get_policy, policy_rng
+from harness.run.episode import loop_settings, play
+from harness.run.registries import ContractSpec, MinedRegistries, Parts, contract_parts, monitor_source
 from harness.stream import Interposer, MonitorInterposer
 
 
@@ -148,7 +148,7 @@ def monitor_interposers(
 ) -> InterposerFactory:
     """Per-task interposers of a monitor arm, from the registries a run of this world builds.
 
-    Contracts come from the world's own sources (``harness.contracts``), cross-fitted, so a task is
+    Contracts come from the world's own sources (``harness.run.registries``), cross-fitted, so a task is
     checked by the registry learned from the other folds' groups (pass ``crossfit`` to reuse one).
     """
     plugin = get_plugin(env.name)

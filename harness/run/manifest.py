@@ -26,7 +26,7 @@ from core.seeding import sha256_hex
 from harness import records
 
 PINNED = ("hydra-core", "omegaconf", "numpy", "pandas", "scipy", "tqdm", "matplotlib", "litellm", "httpx")
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _git(*args: str) -> str | None:
@@ -223,7 +223,7 @@ def start_manifest(
 ) -> dict[str, Any]:
     """Write the manifest at run start; earlier starts of a resumed run are kept in ``resumes``.
 
-    ``fingerprint`` (``harness.fingerprint``) holds the hashes ``verify`` recomputes later. Records
+    ``fingerprint`` (``harness.run.fingerprint``) holds the hashes ``verify`` recomputes later. Records
     changed after they were written stop the run here (``RecordChainError``), before any write.
     """
     check_resume(run_dir, resolved)

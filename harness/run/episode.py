@@ -23,16 +23,20 @@ from harness.agents import prompts
 from harness.agents.loop import Completer, LoopResult, LoopSettings, run_loop
 from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg
-from harness.contracts import MonitorSource
-from harness.execution import RETRIED_STATUSES, CompleterFactory
-from harness.llm.models import InfraError
-from harness.manifest import write_atomic
-from harness.plan import Plan
+from harness.llm.models import InfraError, ModelSpec
 from harness.records import RECORD_VERSION, EpisodeRecord
+from harness.run.manifest import write_atomic
+from harness.run.plan import Plan
+from harness.run.registries import MonitorSource
+from harness.run.schedule import EpisodeSpec
 from harness.stream import Interposer, MonitorInterposer
-from harness.studies import EpisodeSpec
 
 log = logging.getLogger(__name__)
+
+# spec, sampling draw -> completer (the draw: EpisodeSpec.draw, the replicate for trial 0); the default
+# calls harness.llm.models.acomplete with the run's cache, whose key holds the draw
+CompleterFactory = Callable[[ModelSpec, int], Completer]
+RETRIED_STATUSES = ("infra_error", "env_error")  # what --retry-infra-errors reruns
 
 
 def fault_kinds_hit(results_meta: list[dict]) -> list[str]:

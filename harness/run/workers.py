@@ -35,9 +35,11 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from harness.contracts import build_monitors, monitor_parts
-from harness.episode import chain_for, episode_chains, run_episode
-from harness.execution import (
+from harness.llm.models import drain_success_logging
+from harness.records import RecordWriter
+from harness.records.files import signals_held
+from harness.run.episode import chain_for, episode_chains, run_episode
+from harness.run.process import (
     Progress,
     arm_factories,
     close_world,
@@ -46,10 +48,8 @@ from harness.execution import (
     run_summary,
     within_budget,
 )
-from harness.llm.models import drain_success_logging
-from harness.records import RecordWriter
-from harness.records.files import signals_held
-from harness.stopping import as_worker, leave_quietly, raising_on_signals
+from harness.run.registries import monitor_parts
+from harness.run.stopping import as_worker, leave_quietly, raising_on_signals
 
 log = logging.getLogger(__name__)
 
@@ -146,13 +146,11 @@ class SharedSpend:
 
 
 def execute_forked(
-    plan: Any, run_dir: Path, workers: int, factory: Any = None, monitors: Any = None
+    plan: Any, run_dir: Path, workers: int, monitors: Any, factory: Any = None
 ) -> dict[str, Any]:
-    """``runner.execute`` with the episodes spread over ``workers`` forked processes."""
+    """``harness.run.process.execute`` with the episodes spread over ``workers`` forked processes."""
 
     records_path, before, todo = pending_work(plan, run_dir)
-    if monitors is None:
-        monitors = build_monitors(plan, run_dir)
     global _PARENT_PID
     _PARENT_PID = os.getpid()
     ctx = multiprocessing.get_context("fork")

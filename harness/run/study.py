@@ -1,11 +1,11 @@
 """The runner: a study config -> its plan -> episodes in this process or in forked workers -> records.
 
-``run_study(cfg, run_dir)`` is the whole run: it plans (``harness.plan``: world, arms, models,
+``run_study(cfg, run_dir)`` is the whole run: it plans (``harness.run.plan``: world, arms, models,
 faults, the paired schedule; every config error before anything is written), writes the config and
-the manifest, builds the contract registries once (``harness.contracts``), skips episodes already
-recorded (resume, also after ``kill -9``), runs the rest (``execute`` here, or ``harness.workers``
+the manifest, builds the contract registries once (``harness.run.registries``), skips episodes already
+recorded (resume, also after ``kill -9``), runs the rest (``execute`` here, or ``harness.run.workers``
 with forked processes) with a global and a per-model concurrency cap, stops scheduling when the
-USD/token budget is spent, and writes one record per episode (``harness.episode``) plus its
+USD/token budget is spent, and writes one record per episode (``harness.run.episode``) plus its
 transcript. Model calls go through a *completer factory* (default: ``harness.llm.models.acomplete``)
 so tests can run the runner with fakes. Knows no particular world; never reads API key values.
 
@@ -23,93 +23,24 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from harness import stopping
 from harness.config import Config
-from harness.contracts import (
+from harness.records import load_records
+from harness.run import stopping
+from harness.run.manifest import check_resume, finish_manifest, start_manifest, write_atomic
+from harness.run.plan import Plan, faults_without_target, plan_run
+from harness.run.process import CompleterFactory, execute
+from harness.run.registries import (
     COVERAGE_FILE,
     MonitorSource,
     Parts,
-    build_monitors,
     monitor_parts,
     monitors_from,
     result_path_coverage,
 )
-from harness.episode import chain_for, episode_chains, run_episode
-from harness.execution import (
-    CompleterFactory,
-    Progress,
-    arm_factories,
-    close_world,
-    pending_work,
-    run_summary,
-    within_budget,
-)
-from harness.llm.models import drain_success_logging
-from harness.manifest import check_resume, finish_manifest, start_manifest, write_atomic
-from harness.plan import Plan, faults_without_target, plan_run
-from harness.records import RecordWriter, load_records
-from harness.rundir import untouched_unless_recorded
-from harness.stopping import TaskStop
-from harness.studies import EpisodeSpec
-from harness.workers import execute_forked, parts_beside_litellm, worker_count
+from harness.run.rundir import untouched_unless_recorded
+from harness.run.workers import execute_forked, parts_beside_litellm, worker_count
 
 log = logging.getLogger(__name__)
-
-
-async def execute(
-    plan: Plan, run_dir: Path, factory: CompleterFactory | None = None, monitors: MonitorSource | None = None
-) -> dict[str, Any]:
-    cfg = plan.cfg
-    records_path, spend, todo = pending_work(plan, run_dir)
-    factories, cache = arm_factories(plan, run_dir, factory, spend)
-    if monitors is None:
-        monitors = build_monitors(plan, run_dir)
-    chains = episode_chains(plan, monitors)
-
-    global_sem = asyncio.Semaphore(cfg.concurrency)
-    model_sems = {name: asyncio.Semaphore(spec.max_concurrency) for name, spec in plan.models.items()}
-    progress = Progress(len(todo), cfg, spend)
-    stopped_by_budget = False
-
-    def budget_ok() -> bool:
-        return within_budget(cfg, spend)
-
-    stop = TaskStop()
-    with RecordWriter(records_path) as writer:
-
-        async def one(ep: EpisodeSpec) -> None:
-            nonlocal stopped_by_budget
-            # the model's own cap first: episodes queued behind a busy model must not hold global slots
-            async with model_sems[ep.model], global_sem:
-                if not budget_ok():  # stop scheduling: unstarted episodes stay unrecorded
-                    if not stopped_by_budget:
-                        log.warning(
-                            "budget spent (%s USD, %d tokens): no new episode starts",
-                            round(spend.usd, 6),
-                            spend.tokens,
-                        )
-                    stopped_by_budget = True
-                    return
-                rec = await run_episode(
-                    plan, ep, factories[ep.arm], chain_for(plan, chains, ep), budget_ok, run_dir
-                )
-                if stop.signum is None:  # an episode finishing after the stop is not recorded
-                    writer.append(rec)
-                    progress.add(rec)
-
-        tasks = [asyncio.create_task(one(ep)) for ep in todo]
-        stop.install(tasks)
-        try:
-            await wait_all(tasks)
-        finally:
-            stop.remove()
-            progress.close()
-            if cache is not None and hasattr(cache, "close"):
-                cache.close()
-            await close_world(plan)
-            await drain_success_logging()  # a configured callback gets the last calls' events
-    stop.raise_if_stopped()
-    return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend, progress.rates())
 
 
 def world_description(plan: Plan) -> dict[str, Any]:
@@ -119,21 +50,6 @@ def world_description(plan: Plan) -> dict[str, Any]:
         "options": dict(plan.cfg.study.env.options),
         **plan.plugin.presentation(plan.env),
     }
-
-
-async def wait_all(tasks: list[asyncio.Task]) -> None:
-    """Wait until every task has ended (none outlives the records file). The first error cancels the
-    rest and is raised once they have ended; a cancelled task is a stop, not an error."""
-    pending = set(tasks)
-    while pending:
-        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-        failed = [t for t in done if not t.cancelled() and t.exception() is not None]
-        if failed:  # a bug, not a stop: the others are cancelled, then the error goes up
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending)
-            raise failed[0].exception()
 
 
 def run_study(
@@ -146,11 +62,11 @@ def run_study(
 ) -> dict[str, Any]:
     """Plan, check, write config + manifest, run what is pending, update the manifest; returns the counts.
 
-    Every refusal comes before the first write (``harness.rundir``): the plan, the worker count, the
+    Every refusal comes before the first write (``harness.run.rundir``): the plan, the worker count, the
     resume checks (same configuration and price table, readable records), the contracts and, with
     ``strict``, the notices. ``factory`` and ``monitors`` replace the model adapter and the mined
     monitors (tests use fakes); ``plan`` is a plan already made from ``cfg``. With ``workers`` > 1
-    (``harness.workers``) the episodes run in forked processes; ``multirun``: this run is one job of
+    (``harness.run.workers``) the episodes run in forked processes; ``multirun``: this run is one job of
     a sweep (``workers: 0`` then means one process).
     """
     run_dir = Path(run_dir)
@@ -166,7 +82,7 @@ def run_study(
         plan.notices.extend(faults_without_target(plan))
     plan.notices.enforce(cfg.strict)
     stopping.check()  # a stop asked for while planning or building contracts
-    from harness.fingerprint import plan_fingerprint, registries_digest
+    from harness.run.fingerprint import plan_fingerprint, registries_digest
 
     with untouched_unless_recorded(run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -177,9 +93,9 @@ def run_study(
             parts.save(run_dir / "registries")
         coverage = write_coverage(plan, parts, run_dir)
         if workers > 1:
-            counts = execute_forked(plan, run_dir, workers, factory, monitors)
+            counts = execute_forked(plan, run_dir, workers, monitors, factory)
         else:
-            counts = asyncio.run(execute(plan, run_dir, factory, monitors))
+            counts = asyncio.run(execute(plan, run_dir, monitors, factory))
     manifest["fingerprint"]["registries"] = registries_digest(run_dir / "registries")
     notices = plan.notices.manifest(counts.pop("notice_codes", None))
     if coverage is not None:

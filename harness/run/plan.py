@@ -24,9 +24,9 @@ from core.worlds import UnknownEnvironmentError, get_plugin
 from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
 from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
 from harness.llm.providers import registry as policies
-from harness.notices import Board, Notice
+from harness.run.notices import Board, Notice
+from harness.run.schedule import EpisodeSpec, build_schedule, select_tasks
 from harness.stream import Interposer
-from harness.studies import EpisodeSpec, build_schedule, select_tasks
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Plan:
     # fault label -> its injector (shared by every arm); a study may cross its tasks with several faults
     faults: dict[str, Interposer] = field(default_factory=dict)
     folds: dict[str, int | None] = field(default_factory=dict)
-    notices: Board = field(default_factory=Board)  # what is plugged in and does nothing (harness.notices)
+    notices: Board = field(default_factory=Board)  # what is plugged in and does nothing (harness.run.notices)
 
     def specs(self) -> list[ModelSpec]:
         return model_specs(self.models, self.reviewers, self.user)

@@ -17,8 +17,8 @@ from typing import Any
 
 from core.plugin import Plugin
 from core.protocol import Environment
-from harness.notices import Notice
-from harness.plan import Plan
+from harness.run.notices import Notice
+from harness.run.plan import Plan
 
 log = logging.getLogger(__name__)
 

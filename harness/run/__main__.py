@@ -2,7 +2,7 @@
 
 ``--retry-infra-errors`` is accepted as a spelling of ``retry_infra_errors=true``. Thin on purpose:
 compose + validate the config (Hydra's own messages for typos and gaps), plan the run (models,
-keys, arms, tasks), pick the run folder, hand over to :func:`harness.runner.run_study`. A plan
+keys, arms, tasks), pick the run folder, hand over to :func:`harness.run.study.run_study`. A plan
 error (unknown model, missing API key...) ends the process with status 2 and a one-paragraph
 message, before any episode, record or manifest; so does a world that cannot start (its data or
 install missing: ``core.protocol.WorldUnavailable``). Tests use the compose API and ``run_study``
@@ -24,22 +24,22 @@ from omegaconf.errors import OmegaConfBaseException
 
 from core import offline, worlds
 from core.protocol import WorldUnavailable
-from harness import stopping
 from harness.config import register, to_config
-from harness.manifest import ResumeMismatch
-from harness.notices import StrictError
-from harness.plan import plan_run
 from harness.records import RecordCorruptError
-from harness.runner import run_study
-from harness.stopping import Interrupted
-from harness.workers import WorkerFailed, worker_count
+from harness.run import stopping
+from harness.run.manifest import ResumeMismatch
+from harness.run.notices import StrictError
+from harness.run.plan import plan_run
+from harness.run.stopping import Interrupted
+from harness.run.study import run_study
+from harness.run.workers import WorkerFailed, worker_count
 
 register()
 
 PLAN_ERROR_STATUS = 2
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="config")
+@hydra.main(version_base="1.3", config_path="../../conf", config_name="config")
 def main(cfg: DictConfig) -> None:
     stopping.install()
     try:
