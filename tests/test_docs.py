@@ -1,6 +1,6 @@
 """The README and the documentation site: short README naming both commands, no timings in it, the
-architecture page's contracts equal to pyproject's, and the site built with --strict and shown in a
-real browser."""
+architecture page's contracts equal to pyproject's and its drawing checked against them and against the
+code's imports, and the site built with --strict and shown in a real browser."""
 
 from __future__ import annotations
 
@@ -110,3 +110,136 @@ def test_every_module_the_architecture_page_draws_exists():
     assert len(named) > 8
     missing = sorted(p for p in named if "<" not in p and not (ROOT / p).exists())
     assert not missing, f"docs/architecture.md draws modules that are gone: {missing}"
+
+
+# The drawing of the house: its boxes, and the list of imports under it (one importer a line,
+# ``a -> b, c``), checked against the contracts (nothing drawn that a contract forbids) and against the
+# code (every import between the boxes drawn), so the drawing cannot go stale unseen.
+
+PACKAGES = ("core", "environments", "harness", "analysis", "hydra_plugins")
+
+
+def drawn_imports() -> dict[str, set[str]]:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = page[page.index("<!-- imports -->") : page.index("<!-- /imports -->")]
+    edges: dict[str, set[str]] = {}
+    for line in block.splitlines():
+        m = re.fullmatch(r"([\w.]+)\s*->\s*([\w., ]+)", line.strip())
+        if m:
+            edges.setdefault(m[1], set()).update(t.strip() for t in m[2].split(","))
+    assert edges, "no import list under the drawing"
+    return edges
+
+
+def drawn_boxes() -> dict[str, int]:
+    """Each module the drawing names (``harness/run/`` -> ``harness.run``) and the line it is first on."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawing = page[page.index("```") : page.index("```", page.index("```") + 3)]
+    boxes: dict[str, int] = {}
+    for i, line in enumerate(drawing.splitlines()):
+        for path in re.findall(rf"(?<![\w/])((?:{'|'.join(PACKAGES)})(?:/\w+)*(?:\.py|/))(?!<)", line):
+            boxes.setdefault(path.removesuffix(".py").rstrip("/").replace("/", "."), i)
+    return boxes
+
+
+def within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def matches(pattern: str, module: str) -> bool:
+    """import-linter's module expression: ``*`` one name, ``**`` any names."""
+    regex = re.escape(pattern).replace(r"\*\*", r"[\w.]+").replace(r"\*", r"\w+")
+    return re.fullmatch(regex, module) is not None
+
+
+def forbidden_by(contract: dict, source: str, target: str) -> bool:
+    """Whether ``contract`` forbids the drawn import ``source -> target`` (the box or a parent of it
+    named as source, the target or a parent of it as forbidden), unless an ignored import covers it."""
+    kind = contract["type"]
+    if kind == "forbidden":
+        hit = any(within(source, s) for s in contract["source_modules"]) and any(
+            within(target, f) for f in contract["forbidden_modules"]
+        )
+    elif kind == "independence":
+        a, b = independent(contract["modules"], source), independent(contract["modules"], target)
+        hit = a is not None and b is not None and a != b
+    else:
+        return False
+    ignored = (ln.split("->") for ln in contract.get("ignore_imports", []))
+    return hit and not any(
+        (within(source, i) or matches(i, source)) and (within(target, j) or matches(j, target))
+        for i, j in ((i.strip(), j.strip()) for i, j in ignored)
+    )
+
+
+def independent(patterns: list[str], module: str) -> str | None:
+    """The module of an independence contract that holds ``module`` (itself or a parent), if any."""
+    for candidate in [module, *parents(module)]:
+        if any(matches(p, candidate) for p in patterns):
+            return candidate
+    return None
+
+
+def parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)]
+
+
+def contracts() -> list[dict]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+
+
+def test_the_drawing_and_its_import_list_name_the_same_boxes_each_above_what_it_imports():
+    edges, boxes = drawn_imports(), drawn_boxes()
+    listed = set(edges) | {t for ts in edges.values() for t in ts}
+    assert listed == set(boxes), (
+        f"drawn, not listed: {set(boxes) - listed}; listed, not drawn: {listed - set(boxes)}"
+    )
+    below = [(s, t) for s, ts in edges.items() for t in ts if boxes[s] >= boxes[t]]
+    assert not below, f"the drawing puts an importer at or under what it imports: {below}"
+
+
+def test_the_drawn_imports_are_allowed_by_the_contracts():
+    edges = drawn_imports()
+    refused = sorted(
+        (s, t, c["name"]) for s, ts in edges.items() for t in ts for c in contracts() if forbidden_by(c, s, t)
+    )
+    assert not refused, f"docs/architecture.md draws imports a contract forbids: {refused}"
+    # and no circle between siblings of an acyclic contract's ancestors
+    for c in (c for c in contracts() if c["type"] == "acyclic_siblings"):
+        for ancestor in c["ancestors"]:
+            sibling = {
+                b for b in {*edges, *(t for ts in edges.values() for t in ts)} if b.startswith(ancestor + ".")
+            }
+            graph = {s: {t for t in edges.get(s, ()) if t in sibling} for s in sibling}
+            while graph:
+                leaves = {s for s, ts in graph.items() if not ts}
+                assert leaves, f"a drawn circle between the siblings under {ancestor}: {sorted(graph)}"
+                graph = {s: ts - leaves for s, ts in graph.items() if s not in leaves}
+
+
+def test_every_import_between_the_drawn_boxes_is_drawn():
+    grimp = pytest.importorskip("grimp")
+    boxes = set(drawn_boxes())
+    graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True)
+
+    def box(module: str) -> str | None:
+        """The innermost drawn box holding ``module``."""
+        held = [b for b in boxes if within(module, b)]
+        return max(held, key=len) if held else None
+
+    # every package of the harness and every root package is a box, so nothing goes undrawn
+    children = {m for m in graph.modules if m.count(".") == 1 and m.startswith("harness.")}
+    assert children - boxes == set(), f"harness packages the drawing leaves out: {children - boxes}"
+    assert {"core", "environments", "analysis", "hydra_plugins"} <= boxes
+    undrawn = sorted(m for m in graph.modules if box(m) is None and m not in ("harness", "hydra_plugins"))
+    assert not undrawn, undrawn
+
+    edges = drawn_imports()
+    missing: dict[tuple[str, str], str] = {}
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            a, b = box(importer), box(imported)
+            if a and b and a != b and not within(a, b) and not within(b, a) and b not in edges.get(a, ()):
+                missing.setdefault((a, b), f"{importer} -> {imported}")
+    assert not missing, f"imports the drawing lacks (docs/architecture.md): {missing}"
