@@ -39,6 +39,10 @@ class DuplicateError(ValueError):
     """Two worlds, or two configs of one group, share a name: which one is meant is not ours to guess."""
 
 
+class ConfigFileError(ValueError):
+    """A config file that Hydra would compose into something else than it means (its package line)."""
+
+
 @dataclass(frozen=True)
 class World:
     """A discovered world: its name, its plugin reference, its folder and where it was found."""
@@ -126,10 +130,24 @@ def config_file(group: str, name: str) -> Path | None:
     return config_index().get(group, {}).get(name)
 
 
+# groups whose configs are selected several at a time: each file puts itself under its own name
+MULTI_SELECT_GROUPS = ("arm", "model", "fault")
+
+
 def check() -> None:
-    """Raise ``DuplicateError`` if two worlds or two configs of one group share a name."""
+    """Raise ``DuplicateError`` if two worlds or two configs of one group share a name; ``ConfigFileError`` if an arm,
+    model or fault file does not put itself under its name (its first line ``# @package <group>.<name>``:
+    without it, selecting it beside another would merge the two into one)."""
     discover()
-    config_index()
+    index = config_index()
+    for group in MULTI_SELECT_GROUPS:
+        for name, path in index[group].items():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            if not lines or lines[0].strip() != f"# @package {group}.{name}":
+                raise ConfigFileError(
+                    f"{path}: an {group} config starts with the line '# @package {group}.{name}' (it puts the "
+                    f"config under its name, so several {group} configs can be selected at once); add it"
+                )
 
 
 def get_plugin(name: str) -> Plugin:

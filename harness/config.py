@@ -1,17 +1,26 @@
-"""The structured-config schema behind ``conf/``: what a study, an arm and a model may say.
+"""The structured-config schema behind ``conf/``: what a study, an arm, a model and a fault may say.
 
 Registered in Hydra's ConfigStore as ``schema`` (the root) so a typo or a missing value fails with
-Hydra's own message before any episode starts. Arms and models are Hydra config groups (``arm=``,
-``model=``: one each per job, swept with ``-m``) or, inside one job, lists of names (``arms``,
-``models``), each resolved from ``conf/arm/<name>.yaml`` / ``conf/model/<name>.yaml`` and validated
-against :class:`ArmCfg` /
-:class:`ModelCfg` here. This module knows nothing about environments, monitors or litellm.
+Hydra's own message before any episode starts. Arms, models and faults are Hydra config groups that
+select one or several configs (Hydra's "select multiple configs from a config group" pattern:
+``arm=[baseline,monitor]``, ``model=scripted-skeptic``, ``fault=[a,b]``; a sweep varies them with
+``-m``). Each file puts itself under its own name (``# @package arm.monitor``), so the composed
+config holds ``arm: {baseline: ..., monitor: ...}``, validated against :class:`ArmCfg` and the
+model schema here, and the run reads them from there: Hydra reads each file once. A model's config
+has one definition, :class:`harness.llm.spec.ModelSpec`; the Hydra schema is derived from it.
+
+``models`` adds agent models given as raw litellm strings (``provider/model``, no conf file);
+``arms=``, ``models=`` and ``faults=`` on the command line are the older spellings, rewritten by
+:func:`cli_overrides`. This module knows nothing about environments, monitors or litellm.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 import warnings
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING as NO_DEFAULT
+from dataclasses import dataclass, field, fields, make_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +28,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
 from core import worlds
-from harness.llm.models import CUSTOM_PROVIDERS
+from harness.llm.spec import CUSTOM_PROVIDERS, ModelSpec
 
 CONF_DIR = worlds.ROOT_CONF  # the generic configs (arms, models, launchers); worlds bring their own
 
@@ -91,21 +100,19 @@ class SamplingCfg:
 @dataclass
 class Config:
     study: StudyCfg = field(default_factory=StudyCfg)
-    # the fault group belongs to the fault library: a free-form mapping with at least ``name``
-    fault: dict[str, Any] = field(default_factory=lambda: {"name": "none"})
-    # several conf/fault names crossed with the study's tasks (each task runs under each); replaces ``fault``
-    faults: list[str] | None = None
-    arms: Any = field(default_factory=lambda: ["baseline"])  # list of conf/arm names (or "a,b")
-    models: Any = field(default_factory=lambda: ["scripted-trusting"])  # conf/model names or litellm strings
-    # one arm and one model as Hydra config groups (``arm=monitor model=scripted-skeptic``, sweepable with
-    # -m, validated by Hydra against ArmCfg / ModelCfg); when set, each replaces its list above
-    arm: ArmCfg | None = None
-    model: ModelCfg | None = None
+    # the selected configs of each group, by name (Hydra composes them: arm=[baseline,monitor]); one fault is
+    # applied to every task, several are crossed with the tasks (each task runs under each)
+    fault: dict[str, dict[str, Any]] = field(default_factory=dict)  # the fault library validates each
+    arm: dict[str, ArmCfg] = field(default_factory=dict)
+    model: dict[str, ModelCfg] = field(default_factory=dict)  # type: ignore[valid-type]
+    # agent models given as raw litellm strings (provider/model), run beside the model group's
+    models: list[str] = field(default_factory=list)
     reviewer_model: str | None = None  # conf/model name or litellm string; None = the agent's own model
     # the simulated user of worlds that have one: conf/model name or litellm string; None = the world's
     # first scripted user (offline)
     user_model: str | None = None
-    # per-model field overrides from the command line, e.g. +model_overrides.deepseek-chat.max_concurrency=4
+    # per-model field overrides for a raw litellm string (a conf model takes model.<name>.<field>=...),
+    # e.g. +model_overrides.hosted_vllm/qwen.api_base=http://127.0.0.1:8000/v1
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     sampling: SamplingCfg = field(default_factory=SamplingCfg)
     seed: int = 0
@@ -146,7 +153,7 @@ class Config:
 
 @dataclass
 class ArmCfg:
-    name: str = MISSING
+    name: str = ""  # its name in the arm group (conf/arm/<name>.yaml says it too)
     prompt: str = "fault_aware"
     monitor: str = "none"  # receipt variant: none | full | stripped (no recovery tools) | generic
     detector: str = "mined"  # mined | schema_only
@@ -170,32 +177,23 @@ class ArmCfg:
             raise ValueError(f"arm {self.name!r}: deferred delivery needs a monitor variant")
 
 
-@dataclass
-class ModelCfg:
-    """Mirrors ``harness.llm.models.ModelSpec`` field for field."""
-
-    name: str = MISSING
-    model: str = MISSING
-    temperature: float = 0.0
-    seed: int | None = 0
-    max_tokens: int = 2048
-    reasoning_effort: str | None = None
-    reasoning_budget: int | None = None
-    timeout_s: float = 120.0
-    api_key_env: str | None = None
-    input_cost_per_mtok: float | None = None
-    output_cost_per_mtok: float | None = None
-    max_concurrency: int = 8
-    max_attempts: int = 6
-    api_base: str | None = None  # the provider's URL, e.g. http://127.0.0.1:8089/v1 for a local server
-    cached_input_cost_per_mtok: float | None = None  # cached prompt tokens; None: the input price
-    deprecated: str | None = None  # ISO date from which the provider retires the model (pre-flight warns)
-    tool_choice: str | None = None  # sent with tools when set ("auto" for llama-cpp-python's server)
-    requests_per_minute: float | None = None  # the provider's limits (harness.llm.ratelimit); null: none
-    tokens_per_minute: float | None = None
-    preamble: str = (
-        "auto"  # where litellm's per-call preamble runs: auto, inline, thread (harness.llm.inline)
+def _schema_of(spec: type) -> type:
+    """A mutable dataclass with ``spec``'s fields, types and defaults: Hydra's schema for it (OmegaConf
+    makes a frozen dataclass's node read-only, which would refuse ``model.<name>.<field>=`` overrides)."""
+    hints = typing.get_type_hints(spec)
+    schema = make_dataclass(
+        "ModelCfg",
+        [
+            (f.name, hints[f.name], field(default=MISSING if f.default is NO_DEFAULT else f.default))
+            for f in fields(spec)
+        ],
     )
+    schema.__module__ = __name__  # pickled by reference (a sweep's launcher sends the config)
+    return schema
+
+
+# the model group's schema: ModelSpec's fields, the one definition of a model's config
+ModelCfg = _schema_of(ModelSpec)
 
 
 def register() -> None:
@@ -214,31 +212,38 @@ def to_config(cfg: DictConfig) -> Config:
 
 
 def name_list(value: Any) -> list[str]:
-    """``[a, b]`` or ``"a,b"`` or ``"a"`` -> ``["a", "b"]`` (the ``models=``/``arms=`` overrides)."""
+    """``[a, b]`` or ``"a,b"`` or ``"a"`` -> ``["a", "b"]``."""
     if isinstance(value, str):
-        items = [v.strip() for v in value.split(",")]
+        items = [v.strip() for v in value.strip("[]").split(",")]
     else:
         items = [str(v).strip() for v in value]
     items = [v for v in items if v]
-    if not items:
-        raise ValueError("an empty list of names")
     if len(set(items)) != len(items):
         raise ValueError(f"duplicate names in {items}")
     return items
 
 
-def _load_group(group: str, name: str, schema: type, conf_dir: Path, override: dict | None = None) -> Any:
-    path = conf_dir / group / f"{name}.yaml"
-    if not path.exists():
-        known = sorted(p.stem for p in (conf_dir / group).glob("*.yaml"))
-        raise ValueError(f"no {group} '{name}': {path} does not exist (known: {', '.join(known)})")
-    node = OmegaConf.merge(OmegaConf.structured(schema), OmegaConf.load(path), override or {})
-    return OmegaConf.to_object(node)
+def selected(group: str, node: dict[str, Any]) -> dict[str, Any]:
+    """The configs selected in ``group`` (name -> config), each checked to carry its own name."""
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        name = value.get("name") if isinstance(value, dict) else getattr(value, "name", None)
+        if name and name != key:
+            raise ValueError(
+                f"conf/{group}/{key}.yaml names itself {name!r}: its '# @package {group}.{key}' line and its "
+                "name must agree"
+            )
+        if isinstance(value, dict):
+            out[key] = {**value, "name": key}
+        else:
+            out[key] = value if name else dataclasses.replace(value, name=key)
+    return out
 
 
 def load_fault(name: str, conf_dir: Path | None = None) -> dict[str, Any]:
-    """A fault config as a plain mapping (the fault library validates it): ``conf/fault/<name>.yaml``
-    or a world's own ``<world>/conf/fault/<name>.yaml``."""
+    """A fault config as a plain mapping, for tools outside a run (the conformance kit, the MCP proxy):
+    ``conf/fault/<name>.yaml`` or a world's own ``<world>/conf/fault/<name>.yaml``. A run's faults come
+    from Hydra's composition (the ``fault`` group), never from here."""
     if conf_dir is not None:
         path: Path | None = conf_dir / "fault" / f"{name}.yaml"
         known = sorted(p.stem for p in (conf_dir / "fault").glob("*.yaml"))
@@ -253,52 +258,129 @@ def load_fault(name: str, conf_dir: Path | None = None) -> dict[str, Any]:
     return node
 
 
-def load_arms(names: Any, conf_dir: Path | None = None) -> list[ArmCfg]:
-    conf_dir = conf_dir or CONF_DIR
-    arms = [_load_group("arm", n, ArmCfg, conf_dir) for n in name_list(names)]
-    for n, arm in zip(name_list(names), arms, strict=True):
-        if arm.name != n:
-            raise ValueError(f"conf/arm/{n}.yaml names itself {arm.name!r}")
-    return arms
+def role_model(name: str, overrides: dict[str, dict[str, Any]] | None = None) -> Any:
+    """The reviewer's or the simulated user's model: a conf/model name or a raw litellm string.
 
-
-def load_models(
-    names: Any, overrides: dict[str, dict[str, Any]] | None = None, conf_dir: Path | None = None
-) -> list[ModelCfg]:
-    """conf/model names, or raw litellm strings (``provider/model``) with a warning about prices.
-
-    ``overrides`` maps a model name to field values that replace its yaml's (validated the same way).
-    """
-    conf_dir = conf_dir or CONF_DIR
+    A role names one model outside the agents' ``model`` group, so its file is read here, once, the
+    one model config read outside Hydra's composition."""
     overrides = overrides or {}
-    unknown = sorted(set(overrides) - set(name_list(names)))
+    path = worlds.config_file("model", name)
+    if path is not None:
+        node = OmegaConf.merge(
+            OmegaConf.structured(ModelCfg), OmegaConf.load(path), overrides.get(name) or {}
+        )
+        return OmegaConf.to_object(node)
+    return raw_model(name, overrides)
+
+
+def raw_model(name: str, overrides: dict[str, dict[str, Any]] | None = None) -> Any:
+    """A model given by its litellm string alone (``provider/model``), with a warning about prices."""
+    if "/" not in name:
+        known = sorted(worlds.config_index()["model"])
+        raise ValueError(
+            f"unknown model '{name}': not a conf/model name (known: {', '.join(known)}); a raw litellm model "
+            "string needs a provider prefix, e.g. deepseek/deepseek-chat or scripted/trusting"
+        )
+    if name.split("/", 1)[0] not in CUSTOM_PROVIDERS:  # our offline providers have no price
+        warnings.warn(
+            f"model '{name}' has no conf/model yaml: cost falls back to litellm's bundled price map",
+            stacklevel=2,
+        )
+    node = OmegaConf.merge(
+        OmegaConf.structured(ModelCfg), {"name": name, "model": name}, (overrides or {}).get(name) or {}
+    )
+    return OmegaConf.to_object(node)
+
+
+def agent_models(cfg: Config) -> list[Any]:
+    """The run's agent models: the ``model`` group's, then the raw litellm strings of ``models``;
+    ``model_overrides`` (name -> fields) applies to either, validated like the files."""
+    named = selected("model", cfg.model)
+    raw = name_list(cfg.models) if cfg.models else []
+    both = sorted(set(named) & set(raw))
+    if both:
+        raise ValueError(f"models {both} are both selected in the model group and given in models")
+    overrides = cfg.model_overrides
+    roles = {cfg.reviewer_model, cfg.user_model} - {None}
+    unknown = sorted(set(overrides) - set(raw) - set(named) - roles)
     if unknown:
         raise ValueError(f"model_overrides names models not in this run: {unknown}")
-    out: list[ModelCfg] = []
-    for n in name_list(names):
-        if (conf_dir / "model" / f"{n}.yaml").exists():
-            out.append(_load_group("model", n, ModelCfg, conf_dir, overrides.get(n)))
-        elif "/" in n:
-            if n.split("/", 1)[0] not in CUSTOM_PROVIDERS:  # our offline providers have no price
-                warnings.warn(
-                    f"model '{n}' has no conf/model yaml: cost falls back to litellm's bundled price map",
-                    stacklevel=2,
-                )
-            node = OmegaConf.merge(
-                OmegaConf.structured(ModelCfg), {"name": n, "model": n}, overrides.get(n) or {}
-            )
-            out.append(OmegaConf.to_object(node))
-        else:
-            known = sorted(p.stem for p in (conf_dir / "model").glob("*.yaml"))
-            raise ValueError(
-                f"unknown model '{n}': not a conf/model name (known: {', '.join(known)}); a raw litellm model "
-                "string needs a provider prefix, e.g. deepseek/deepseek-chat or scripted/trusting"
-            )
+    out = [_overridden(m, overrides.get(m.name)) for m in named.values()]
+    out += [raw_model(n, overrides) for n in raw]
+    if not out:
+        raise ValueError("no agent model: select one with model=<conf/model name> or models=[provider/model]")
     return out
 
 
-def model_fields(model: ModelCfg) -> dict[str, Any]:
+def _overridden(model: Any, fields_: dict[str, Any] | None) -> Any:
+    if not fields_:
+        return model
+    return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(model), fields_))
+
+
+def model_fields(model: Any) -> dict[str, Any]:
     return {f.name: getattr(model, f.name) for f in fields(model)}
+
+
+# the older spellings of the groups on the command line: arms=[a,b] is arm=[a,b]
+_OLD_GROUP_KEYS = {"arms": "arm", "faults": "fault"}
+
+
+def cli_overrides(argv: list[str]) -> list[str]:
+    """Rewrite the older list keys into group selections: ``arms=X`` -> ``arm=X``, ``faults=X`` ->
+    ``fault=X``, and ``models=[a, p/m]`` -> ``model=[a]`` plus ``models=[p/m]`` (conf/model names go
+    to the group, raw litellm strings stay). Anything else passes unchanged."""
+    out: list[str] = []
+    known_models = set(worlds.config_index()["model"])
+    for arg in argv:
+        key, sep, value = arg.partition("=")
+        if not sep or key.startswith("-"):
+            out.append(arg)
+        elif key in _OLD_GROUP_KEYS:
+            out.append(f"{_OLD_GROUP_KEYS[key]}={value}")
+        elif key == "models":
+            try:
+                names = _override_values(arg)
+            except Exception:  # noqa: BLE001  (not Hydra syntax: Hydra says so itself, unchanged)
+                out.append(arg)
+                continue
+            named = [n for n in names if n in known_models]
+            raw = [n for n in names if n not in known_models]
+            if not any(a.partition("=")[0] == "model" for a in argv):
+                out.append(f"model=[{','.join(named)}]")
+            out.append(f"models=[{','.join(_quoted(n) for n in raw)}]")
+        else:
+            out.append(arg)
+    return out
+
+
+def _override_values(arg: str) -> list[str]:
+    """The names of a list override as Hydra reads them (quotes removed): ``models=['a?b', c]``."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    value = OverridesParser.create().parse_override(arg).value()
+    return name_list(value if isinstance(value, list) else [value])
+
+
+def unknown_selections(argv: list[str]) -> str | None:
+    """A group selection naming no config (``arm=[baseline,nope]``): one line with the known names.
+    Hydra says "Could not load 'arm/nope'" for a list without listing what exists."""
+    index = worlds.config_index()
+    for arg in argv:
+        key, sep, value = arg.partition("=")
+        key = key.lstrip("~+")
+        if sep and key in ("arm", "model", "fault") and value.strip().startswith("["):
+            try:
+                unknown = [n for n in _override_values(arg.lstrip("~+")) if n not in index[key]]
+            except Exception:  # noqa: BLE001  (not Hydra syntax: Hydra's own message follows)
+                continue
+            if unknown:
+                return f"{key}={value}: no {key} {unknown} (known: {', '.join(sorted(index[key]))})"
+    return None
+
+
+def _quoted(name: str) -> str:
+    return name if all(c.isalnum() or c in "-_/." for c in name) else "'" + name.replace("'", "\\'") + "'"
 
 
 def run_dir_path(out: str | None, study: str, run_name: str) -> str:

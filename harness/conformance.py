@@ -72,7 +72,7 @@ def world_config(name: str) -> dict[str, Any]:
 
 
 def study_faults(name: str) -> dict[str, dict[str, Any]]:
-    """Every fault config the world's studies name (``faults:`` lists and ``override /fault:``), each with
+    """Every fault config the world's studies name (``override /fault:``, one or a list), each with
     the env options of the study that names it (a fault is tried on the world that study makes)."""
     world = worlds.discover().get(name)
     out: dict[str, dict[str, Any]] = {}
@@ -82,7 +82,9 @@ def study_faults(name: str) -> dict[str, dict[str, Any]]:
         names = {str(f) for f in data.get("faults") or []}
         for entry in data.get("defaults") or []:
             if isinstance(entry, dict):
-                names.update(str(v) for k, v in entry.items() if k in ("override /fault", "/fault", "fault"))
+                for key, value in entry.items():
+                    if key in ("override /fault", "/fault", "fault"):
+                        names.update(str(v) for v in (value if isinstance(value, list) else [value]))
         for fault in names:
             out.setdefault(fault, options)
     return dict(sorted(out.items()))

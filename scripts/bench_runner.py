@@ -90,13 +90,13 @@ def episode_plan(
     register()
     overrides = [
         "study=smoke",
-        "arms=[baseline]",
-        f"models=[{model}]",
+        "arm=[baseline]",
+        f"model=[{model}]",
         "progress=false",
         f"study.selection.params.per_cell={per_cell}",
         f"concurrency={concurrency}",
         f"replicates={replicates}",
-        f"+model_overrides.{model}.max_concurrency={concurrency}",
+        f"model.{model}.max_concurrency={concurrency}",
     ]
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         return plan_run(to_config(compose("config", overrides=overrides)))

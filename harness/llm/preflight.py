@@ -75,7 +75,7 @@ def check_model_available(spec: ModelSpec) -> None:
     if spec.api_key_env and not os.environ.get(spec.api_key_env):
         raise ModelConfigError(
             f"model {spec.name!r} needs an API key: the environment variable {spec.api_key_env} is not set; "
-            f"set it (export {spec.api_key_env}=<your key>) and rerun, or pass models=[scripted-trusting] "
+            f"set it (export {spec.api_key_env}=<your key>) and rerun, or pass model=scripted-trusting "
             "(or another scripted model) to run offline"
         )
     lt = _litellm()

@@ -24,7 +24,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from core import offline, worlds
 from core.protocol import WorldUnavailable
-from harness.config import register, to_config
+from harness.config import cli_overrides, register, to_config, unknown_selections
 from harness.records import RecordCorruptError
 from harness.run import stopping
 from harness.run.manifest import ResumeMismatch
@@ -107,7 +107,7 @@ def check_worlds() -> None:
     composes anything (it would silently take the first it finds)."""
     try:
         worlds.check()
-    except worlds.DuplicateError as exc:
+    except (worlds.DuplicateError, worlds.ConfigFileError) as exc:
         fail(exc, "no episode was run.")
 
 
@@ -128,6 +128,9 @@ if __name__ == "__main__":
     offline.apply()  # an entry point: offline unless a real model is asked for
     sys.argv = [FLAGS.get(a, a) for a in sys.argv]
     check_worlds()
+    sys.argv = [sys.argv[0], *cli_overrides(sys.argv[1:])]  # arms=, models=, faults=: the older spellings
+    if (unknown := unknown_selections(sys.argv[1:])) is not None:
+        fail(ValueError(unknown), "no episode was run.")
     check_out(sys.argv[1:])
     try:
         if not study_help(sys.argv[1:]):

@@ -110,7 +110,9 @@ def config_hash(resolved: dict[str, Any]) -> str:
 
 def identity(resolved: dict[str, Any]) -> dict[str, Any]:
     """What the records measure: the resolved config without run-control keys (models' included)."""
-    out = {k: v for k, v in resolved.items() if k not in RUN_CONTROL_KEYS}
+    # the model group's nodes and model_overrides made the resolved specs, which carry each model's identity
+    # (less its run-control fields): a max_concurrency set either way may change on resume
+    out = {k: v for k, v in resolved.items() if k not in (*RUN_CONTROL_KEYS, "model", "model_overrides")}
     specs = dict(out.get("resolved") or {})
     for group in ("models", "reviewers"):
         if isinstance(specs.get(group), dict):

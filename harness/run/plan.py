@@ -21,7 +21,8 @@ from omegaconf import OmegaConf
 from core.plugin import Plugin
 from core.protocol import Environment
 from core.worlds import UnknownEnvironmentError, get_plugin
-from harness.config import ArmCfg, Config, load_arms, load_fault, load_models, model_fields
+from harness.config import ArmCfg, Config, agent_models, model_fields, role_model
+from harness.config import selected as selected_configs
 from harness.llm.models import ModelConfigError, ModelSpec, check_model_available
 from harness.llm.providers import registry as policies
 from harness.run.notices import Board, Notice
@@ -110,8 +111,12 @@ def plan_run(cfg: Config) -> Plan:
     except UnknownEnvironmentError as exc:
         raise ValueError(exc.args[0]) from None
     own = register_world_players(plugin)
-    arms = {a.name: a for a in ([cfg.arm] if cfg.arm is not None else load_arms(cfg.arms))}
-    chosen = [cfg.model] if cfg.model is not None else load_models(cfg.models, cfg.model_overrides)
+    arms: dict[str, ArmCfg] = selected_configs(
+        "arm", cfg.arm
+    )  # composed by Hydra: read once, here from the config
+    if not arms:
+        raise ValueError("no arm: select one or several with arm=[baseline,monitor]")
+    chosen = agent_models(cfg)
     chosen_scripted = {m.name: spec_of(m).model.split("/", 1)[1] for m in chosen if spec_of(m).scripted}
     models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg) for m in chosen}
     reviewers: dict[str, ModelSpec] = {}
@@ -121,14 +126,14 @@ def plan_run(cfg: Config) -> Plan:
         register_scripted_reviewer()
         for name, spec in models.items():
             chosen = cfg.reviewer_model or (REVIEWER_SCRIPTED if spec.scripted else None)
-            reviewers[name] = spec_of(load_models([chosen])[0]) if chosen else spec
+            reviewers[name] = spec_of(role_model(chosen, cfg.model_overrides)) if chosen else spec
     try:
         env = plugin.make(**cfg.study.env.options)
     except TypeError as exc:
         raise ValueError(f"environment {plugin.name!r}: bad study.env.options: {exc}") from None
     user = None
     if getattr(env, "needs_user", False):
-        user = spec_of(load_models([cfg.user_model or default_user(plugin, own)])[0])
+        user = spec_of(role_model(cfg.user_model or default_user(plugin, own), cfg.model_overrides))
         user = fit_to_world(user, plugin, own)
     for spec in model_specs(models, reviewers, user):  # before any task is selected
         check_model_available(spec)
@@ -144,7 +149,7 @@ def plan_run(cfg: Config) -> Plan:
             cfg.study.selection.params,
             cfg.seed,
             injected=injected,
-            fault_name=str(cfg.fault.get("name", "none")),
+            fault_name=planted_fault_name(cfg),
             limit=cfg.limit,
         )
     if not selected:
@@ -279,14 +284,20 @@ def default_user(plugin: Plugin, own: dict[str, str]) -> str:
     return f"scripted/{own[users[0]]}"
 
 
+def planted_fault_name(cfg: Config) -> str:
+    """The label of a fault no injector plays (``none``, or a world's own planted faults): the one selected."""
+    names = list(cfg.fault)
+    return names[0] if len(names) == 1 else "none"
+
+
 def fault_injectors(cfg: Config) -> dict[str, Any]:
-    """Fault name -> the fault library's injector: ``faults`` (conf/fault names, crossed with the
-    tasks), else the ``fault`` node when it names a fault; none for none or a world's own planted faults."""
+    """Fault name -> the fault library's injector, for each config the ``fault`` group selected (one is
+    applied to every task, several are crossed with the tasks); none for ``none`` or a world's own
+    planted faults."""
     from harness.faults.inject import build_injector
 
-    nodes = [load_fault(name) for name in cfg.faults] if cfg.faults else [cfg.fault]
     out: dict[str, Any] = {}
-    for node in nodes:
+    for node in selected_configs("fault", dict(cfg.fault)).values():
         injector = build_injector(node, seed=cfg.seed)
         if injector is not None:
             if injector.spec.name in out:

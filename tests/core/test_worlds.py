@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 from pathlib import Path
 from types import SimpleNamespace
@@ -76,3 +77,18 @@ def test_an_unknown_world_lists_the_known_ones():
         worlds.UnknownEnvironmentError, match=r"unknown environment .nowhere.; known: .*toolmaze"
     ):
         worlds.get_plugin("nowhere")
+
+
+def test_a_group_file_without_its_package_line_is_refused(monkeypatch, tmp_path):
+    """Selected beside another, a fault file without '# @package fault.<name>' would merge into it."""
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
+    good.write_text("# @package fault.good\nname: good\n")
+    bad.write_text("name: bad\n")
+    index = {group: {} for group in worlds.CONFIG_GROUPS}
+    index["fault"] = {"good": good}
+    fake = functools.cache(lambda: index)
+    monkeypatch.setattr(worlds, "config_index", fake)
+    worlds.check()
+    index["fault"]["bad"] = bad
+    with pytest.raises(worlds.ConfigFileError, match=r"bad\.yaml: .*'# @package fault\.bad'"):
+        worlds.check()

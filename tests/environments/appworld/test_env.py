@@ -125,7 +125,7 @@ def test_heldout_study_config():
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = to_config(compose("config", overrides=["study=appworld-heldout"]))
     assert cfg.study.name == "appworld-heldout" and cfg.study.env.name == "appworld"
-    assert cfg.arms == ["baseline", "monitor"]
+    assert list(cfg.arm) == ["baseline", "monitor"]
     assert cfg.study.selection.rule == "hash_sample" and cfg.study.selection.params["n"] == 32
     AppWorldEnv(**cfg.study.env.options)  # the options are AppWorldEnv's keywords
 

@@ -42,7 +42,7 @@ def test_observed_kinds_come_from_perturbed_results_only():
 
 def test_both_arms_of_a_pair_share_the_planned_kind():
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
-        cfg = to_config(compose("config", overrides=["study=smoke", "arms=[baseline,monitor,reviewer]"]))
+        cfg = to_config(compose("config", overrides=["study=smoke", "arm=[baseline,monitor,reviewer]"]))
     plan = plan_run(cfg)
     pairs = defaultdict(set)
     for ep in plan.schedule:

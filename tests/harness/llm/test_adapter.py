@@ -161,7 +161,7 @@ def test_check_model_available_messages(monkeypatch):
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
     with pytest.raises(
         ModelConfigError,
-        match=r"DEEPSEEK_API_KEY is not set; set it \(export DEEPSEEK_API_KEY=.*models=\[scripted",
+        match=r"DEEPSEEK_API_KEY is not set; set it \(export DEEPSEEK_API_KEY=.*model=scripted",
     ):
         check_model_available(deep)
     with pytest.raises(ModelConfigError, match="api_key_env"):

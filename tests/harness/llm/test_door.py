@@ -146,10 +146,10 @@ def test_rate_limit_headers_pause_only_when_a_budget_is_spent():
 def test_limits_are_model_settings_checked_at_preflight():
     from dataclasses import asdict
 
-    from harness.config import load_models
+    from harness.config import role_model
     from harness.llm.models import ModelConfigError, check_model_available
 
-    (cfg,) = load_models("scripted-trusting", {"scripted-trusting": {"requests_per_minute": 120}})
+    cfg = role_model("scripted-trusting", {"scripted-trusting": {"requests_per_minute": 120}})
     spec = ModelSpec.from_config(asdict(cfg))
     assert spec.requests_per_minute == 120 and spec.tokens_per_minute is None
     check_model_available(spec)

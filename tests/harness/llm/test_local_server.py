@@ -344,11 +344,11 @@ def test_a_local_server_gets_empty_content_on_tool_call_turns(fake_openai):
 
 def test_a_raw_litellm_string_reaches_a_local_server_through_model_overrides(fake_openai):
     """`models=[hosted_vllm/<name>]` with `model_overrides` naming the server: no yaml needed."""
-    from harness.config import load_models, model_fields
+    from harness.config import model_fields, raw_model
 
     raw = "hosted_vllm/fake-local-model"
     with pytest.warns(UserWarning, match="no conf/model yaml"):
-        (cfg,) = load_models([raw], {raw: {"api_base": fake_openai.api_base, "max_attempts": 1}})
+        cfg = raw_model(raw, {raw: {"api_base": fake_openai.api_base, "max_attempts": 1}})
     spec = ModelSpec.from_config(model_fields(cfg))
     check_model_available(spec)  # keyless provider, local server answers
     fake_openai.reply(tool_call("get_price", '{"item": "widget"}'), finish_reason="tool_calls")

@@ -40,9 +40,10 @@ def test_parameterised_model_runs_from_config(tmp_path):
                 overrides=[
                     "study=smoke",
                     "limit=1",
-                    "arms=[baseline]",
+                    "arm=[baseline]",
                     "progress=false",
                     f"models=['scripted/{NAME}']",
+                    "model=[]",
                 ],
             )
         )

@@ -8,7 +8,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 import harness.llm.providers.scripted as scripted
-from harness.config import CONF_DIR, load_arms, register, to_config
+from harness.config import CONF_DIR, register, to_config
 from harness.llm.models import ModelSpec, _call_kwargs, complete, effort_for_budget, reasoning_params
 from harness.records import load_records
 from harness.run.study import run_study
@@ -75,14 +75,14 @@ def test_reasoning_budget_arm_records_its_budget_with_scripted_models(tmp_path):
                 overrides=[
                     "study=smoke",
                     "limit=1",
-                    "arms=[baseline,reasoning-budget]",
-                    "models=[scripted-trusting]",
+                    "arm=[baseline,reasoning-budget]",
+                    "model=[scripted-trusting]",
                     "progress=false",
                 ],
             )
         )
     run_study(cfg, tmp_path)
-    budget = load_arms(["reasoning-budget"])[0].reasoning_budget
+    budget = cfg.arm["reasoning-budget"].reasoning_budget
     records = {r["arm"]: r for r in load_records(tmp_path / "episodes.jsonl")}
     assert set(records) == {"baseline", "reasoning-budget"}
     for arm, rec in records.items():

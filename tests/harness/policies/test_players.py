@@ -107,7 +107,7 @@ def plan(*overrides: str):
 
 
 def test_a_run_resolves_every_stock_model_for_its_world():
-    models = "models=[scripted-trusting,scripted-receipt-aware,scripted-skeptic,scripted-noisy]"
+    models = "model=[scripted-trusting,scripted-receipt-aware,scripted-skeptic,scripted-noisy]"
     desk = plan(
         "study.env.name='players_convoworld:PLUGIN'",
         "study.env.traces={}",

@@ -29,8 +29,8 @@ def config(*extra: str, conf: Path | None = None):
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "limit=1",
-        "arms=[baseline]",
-        "models=[scripted-trusting]",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
         "progress=false",
         "workers=1",
         *extra,
@@ -103,9 +103,9 @@ def test_a_resume_whose_prices_changed_is_refused(tmp_path, monkeypatch):
 def test_strict_stops_on_a_noop_arm_before_anything_is_written(tmp_path):
     run_dir = tmp_path / "run"
     with pytest.raises(StrictError, match="reasoning budget"):
-        run_study(config("arms=[baseline,reasoning-budget]", "strict=true"), run_dir, factory=policy_factory)
+        run_study(config("arm=[baseline,reasoning-budget]", "strict=true"), run_dir, factory=policy_factory)
     assert not run_dir.exists()
-    counts = run_study(config("arms=[baseline,reasoning-budget]"), run_dir, factory=policy_factory)
+    counts = run_study(config("arm=[baseline,reasoning-budget]"), run_dir, factory=policy_factory)
     assert counts["ran_now"] == 2
     import json
 
@@ -118,7 +118,7 @@ def test_strict_stops_on_a_fault_that_finds_no_target(tmp_path, monkeypatch):
     """A fault whose target matches nothing the world returns is known before the first episode."""
     from harness.faults.inject import FaultInjector
 
-    cfg = config("+faults=[negative_or_zero]", "strict=true", "study.env.traces={}")
+    cfg = config("fault=[negative_or_zero]", "strict=true", "study.env.traces={}")
     monkeypatch.setattr(FaultInjector, "eligible_paths", lambda self, call, content, spec: [])
     with pytest.raises(StrictError, match="fault_no_target: fault negative_or_zero finds no target"):
         run_study(cfg, tmp_path / "run", factory=policy_factory)

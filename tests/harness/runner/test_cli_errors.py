@@ -31,7 +31,7 @@ def assert_nothing_ran(out: Path) -> None:
 
 def test_missing_api_key_fails_fast_and_names_the_variable(tmp_path):
     out = tmp_path / "run"
-    proc = run_cli(out, "study=table1", "models=[deepseek-chat]", drop=("DEEPSEEK_API_KEY",))
+    proc = run_cli(out, "study=table1", "model=[deepseek-chat]", drop=("DEEPSEEK_API_KEY",))
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "DEEPSEEK_API_KEY is not set" in proc.stderr and "export DEEPSEEK_API_KEY=" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -88,7 +88,7 @@ def test_bad_input_to_the_user_commands_is_one_clear_line(tmp_path):
     assert res.returncode == 2 and "no episode records here" in res.stderr and "Traceback" not in res.stderr
     run = tmp_path / "run"
     proc = run_cli(
-        run, "study=smoke", "limit=1", "arms=[baseline]", "models=[scripted-trusting]", "progress=false"
+        run, "study=smoke", "limit=1", "arm=[baseline]", "model=[scripted-trusting]", "progress=false"
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = (run / "episodes.jsonl").read_text().splitlines()
@@ -101,8 +101,8 @@ def test_bad_input_to_the_user_commands_is_one_clear_line(tmp_path):
             "harness.run",
             "study=smoke",
             "limit=1",
-            "arms=[baseline]",
-            "models=[scripted-trusting]",
+            "arm=[baseline]",
+            "model=[scripted-trusting]",
             "progress=false",
             f"out={run}",
         ],

@@ -1,8 +1,10 @@
-"""The Hydra config: every study composes and validates; typos and gaps fail before any episode."""
+"""The Hydra config: every study composes and validates; typos and gaps fail before any episode; arms,
+models and faults are config groups read once, by Hydra's composition."""
 
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -10,7 +12,19 @@ from hydra.errors import ConfigCompositionException
 from omegaconf.errors import OmegaConfBaseException
 
 from core import worlds
-from harness.config import CONF_DIR, ArmCfg, load_arms, load_models, name_list, register, to_config
+from harness import config as config_module
+from harness.config import (
+    CONF_DIR,
+    ArmCfg,
+    ModelCfg,
+    agent_models,
+    cli_overrides,
+    register,
+    selected,
+    to_config,
+    unknown_selections,
+)
+from harness.llm.spec import ModelSpec
 
 register()
 STUDIES = sorted(worlds.config_index()["study"])
@@ -29,17 +43,44 @@ def test_the_four_studies_exist():
 def test_every_study_validates(study):
     cfg = to_config(composed(f"study={study}"))
     assert cfg.study.name == study
-    arms = load_arms(cfg.arms)
-    assert [a.name for a in arms] == name_list(cfg.arms)
-    assert all(m.model for m in load_models(cfg.models))
+    arms = selected("arm", cfg.arm)
+    assert arms and all(isinstance(a, ArmCfg) and a.name == n for n, a in arms.items())
+    assert all(m.model for m in agent_models(cfg))
 
 
-def test_every_arm_and_model_file_validates():
-    for path in (CONF_DIR / "arm").glob("*.yaml"):
-        assert load_arms([path.stem])[0].name == path.stem
-    for path in (CONF_DIR / "model").glob("*.yaml"):
-        model = load_models([path.stem])[0]
-        assert model.name == path.stem and "/" in model.model
+def test_every_arm_model_and_fault_file_puts_itself_under_its_name():
+    """Each group file's package line, its name and its file name agree, so multi-selection keys by name."""
+    for group, paths in worlds.config_index().items():
+        if group not in ("arm", "model", "fault"):
+            continue
+        for name, path in paths.items():
+            first = path.read_text().splitlines()[0]
+            assert first == f"# @package {group}.{name}", f"{path}: first line {first!r}"
+            cfg = to_config(composed("study=smoke", f"{group}={name}"))
+            node = getattr(cfg, group)
+            assert list(node) == [name]
+            value = node[name]
+            assert (value["name"] if isinstance(value, dict) else value.name) == name
+
+
+def test_the_model_schema_is_derived_from_model_spec():
+    """One definition of a model's config: the Hydra schema is ModelSpec's fields, types and defaults."""
+    from dataclasses import fields
+
+    assert [(f.name, f.default) for f in fields(ModelCfg)] == [
+        (f.name, "???" if f.name in ("name", "model") else f.default) for f in fields(ModelSpec)
+    ]
+
+
+def test_no_run_module_reads_a_group_file():
+    """Arms, models and faults reach the run through Hydra's composition only: no loader of their files
+    is left for the run to call (role models and the tools outside a run read theirs once)."""
+    for gone in ("load_arms", "load_models"):
+        assert not hasattr(config_module, gone)
+    run = Path(config_module.__file__).parent / "run"
+    for path in run.glob("*.py"):
+        text = path.read_text()
+        assert "load_fault" not in text and "OmegaConf.load" not in text, path
 
 
 def test_table1_rule_is_the_documented_one():
@@ -53,7 +94,7 @@ def test_table1_rule_is_the_documented_one():
         "table1",
     )
     assert len(params["levels"]) * len(params["values"]) * params["per_cell"] == 80
-    assert name_list(cfg.models) == [
+    assert list(cfg.model) == [
         "scripted-trusting",
         "scripted-receipt-aware",
         "scripted-skeptic",
@@ -98,39 +139,61 @@ def test_range_checks_fail_eagerly():
         to_config(composed("study=smoke", "cache.mode=disk"))
 
 
-def test_arm_validation():
-    with pytest.raises(ValueError, match="no arm 'nope'"):
-        load_arms(["baseline", "nope"])
+def test_group_selection_errors_are_hydras_or_one_line():
+    with pytest.raises(ConfigCompositionException, match="Could not find 'arm/nope'"):
+        composed("study=smoke", "arm=nope")
+    said = unknown_selections(["study=smoke", "arm=[baseline,nope]"])  # Hydra's list message names no option
+    assert said is not None and "no arm ['nope']" in said and "monitor" in said
     with pytest.raises(ValueError, match="delivery"):
         ArmCfg(name="x", monitor="full", delivery="later")
-    with pytest.raises(ValueError, match="duplicate"):
-        load_arms("baseline,baseline")
+    with pytest.raises(ValueError, match="no arm"):
+        from harness.run.plan import plan_run
+
+        plan_run(to_config(composed("study=smoke", "arm=[]")))
 
 
-def test_models_accept_comma_lists_raw_strings_and_overrides():
-    assert [m.name for m in load_models("scripted-trusting, scripted-noisy")] == [
-        "scripted-trusting",
-        "scripted-noisy",
-    ]
+def test_raw_strings_beside_the_group_and_overrides():
+    cfg = to_config(composed("study=smoke", "model=[scripted-trusting]", "models=[openai/gpt-4o-mini]"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        raw = load_models(["openai/gpt-4o-mini"])[0]
-    assert raw.model == "openai/gpt-4o-mini" and raw.input_cost_per_mtok is None
-    assert any("price" in str(w.message) for w in caught)
+        named, raw = agent_models(cfg)
+    assert named.name == "scripted-trusting" and raw.model == "openai/gpt-4o-mini"
+    assert raw.input_cost_per_mtok is None and any("price" in str(w.message) for w in caught)
     with pytest.raises(ValueError, match="unknown model"):
-        load_models(["not-a-model"])
-    over = load_models(["deepseek-chat"], {"deepseek-chat": {"max_concurrency": 2}})[0]
-    assert over.max_concurrency == 2 and over.api_key_env == "DEEPSEEK_API_KEY"
+        agent_models(to_config(composed("study=smoke", "models=[not-a-model]")))
+    over = to_config(composed("study=smoke", "model=deepseek-chat", "model.deepseek-chat.max_concurrency=2"))
+    (spec,) = agent_models(over)
+    assert spec.max_concurrency == 2 and spec.api_key_env == "DEEPSEEK_API_KEY"
     with pytest.raises(ValueError, match="not in this run"):
-        load_models(["deepseek-chat"], {"qwen-max": {"seed": 1}})
+        agent_models(
+            to_config(composed("study=smoke", "model=deepseek-chat", "+model_overrides.qwen-max.seed=1"))
+        )
 
 
 def test_model_overrides_from_the_command_line():
     cfg = to_config(
         composed(
             "study=smoke",
-            "models=[scripted-trusting]",
+            "model=[scripted-trusting]",
             "+model_overrides.scripted-trusting.api_key_env=CANARY_KEY",
         )
     )
-    assert load_models(cfg.models, cfg.model_overrides)[0].api_key_env == "CANARY_KEY"
+    assert agent_models(cfg)[0].api_key_env == "CANARY_KEY"
+
+
+def test_the_older_spellings_become_group_selections():
+    assert cli_overrides(["study=smoke", "arms=[baseline,monitor]", "faults=[a,b]"]) == [
+        "study=smoke",
+        "arm=[baseline,monitor]",
+        "fault=[a,b]",
+    ]
+    assert cli_overrides(["models=[scripted-skeptic, 'scripted/noisy?p_notice=0.5']"]) == [
+        "model=[scripted-skeptic]",
+        "models=['scripted/noisy?p_notice=0.5']",
+    ]
+    assert cli_overrides(["model=scripted-noisy", "models=[openai/gpt-4o]"]) == [
+        "model=scripted-noisy",
+        "models=[openai/gpt-4o]",
+    ]
+    cfg = to_config(composed(*cli_overrides(["study=table1", "models=[scripted-skeptic]", "arms=[monitor]"])))
+    assert (list(cfg.model), list(cfg.arm), cfg.models) == (["scripted-skeptic"], ["monitor"], [])

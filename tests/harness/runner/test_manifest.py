@@ -85,23 +85,27 @@ def test_resume_after_editing_a_model_yaml_names_the_changed_key(tmp_path, monke
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "limit=1",
-        "arms=[baseline]",
-        "models=[scripted-trusting]",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
         "progress=false",
         "sampling.temperature=null",
     ]
-    with initialize_config_dir(str(conf), version_base="1.3"):
-        cfg = harness.config.to_config(compose("config", overrides=overrides))
+
+    def composed():
+        with initialize_config_dir(str(conf), version_base="1.3"):
+            return harness.config.to_config(compose("config", overrides=overrides))
+
+    cfg = composed()
     run_dir = tmp_path / "run"
     assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 1
     assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 0  # unchanged: resumes
     model_yaml = conf / "model" / "scripted-trusting.yaml"
     model_yaml.write_text(model_yaml.read_text().replace("temperature: 0.0", "temperature: 0.7"))
     with pytest.raises(ResumeMismatch, match=r"changed: resolved\.models\.scripted-trusting\.temperature\b"):
-        run_study(cfg, run_dir, factory=policy_factory)
+        run_study(composed(), run_dir, factory=policy_factory)  # the rerun composes the edited file
     model_yaml.write_text(model_yaml.read_text().replace("max_concurrency: 8", "max_concurrency: 2"))
     model_yaml.write_text(model_yaml.read_text().replace("temperature: 0.7", "temperature: 0.0"))
-    assert run_study(cfg, run_dir, factory=policy_factory)["ran_now"] == 0  # a run-control field may change
+    assert run_study(composed(), run_dir, factory=policy_factory)["ran_now"] == 0  # run control may change
 
 
 def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
@@ -125,8 +129,8 @@ def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "limit=1",
-        "arms=[baseline,monitor]",
-        "models=[scripted-trusting]",
+        "arm=[baseline,monitor]",
+        "model=[scripted-trusting]",
         "progress=false",
     ]
     with initialize_config_dir(str(harness.config.CONF_DIR), version_base="1.3"):

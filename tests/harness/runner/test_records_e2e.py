@@ -33,8 +33,8 @@ def config():
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "study.selection.params.salt=test",
-        "arms=[baseline,monitor]",
-        "models=[scripted-trusting,scripted-receipt-aware]",
+        "arm=[baseline,monitor]",
+        "model=[scripted-trusting,scripted-receipt-aware]",
         "progress=false",
         "workers=1",
     ]
@@ -137,8 +137,8 @@ def test_resume_refuses_a_broken_chain_and_leaves_the_folder_byte_identical(fini
 ARGS = [
     "study=smoke",
     "limit=2",
-    "models=[scripted-trusting]",
-    "arms=[baseline]",
+    "model=[scripted-trusting]",
+    "arm=[baseline]",
     "workers=1",
     "progress=false",
 ]

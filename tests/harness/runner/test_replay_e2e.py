@@ -14,7 +14,7 @@ from harness.records import WALL_CLOCK_FIELDS, load_records, validate_record
 from harness.run.study import run_study
 
 register()
-BASE = ["study=smoke", "limit=2", "arms=[baseline,monitor]", "progress=false", "concurrency=2"]
+BASE = ["study=smoke", "limit=2", "arm=[baseline,monitor]", "progress=false", "concurrency=2"]
 
 
 def config(*extra: str):
@@ -72,8 +72,8 @@ def test_replay_miss_is_an_unscored_infra_error_that_says_how_to_fix_it(recorded
         config(
             "cache.mode=replay",
             f"cache.path={root / 'c.sqlite'}",
-            "arms=[baseline]",
-            "models=[scripted-skeptic]",
+            "arm=[baseline]",
+            "model=[scripted-skeptic]",
         ),
         out,
     )

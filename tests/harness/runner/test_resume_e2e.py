@@ -23,8 +23,8 @@ CANARY = "CANARY-7f3a9c1e5b2d4068-must-never-be-written"
 ARGS = [
     "study=smoke",
     "study.selection.params.per_cell=3",
-    "arms=[baseline,reviewer]",
-    "models=[scripted-trusting,scripted-skeptic]",
+    "arm=[baseline,reviewer]",
+    "model=[scripted-trusting,scripted-skeptic]",
     "concurrency=1",
     "+model_overrides.scripted-trusting.api_key_env=CANARY_KEY",
 ]

@@ -31,8 +31,8 @@ def config(*extra: str):
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "study.selection.params.salt=test",
-        f"arms=[{','.join(ARMS)}]",
-        f"models=[{','.join(MODELS)}]",
+        f"arm=[{','.join(ARMS)}]",
+        f"model=[{','.join(MODELS)}]",
         "progress=false",
         "concurrency=2",
         *extra,
@@ -192,7 +192,7 @@ def test_round_cap_is_an_agent_failure(tmp_path):
 
         return complete
 
-    run(tmp_path, "study.env.max_rounds=3", "arms=[baseline]", factory=looping)
+    run(tmp_path, "study.env.max_rounds=3", "arm=[baseline]", factory=looping)
     for rec in load_records(tmp_path / "episodes.jsonl"):
         assert rec["status"] == "agent_failed" and rec["stop_reason"] == "round_cap" and rec["rounds"] == 3
 
@@ -219,22 +219,25 @@ def test_the_summary_and_the_bar_give_the_effective_model_call_rate(finished):
 
 def test_a_study_crosses_its_tasks_with_several_faults(tmp_path):
     cfg = config(
-        "faults=[negative_or_zero,missing_field]",
+        "fault=[negative_or_zero,missing_field]",
         "study.selection.rule=all",
         "+study.selection.params.where={mode:[P0]}",
-        "arms=[baseline]",
-        "models=[scripted-trusting]",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
     )
     counts = run(
         tmp_path,
-        "faults=[negative_or_zero,missing_field]",
+        "fault=[negative_or_zero,missing_field]",
         "study.selection.rule=all",
         "+study.selection.params.where={mode:[P0]}",
-        "arms=[baseline]",
-        "models=[scripted-trusting]",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
     )
     records = load_records(tmp_path / "episodes.jsonl")
-    assert counts["planned"] == len(records) == 2 * 12 and cfg.faults == ["negative_or_zero", "missing_field"]
+    assert counts["planned"] == len(records) == 2 * 12 and list(cfg.fault) == [
+        "negative_or_zero",
+        "missing_field",
+    ]
     by_fault = Counter(r["fault_class"] for r in records)
     assert by_fault == {"negative_or_zero": 12, "missing_field": 12}
     for r in records:  # each episode met its own fault only

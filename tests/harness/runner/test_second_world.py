@@ -39,8 +39,8 @@ def desk(out: Path, *extra: str) -> subprocess.CompletedProcess:
         "study.env.max_rounds=12",
         "study.selection.rule=all",
         "study.selection.params={}",
-        "arms=[baseline,monitor]",
-        "models=[scripted-trusting]",
+        "arm=[baseline,monitor]",
+        "model=[scripted-trusting]",
         f"out={out}",
         "progress=false",
         *extra,
@@ -100,10 +100,10 @@ def test_a_state_level_fault_corrupts_the_world_not_only_the_view(tmp_path):
     res = desk(
         tmp_path,
         "fault=negative_or_zero",
-        "fault.level=state",
-        "fault.target.tool=lookup_order",
-        "fault.target.field=total",
-        "arms=[baseline]",
+        "fault.negative_or_zero.level=state",
+        "fault.negative_or_zero.target.tool=lookup_order",
+        "fault.negative_or_zero.target.field=total",
+        "arm=[baseline]",
     )
     assert res.returncode == 0, res.stderr[-2000:]
     for r in load_records(tmp_path / "episodes.jsonl"):
@@ -118,7 +118,7 @@ def test_a_state_level_fault_corrupts_the_world_not_only_the_view(tmp_path):
 
 def test_a_stock_policy_the_world_does_not_ship_plays_it_from_the_schemas(tmp_path):
     """The desk ships no skeptic: the stock one plays it in generic mode (reads, never writes)."""
-    res = desk(tmp_path, "models=[scripted-skeptic]", "arms=[baseline]")
+    res = desk(tmp_path, "model=[scripted-skeptic]", "arm=[baseline]")
     assert res.returncode == 0, res.stderr[-2000:]
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["config"]["resolved"]["models"]["scripted-skeptic"]["model"] == "scripted/skeptic"
@@ -138,6 +138,6 @@ def test_a_stock_policy_the_world_does_not_ship_plays_it_from_the_schemas(tmp_pa
     # said out loud: a WARNING in run.log and a count in the manifest; strict makes it an error before anything
     assert "player_generic: scripted-skeptic play" in (tmp_path / "run.log").read_text()
     assert manifest["counts"]["notices"]["counts"]["player_generic"] == 1
-    strict = desk(tmp_path / "strict", "models=[scripted-skeptic]", "arms=[baseline]", "strict=true")
+    strict = desk(tmp_path / "strict", "model=[scripted-skeptic]", "arm=[baseline]", "strict=true")
     assert strict.returncode == 2 and "strict=true" in strict.stderr and "player_generic" in strict.stderr
     assert not (tmp_path / "strict" / "manifest.json").exists()

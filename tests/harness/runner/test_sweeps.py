@@ -66,7 +66,7 @@ def desk_sweep(out: Path, marker: Path) -> subprocess.CompletedProcess:
         "study.env.traces={}",
         "study.selection.rule=all",
         "study.selection.params={}",
-        "arms=[baseline,monitor]",
+        "arm=[baseline,monitor]",
         "hydra/launcher=local",
         "model=scripted-trusting,scripted-receipt-aware",
         f"out={out}",

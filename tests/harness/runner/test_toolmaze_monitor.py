@@ -28,8 +28,8 @@ def test_monitor_arms_on_toolmaze(tmp_path):
                 "config",
                 overrides=[
                     "study=smoke",
-                    "arms=[baseline,monitor,no-tools,schema-only]",
-                    "models=[scripted-receipt-aware]",
+                    "arm=[baseline,monitor,no-tools,schema-only]",
+                    "model=[scripted-receipt-aware]",
                     "progress=false",
                 ],
             )
@@ -116,7 +116,7 @@ def test_crossfit_is_mined_once_per_process_for_one_world_and_monitor_config(tmp
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         plans = [
             plan_run(to_config(compose("config", overrides=["study=smoke", *extra])))
-            for extra in ([], ["models=[scripted-skeptic]"], ["monitor.seed=1"])
+            for extra in ([], ["model=[scripted-skeptic]"], ["monitor.seed=1"])
         ]
     built = []
     for i, p in enumerate(plans):

@@ -34,8 +34,8 @@ def fake_config(*extra: str):
         "study.env.name='runner_fakeworld:PLUGIN'",
         "study.env.traces={}",
         "study.selection.params.salt=test",
-        "arms=[baseline,monitor]",
-        "models=[scripted-trusting,scripted-skeptic]",
+        "arm=[baseline,monitor]",
+        "model=[scripted-trusting,scripted-skeptic]",
         *extra,
     )
 
@@ -51,8 +51,8 @@ def comparable(run_dir: Path) -> dict[str, dict]:
 
 def test_two_workers_write_what_one_process_writes_through_litellm(tmp_path):
     """The product path: scripted models through litellm, monitors mined from ToolMaze's traces."""
-    one = run_study(config("workers=1", "limit=3", "arms=[baseline,monitor]"), tmp_path / "one")
-    two = run_study(config("workers=2", "limit=3", "arms=[baseline,monitor]"), tmp_path / "two")
+    one = run_study(config("workers=1", "limit=3", "arm=[baseline,monitor]"), tmp_path / "one")
+    two = run_study(config("workers=2", "limit=3", "arm=[baseline,monitor]"), tmp_path / "two")
     assert one["ran_now"] == two["ran_now"] == one["planned"] > 4
     assert one["by_status"] == two["by_status"]
     assert comparable(tmp_path / "one") == comparable(tmp_path / "two")
@@ -265,8 +265,8 @@ class LoopbackServer:
 
 def local_model_config(api_base: str, *extra: str):
     return fake_config(
-        "models=[smollm2-local]",
-        "arms=[baseline]",
+        "model=[smollm2-local]",
+        "arm=[baseline]",
         "concurrency=8",
         "cache.mode=off",
         f"+model_overrides.smollm2-local.api_base='{api_base}'",
