@@ -21,18 +21,72 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from core import offline
-from harness.config import Config, register
+from core import offline, worlds
+from harness.config import Config, name_list, register
 from harness.records import RecordCorruptError, scan
 from harness.run.manifest import git_state, package_versions
 
+GROUPS = ("arm", "model", "fault")  # the config groups a run selects one or several of
 
-def saved_config(manifest: dict[str, Any]) -> Config:
-    """The run's config, rebuilt from its manifest (the resolved specs are recomputed, not trusted)."""
-    saved = {k: v for k, v in manifest["config"].items() if k != "resolved"}
+
+def saved_config(manifest: dict[str, Any], run: Path | None = None) -> Config:
+    """The run's config, rebuilt from its manifest (the resolved specs are recomputed, not trusted), with
+    each selected arm, model and fault as this checkout's file says it."""
+    saved = from_checkout(legacy(manifest["config"]), run_overrides(run))
     obj = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(Config), saved))
     assert isinstance(obj, Config)
     return obj
+
+
+def legacy(config: dict[str, Any]) -> dict[str, Any]:
+    """A manifest written before arms, models and faults were config groups (name lists ``arms``,
+    ``models``, ``faults``; one ``arm``/``model``/``fault`` node), in today's keys: names only, their
+    configs come from the checkout."""
+    saved = {k: v for k, v in config.items() if k != "resolved"}
+    if "arms" not in saved and "faults" not in saved:
+        return saved
+    known = worlds.config_index()["model"]
+    arms, models = saved.pop("arms", None), saved.pop("models", None) or []
+    faults, fault = saved.pop("faults", None), saved.get("fault") or {}
+    one_arm, one_model = saved.get("arm"), saved.get("model")
+    saved["arm"] = {one_arm["name"]: {}} if one_arm else {n: {} for n in name_list(arms or [])}
+    if one_model:
+        saved["model"], saved["models"] = {one_model["name"]: {}}, []
+    else:
+        names = name_list(models)
+        saved["model"] = {n: {} for n in names if n in known}
+        saved["models"] = [n for n in names if n not in known]
+    saved["fault"] = {n: {} for n in faults} if faults else {fault.get("name", "none"): {}}
+    return saved
+
+
+def run_overrides(run: Path | None) -> list[str]:
+    """The run's own command-line settings of a group config's fields (``model.x.max_concurrency=4``)."""
+    path = run / ".hydra" / "overrides.yaml" if run is not None else None
+    if path is None or not path.exists():
+        return []
+    lines = OmegaConf.to_container(OmegaConf.load(path)) or []
+    assert isinstance(lines, list)
+    return [str(o).lstrip("+") for o in lines if str(o).lstrip("+").startswith(tuple(f"{g}." for g in GROUPS))]
+
+
+def from_checkout(saved: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    """The run read each group file once, when Hydra composed it; verify asks whether this checkout
+    composes the same, so each selected config is read again here from the checkout's file."""
+    saved = dict(saved)
+    for group in GROUPS:
+        node = dict(saved.get(group) or {})
+        for name in node:
+            path = worlds.config_file(group, name)
+            if path is not None:
+                node[name] = OmegaConf.to_container(OmegaConf.load(path))
+        saved[group] = node
+    if overrides:
+        merged = OmegaConf.merge(OmegaConf.create(saved), OmegaConf.from_dotlist(overrides))
+        out = OmegaConf.to_container(merged)
+        assert isinstance(out, dict)
+        return {str(k): v for k, v in out.items()}
+    return saved
 
 
 def flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
@@ -44,12 +98,12 @@ def flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: tree}
 
 
-def recompute(manifest: dict[str, Any]) -> dict[str, Any]:
+def recompute(manifest: dict[str, Any], run: Path | None = None) -> dict[str, Any]:
     from harness.run.fingerprint import plan_fingerprint, registries_digest
     from harness.run.plan import plan_run
     from harness.run.registries import build_monitors
 
-    plan = plan_run(saved_config(manifest))
+    plan = plan_run(saved_config(manifest, run))
     now = plan_fingerprint(plan)
     if manifest.get("fingerprint", {}).get("registries") is not None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -129,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if records_ok else 1
     try:
         register()
-        rows = compare(manifest, recompute(manifest))
+        rows = compare(manifest, recompute(manifest, run))
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: cannot verify {args.run}: {exc}", file=sys.stderr)
         return 2

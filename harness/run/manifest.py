@@ -183,6 +183,12 @@ def check_resume(run_dir: Path, resolved: dict[str, Any]) -> None:
     records.check_resumable(run_dir / "episodes.jsonl", (previous or {}).get("records"))
     if previous is None:
         return
+    if "arms" in (previous.get("config") or {}):  # written before arms, models and faults were config groups
+        raise ResumeMismatch(
+            f"{run_dir} was started before arms, models and faults became config groups (2026-12-06), so its "
+            "saved config cannot be compared with today's: its records stay as they are (analysis and "
+            "`make verify` read them); run the study again with another run_name= or out=."
+        )
     if previous.get("identity_hash") != identity_hash(resolved):
         before = previous.get("identity")
         if before is None and isinstance(previous.get("config"), dict):

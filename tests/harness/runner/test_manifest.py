@@ -143,3 +143,110 @@ def test_verify_names_what_changed_after_a_prompt_edit(tmp_path, monkeypatch):
     monkeypatch.setitem(prompts.PROMPTS, "fault_aware", prompts.PROMPTS["fault_aware"] + " Be brief.")
     changed = [k for k, a, b in compare(manifest, recompute(manifest)) if a != b]
     assert changed == ["fingerprint.prompts"]
+
+
+def test_verify_reads_each_selected_config_from_the_checkout(tmp_path, monkeypatch):
+    """A run reads its arm, model and fault files once, when Hydra composes them; verify reads the
+    checkout's files again, so an edited model file shows as a changed model."""
+    import re
+    import sys
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+
+    import harness.config
+    from core import worlds
+    from harness import verify
+    from harness.run.study import run_study
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _fakes import load_fakeworld, policy_factory
+
+    load_fakeworld()
+    harness.config.register()
+    overrides = [
+        "study=smoke",
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "limit=1",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
+        "progress=false",
+    ]
+    with initialize_config_dir(str(harness.config.CONF_DIR), version_base="1.3"):
+        cfg = harness.config.to_config(compose("config", overrides=overrides))
+    run_study(cfg, tmp_path / "run", factory=policy_factory)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+
+    def changed() -> list[str]:
+        return [k for k, a, b in verify.compare(manifest, verify.recompute(manifest)) if a != b]
+
+    assert changed() == []
+    lookup = worlds.config_file
+    edited = tmp_path / "scripted-trusting.yaml"
+    edited.write_text(re.sub(r"(?m)^seed: .*$", "seed: 7", lookup("model", "scripted-trusting").read_text()))
+    monkeypatch.setattr(
+        verify.worlds,
+        "config_file",
+        lambda group, name: (
+            edited if (group, name) == ("model", "scripted-trusting") else lookup(group, name)
+        ),
+    )
+    assert changed() == ["fingerprint.models.scripted-trusting"]
+
+
+def test_verify_reads_a_manifest_written_before_the_groups():
+    """Name lists (arms, models, faults) become today's group selections, read from the checkout."""
+    from harness.verify import from_checkout, legacy
+
+    old = {
+        "arms": ["baseline", "monitor"],
+        "models": ["scripted-skeptic", "openai/gpt-4o"],
+        "arm": None,
+        "model": None,
+        "faults": ["missing_field"],
+        "fault": {"name": "none"},
+        "resolved": {},
+    }
+    new = from_checkout(legacy(old), ["model.scripted-skeptic.max_tokens=99"])
+    assert list(new["arm"]) == ["baseline", "monitor"] and new["arm"]["monitor"]["monitor"] == "full"
+    assert list(new["model"]) == ["scripted-skeptic"] and new["models"] == ["openai/gpt-4o"]
+    assert new["model"]["scripted-skeptic"]["max_tokens"] == 99 and list(new["fault"]) == ["missing_field"]
+    assert "resolved" not in new and "arms" not in new
+
+
+def test_a_run_folder_from_before_the_groups_is_not_resumed_and_says_why(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+
+    import harness.config
+    from harness.run.manifest import ResumeMismatch
+    from harness.run.study import run_study
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _fakes import load_fakeworld, policy_factory
+
+    load_fakeworld()
+    harness.config.register()
+    overrides = [
+        "study=smoke",
+        "study.env.name='runner_fakeworld:PLUGIN'",
+        "study.env.traces={}",
+        "limit=1",
+        "arm=[baseline]",
+        "model=[scripted-trusting]",
+        "progress=false",
+    ]
+    with initialize_config_dir(str(harness.config.CONF_DIR), version_base="1.3"):
+        cfg = harness.config.to_config(compose("config", overrides=overrides))
+    run_dir = tmp_path / "run"
+    run_study(cfg, run_dir, factory=policy_factory)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    manifest["config"]["arms"] = ["baseline"]  # what a manifest of the older keys held
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    records = (run_dir / "episodes.jsonl").read_bytes()
+    with pytest.raises(ResumeMismatch, match="before arms, models and faults became config groups"):
+        run_study(cfg, run_dir, factory=policy_factory)
+    assert (run_dir / "episodes.jsonl").read_bytes() == records
