@@ -20,7 +20,9 @@ def studies() -> dict[str, str]:
 def main() -> int:
     rows = studies()
     width = max(map(len, rows), default=0)
-    print("python -m harness.run study=<name> [overrides]   (-m with arm=/model= lists to sweep)")
+    print(
+        "python -m harness.run study=<name> [overrides]   (arm=[a,b] model=[m] fault=[f] select; -m arm=a,b sweeps)"
+    )
     for name, text in rows.items():
         print(f"  {name:<{width}}  {text}")
     return 0
