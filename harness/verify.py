@@ -67,7 +67,9 @@ def run_overrides(run: Path | None) -> list[str]:
         return []
     lines = OmegaConf.to_container(OmegaConf.load(path)) or []
     assert isinstance(lines, list)
-    return [str(o).lstrip("+") for o in lines if str(o).lstrip("+").startswith(tuple(f"{g}." for g in GROUPS))]
+    return [
+        str(o).lstrip("+") for o in lines if str(o).lstrip("+").startswith(tuple(f"{g}." for g in GROUPS))
+    ]
 
 
 def from_checkout(saved: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
