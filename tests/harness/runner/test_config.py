@@ -197,3 +197,30 @@ def test_the_older_spellings_become_group_selections():
     ]
     cfg = to_config(composed(*cli_overrides(["study=table1", "models=[scripted-skeptic]", "arms=[monitor]"])))
     assert (list(cfg.model), list(cfg.arm), cfg.models) == (["scripted-skeptic"], ["monitor"], [])
+
+
+def test_the_schema_and_conf_config_yaml_give_the_same_defaults():
+    """A key left out of conf/config.yaml means the schema's default: the two never disagree."""
+    from dataclasses import asdict
+
+    from omegaconf import OmegaConf
+
+    from harness.config import Config
+
+    schema = asdict(Config())
+    yaml = OmegaConf.to_container(OmegaConf.load(CONF_DIR / "config.yaml"))
+
+    def differences(a: dict, b: dict, path: str = "") -> list[str]:
+        out = []
+        for key, value in b.items():
+            if key in ("defaults", "hydra"):
+                continue
+            if key not in a:
+                out.append(f"{path}{key}: not in the schema")
+            elif isinstance(value, dict) and isinstance(a[key], dict):
+                out += differences(a[key], value, f"{path}{key}.")
+            elif a[key] != value:
+                out.append(f"{path}{key}: schema {a[key]!r}, yaml {value!r}")
+        return out
+
+    assert differences(schema, yaml) == []
