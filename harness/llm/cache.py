@@ -17,7 +17,7 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.llm.models import CACHE_SCHEMA_VERSION, request_key
 
@@ -32,7 +32,11 @@ class CacheError(RuntimeError):
 
 
 def key_for(
-    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = ""
+    spec: ModelSpec,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    replicate: int = 0,
+    arm: str = "",
 ) -> str:
     return request_key(spec, messages, tools, replicate, arm)
 
@@ -40,7 +44,7 @@ def key_for(
 class Cache:
     """One SQLite file shared by every process of a run (WAL lets readers and a writer coexist)."""
 
-    def __init__(self, path: str | os.PathLike, mode: str = "record"):
+    def __init__(self, path: str | os.PathLike[str], mode: str = "record"):
         if mode not in MODES:
             raise ValueError(f"cache mode {mode!r} not in {MODES}")
         self.path = Path(path)
@@ -71,7 +75,7 @@ class Cache:
             self._db = db
         return self._db
 
-    def get(self, key: str) -> dict | None:
+    def get(self, key: str) -> dict[str, Any] | None:
         """The stored reply for ``key`` or None; a corrupted row raises CacheError naming it."""
         with self._lock:
             row = (
@@ -95,7 +99,7 @@ class Cache:
         ]
         if missing:
             raise CacheError(self._corrupt(key, model, f"value lacks {missing}"))
-        return value
+        return cast(dict[str, Any], value)  # a dict: ``missing`` is empty
 
     def _corrupt(self, key: str, model: str, why: str) -> str:
         return (

@@ -51,7 +51,7 @@ INLINE_PROVIDERS = frozenset(
 )
 
 _INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("harness_inline_preamble", default=False)
-_PREPARED: weakref.WeakSet = weakref.WeakSet()
+_PREPARED: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
 def runs_inline(provider: str, preamble: str, api_base: str | None) -> bool:
@@ -87,7 +87,7 @@ def prepare_loop() -> None:
         )
     original = loop.run_in_executor
 
-    def run_in_executor(executor: Any, func: Callable[..., Any], *args: Any) -> asyncio.Future:
+    def run_in_executor(executor: Any, func: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         if executor is None and _INLINE.get() and _is_preamble(func):
             done = loop.create_future()
             try:
@@ -97,7 +97,7 @@ def prepare_loop() -> None:
             return done
         return original(executor, func, *args)
 
-    loop.run_in_executor = run_in_executor  # type: ignore[method-assign]
+    loop.run_in_executor = run_in_executor  # type: ignore[method-assign,assignment]
 
 
 @functools.cache

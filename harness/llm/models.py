@@ -40,8 +40,8 @@ from core import offline  # noqa: F401  (offline litellm variables before any im
 from core.seeding import sha256_hex
 from harness.llm import ratelimit
 from harness.llm.inline import preamble_inline, prepare_loop
+from harness.llm.litellm_lazy import _litellm as _litellm  # re-exported: harness.run.workers uses it
 from harness.llm.litellm_lazy import (
-    _litellm,
     _quiet_success_logging,  # noqa: F401  (tests reach it here)
     aclose_clients,
     drain_success_logging,
@@ -136,7 +136,11 @@ def request_seed(spec: ModelSpec, replicate: int) -> int | None:
 
 
 def request_key(
-    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int = 0, arm: str = ""
+    spec: ModelSpec,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    replicate: int = 0,
+    arm: str = "",
 ) -> str:
     """sha256 of the canonical request: everything that can change the reply, plus the replicate and the arm.
 
@@ -161,7 +165,7 @@ def request_key(
     )
 
 
-def estimate_tokens(messages: list[dict], tools: list[dict]) -> int:
+def estimate_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
     """A prompt's tokens before the call, for the tokens-per-minute bucket: about four characters a
     token (the reply's usage settles the difference)."""
     chars = sum(len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages)
@@ -179,7 +183,9 @@ def _api_key(spec: ModelSpec) -> str | None:
     return key
 
 
-def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int) -> dict[str, Any]:
+def _call_kwargs(
+    spec: ModelSpec, messages: list[dict[str, Any]], tools: list[dict[str, Any]], replicate: int
+) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "model": spec.model,
         "messages": _local_compatible(messages) if spec.local else messages,
@@ -210,7 +216,7 @@ def _call_kwargs(spec: ModelSpec, messages: list[dict], tools: list[dict], repli
     return kwargs
 
 
-def _local_compatible(messages: list[dict]) -> list[dict]:
+def _local_compatible(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Assistant tool-call turns with ``content: ""`` instead of null (which litellm drops from the request).
 
     llama-cpp-python's chatml-function-calling template reads ``message.content`` strictly and answers
@@ -282,7 +288,7 @@ def request_params(spec: ModelSpec, replicate: int) -> dict[str, Any]:
 # responses
 
 
-def normalize_message(raw: Any) -> dict:
+def normalize_message(raw: Any) -> dict[str, Any]:
     """A plain assistant message dict from a litellm Message/dict; arguments stay raw strings."""
     if hasattr(raw, "model_dump"):
         raw = raw.model_dump()
@@ -314,8 +320,8 @@ def normalize_message(raw: Any) -> dict:
 
 async def acomplete(
     spec: ModelSpec,
-    messages: list[dict],
-    tools: list[dict],
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
     *,
     replicate: int = 0,
     cache: Cache | None = None,
@@ -365,7 +371,12 @@ async def acomplete(
 
 
 async def _call_with_retries(
-    spec: ModelSpec, messages: list[dict], tools: list[dict], replicate: int, key: str, policy: RetryPolicy
+    spec: ModelSpec,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    replicate: int,
+    key: str,
+    policy: RetryPolicy,
 ) -> Completion:
     api_key = _api_key(spec)  # InfraError("missing_key") before any attempt
     lt = _litellm()
@@ -376,7 +387,7 @@ async def _call_with_retries(
         kwargs["api_key"] = api_key  # passed explicitly from the named variable, never logged
     elif spec.local:
         kwargs["api_key"] = LOCAL_PLACEHOLDER_KEY  # else the SDK falls back to OPENAI_API_KEY or refuses
-    attempts: list[dict] = []
+    attempts: list[dict[str, Any]] = []
     started = time.monotonic()
     limiter = ratelimit.limiter_for(spec.name, spec.requests_per_minute, spec.tokens_per_minute)
     estimate = estimate_tokens(messages, tools) if limiter is not None and spec.tokens_per_minute else 0
@@ -404,6 +415,8 @@ async def _call_with_retries(
                 if kind == "rate_limit":  # every call to this model waits, not only this one
                     limiter.pause(min(ra if ra is not None else policy.base_s, policy.max_retry_after_s))
             retryable = kind in RETRYABLE_KINDS and attempt + 1 < spec.max_attempts
+            # float | None: the name is reused below for the rate-limit headers' pause
+            wait: float | None
             wait = backoff_wait(policy, key, attempt, ra) if retryable else 0.0
             out_of_time = retryable and time.monotonic() - started + wait > policy.max_total_s
             if out_of_time:
@@ -484,6 +497,8 @@ async def _call_with_retries(
     raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
 
-def complete(spec: ModelSpec, messages: list[dict], tools: list[dict], **kw: Any) -> Completion:
+def complete(
+    spec: ModelSpec, messages: list[dict[str, Any]], tools: list[dict[str, Any]], **kw: Any
+) -> Completion:
     """Synchronous wrapper for scripts and tests (not for use inside a running event loop)."""
     return asyncio.run(acomplete(spec, messages, tools, **kw))

@@ -27,7 +27,7 @@ def _field(obj: Any, key: str) -> Any:
     return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
 
 
-def _usage(resp: Any) -> dict:
+def _usage(resp: Any) -> dict[str, Any]:
     """Provider-reported token counts: prompt, completion, cached prompt (cache hits), reasoning.
 
     ``cached_tokens`` is part of ``prompt_tokens`` (OpenAI's ``prompt_tokens_details.cached_tokens``;

@@ -117,7 +117,9 @@ def limiter_for(name: str, rpm: float | None, tpm: float | None) -> RateLimiter 
     return lim
 
 
-def share(ctx: Any, limits: Mapping[str, tuple[float | None, float | None]]) -> list:
+def share(
+    ctx: Any, limits: Mapping[str, tuple[float | None, float | None]]
+) -> list[tuple[tuple[str, float | None, float | None], RateLimiter | None]]:
     """Before forking workers: each limited model's bucket in shared memory, so all draw on one budget.
     Returns what to hand ``unshare`` once the workers have ended."""
     made = []
@@ -129,7 +131,7 @@ def share(ctx: Any, limits: Mapping[str, tuple[float | None, float | None]]) -> 
     return made
 
 
-def unshare(made: list) -> None:
+def unshare(made: list[tuple[tuple[str, float | None, float | None], RateLimiter | None]]) -> None:
     """Put back the limiters ``share`` replaced (the parent's own, or none)."""
     for key, before in made:
         if before is None:

@@ -108,25 +108,26 @@ def is_loopback_url(url: str | None) -> bool:
 class Completion:
     """One assistant turn. ``message`` is plain JSON (OpenAI chat format), never a litellm object."""
 
-    message: dict
-    usage: dict
+    message: dict[str, Any]
+    usage: dict[str, Any]
     cost_usd: float
     latency_s: float
-    attempts: list[dict]
+    attempts: list[dict[str, Any]]
     cached: bool
     request_key: str
     cost_source: str = "table"  # "table" (ModelSpec prices), "litellm" (offline map) or "none" (unpriced)
     finish_reason: str | None = None  # "stop", "tool_calls", "length" (truncated)...; do not branch on it
-    request_params: dict = field(default_factory=dict)  # sampling + reasoning settings sent (request_params)
+    # sampling + reasoning settings sent (request_params)
+    request_params: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 class InfraError(Exception):
     """A failure of the infrastructure, never of the agent: runs record it as status infra_error."""
 
-    def __init__(self, kind: str, message: str, attempts: list[dict] | None = None):
+    def __init__(self, kind: str, message: str, attempts: list[dict[str, Any]] | None = None):
         super().__init__(f"[{kind}] {message}")
         self.kind = kind
         self.attempts = list(attempts or [])

@@ -91,11 +91,11 @@ def _raise(litellm: Any, kind: str, model: str) -> None:
     raise AssertionError(kind)
 
 
-def _ok(model: str, messages: list[dict], tools: list[dict], seed: Any) -> dict:
+def _ok(model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]], seed: Any) -> dict[str, Any]:
     return get_policy("first_tool").respond(messages, tools, policy_rng(seed, messages, tools))
 
 
-async def _respond(litellm: Any, model: str, messages: list, optional_params: dict) -> Any:
+async def _respond(litellm: Any, model: str, messages: list[Any], optional_params: dict[str, Any]) -> Any:
     scenario = model.split("/", 1)[1] if model.startswith("chaos/") else model
     tools = _plain(optional_params.get("tools") or [])
     messages = _plain(messages)
@@ -155,22 +155,22 @@ def register_provider(litellm: Any) -> None:
     if any(item.get("provider") == "chaos" for item in litellm.custom_provider_map):
         return
 
-    class ChaosLLM(litellm.CustomLLM):
+    class ChaosLLM(litellm.CustomLLM):  # type: ignore[misc]  # litellm is passed in as a module (Any)
         def completion(
             self,
-            model,
-            messages,
-            api_base,
-            custom_prompt_dict,
-            model_response,
-            print_verbose,
-            encoding,
-            api_key,
-            logging_obj,
-            optional_params,
-            *args,
-            **kwargs,
-        ):
+            model: str,
+            messages: list[Any],
+            api_base: Any,
+            custom_prompt_dict: Any,
+            model_response: Any,
+            print_verbose: Any,
+            encoding: Any,
+            api_key: Any,
+            logging_obj: Any,
+            optional_params: dict[str, Any],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
             if model.split("/", 1)[-1] == "hang" or model.split("/", 1)[-1].startswith("latency-"):
                 raise litellm.BadRequestError(
                     "chaos: sleeping scenarios are async only", llm_provider="chaos", model=model
@@ -180,19 +180,19 @@ def register_provider(litellm: Any) -> None:
 
         async def acompletion(
             self,
-            model,
-            messages,
-            api_base,
-            custom_prompt_dict,
-            model_response,
-            print_verbose,
-            encoding,
-            api_key,
-            logging_obj,
-            optional_params,
-            *args,
-            **kwargs,
-        ):
+            model: str,
+            messages: list[Any],
+            api_base: Any,
+            custom_prompt_dict: Any,
+            model_response: Any,
+            print_verbose: Any,
+            encoding: Any,
+            api_key: Any,
+            logging_obj: Any,
+            optional_params: dict[str, Any],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
             return await _respond(litellm, model, messages, optional_params)
 
     litellm.custom_provider_map = [

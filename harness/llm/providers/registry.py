@@ -12,13 +12,15 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Policy(Protocol):
     name: str
 
-    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
+    def respond(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
         """An assistant message dict: {"role", "content", "tool_calls": [{"id", "type", "function"}]}."""
         ...
 

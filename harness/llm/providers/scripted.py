@@ -15,23 +15,27 @@ import random
 from typing import Any
 
 from core.seeding import canonical_json, rng, sha256_hex
-from harness.llm.providers.registry import (  # noqa: F401  (re-exported: the provider's public names)
-    Policy,
-    ScriptedPolicyError,
-    get_policy,
-    register_policy,
-    registered_policies,
-)
+
+# re-exported (``X as X``): the provider's public names
+from harness.llm.providers.registry import Policy as Policy
+from harness.llm.providers.registry import ScriptedPolicyError as ScriptedPolicyError
+from harness.llm.providers.registry import get_policy as get_policy
+from harness.llm.providers.registry import register_policy as register_policy
+from harness.llm.providers.registry import registered_policies as registered_policies
 
 STAMPED_COST = 1e-18  # nonzero: litellm runs a slow "zero cost" diagnostic on 0.0
 
 
-def policy_rng(seed: int | None, messages: list[dict], tools: list[dict]) -> random.Random:
+def policy_rng(
+    seed: int | None, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> random.Random:
     """Deterministic per request: (request seed, hash of what the model sees)."""
     return _rng_of(seed, canonical_json(messages), canonical_json(tools))
 
 
-def usage_for(messages: list[dict], tools: list[dict], reply: dict) -> dict[str, int]:
+def usage_for(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]], reply: dict[str, Any]
+) -> dict[str, int]:
     """Token counts as a deterministic function of text length, so cost accounting is exercised."""
     return _usage_of(canonical_json(messages), canonical_json(tools), reply)
 
@@ -46,13 +50,13 @@ def _rng_of(seed: int | None, messages_json: str, tools_json: str) -> random.Ran
     )
 
 
-def _usage_of(messages_json: str, tools_json: str, reply: dict) -> dict[str, int]:
+def _usage_of(messages_json: str, tools_json: str, reply: dict[str, Any]) -> dict[str, int]:
     prompt = estimate_tokens(messages_json + tools_json)
     completion = estimate_tokens(canonical_json({"c": reply.get("content"), "t": reply.get("tool_calls")}))
     return {"prompt_tokens": prompt, "completion_tokens": completion}
 
 
-def finalize_reply(reply: dict, messages: list[dict]) -> dict:
+def finalize_reply(reply: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
     """Fill tool-call ids deterministically and serialise non-string arguments (as a provider would)."""
     calls = []
     turn = sum(1 for m in messages if m.get("role") == "assistant")
@@ -71,7 +75,7 @@ def finalize_reply(reply: dict, messages: list[dict]) -> dict:
     return {"role": "assistant", "content": reply.get("content"), "tool_calls": calls}
 
 
-def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int]) -> Any:
+def build_response(litellm: Any, model: str, reply: dict[str, Any], usage: dict[str, int]) -> Any:
     """A litellm ModelResponse carrying ``reply``; ``model`` keeps its provider prefix."""
     from litellm.types.utils import (
         ChatCompletionMessageToolCall,
@@ -106,7 +110,7 @@ def build_response(litellm: Any, model: str, reply: dict, usage: dict[str, int])
     return resp
 
 
-def _respond(litellm: Any, model: str, messages: list, optional_params: dict) -> Any:
+def _respond(litellm: Any, model: str, messages: list[Any], optional_params: dict[str, Any]) -> Any:
     name = model.split("/", 1)[1] if model.startswith("scripted/") else model
     # plain JSON copies: a policy can neither see litellm objects nor mutate the caller's request
     # (litellm drops null keys such as an assistant message's "content": None on the way here)
@@ -128,7 +132,7 @@ def _respond(litellm: Any, model: str, messages: list, optional_params: dict) ->
 REASONING_EFFORTS = ("minimal", "low", "medium", "high")
 
 
-def check_reasoning_params(params: dict) -> None:
+def check_reasoning_params(params: dict[str, Any]) -> None:
     """Reject malformed ``reasoning_effort`` / ``thinking`` as a provider would; valid ones are ignored."""
     effort = params.get("reasoning_effort")
     if effort is not None and effort not in REASONING_EFFORTS:
@@ -162,39 +166,39 @@ def register_provider(litellm: Any) -> None:
     if any(item.get("provider") == "scripted" for item in litellm.custom_provider_map):
         return
 
-    class ScriptedLLM(litellm.CustomLLM):
+    class ScriptedLLM(litellm.CustomLLM):  # type: ignore[misc]  # litellm is passed in as a module (Any)
         def completion(
             self,
-            model,
-            messages,
-            api_base,
-            custom_prompt_dict,
-            model_response,
-            print_verbose,
-            encoding,
-            api_key,
-            logging_obj,
-            optional_params,
-            *args,
-            **kwargs,
-        ):
+            model: str,
+            messages: list[Any],
+            api_base: Any,
+            custom_prompt_dict: Any,
+            model_response: Any,
+            print_verbose: Any,
+            encoding: Any,
+            api_key: Any,
+            logging_obj: Any,
+            optional_params: dict[str, Any],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
             return _respond(litellm, model, messages, optional_params)
 
         async def acompletion(
             self,
-            model,
-            messages,
-            api_base,
-            custom_prompt_dict,
-            model_response,
-            print_verbose,
-            encoding,
-            api_key,
-            logging_obj,
-            optional_params,
-            *args,
-            **kwargs,
-        ):
+            model: str,
+            messages: list[Any],
+            api_base: Any,
+            custom_prompt_dict: Any,
+            model_response: Any,
+            print_verbose: Any,
+            encoding: Any,
+            api_key: Any,
+            logging_obj: Any,
+            optional_params: dict[str, Any],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
             return _respond(litellm, model, messages, optional_params)
 
     litellm.custom_provider_map = [
