@@ -22,7 +22,7 @@ import warnings
 from dataclasses import MISSING as NO_DEFAULT
 from dataclasses import dataclass, field, fields, make_dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
@@ -255,7 +255,7 @@ def load_fault(name: str, conf_dir: Path | None = None) -> dict[str, Any]:
         )
     node = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
     assert isinstance(node, dict)
-    return node
+    return cast(dict[str, Any], node)  # a fault file: keyed by field names
 
 
 def role_model(name: str, overrides: dict[str, dict[str, Any]] | None = None) -> Any:

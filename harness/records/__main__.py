@@ -7,10 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from harness.records.schema import RecordLine, Transcript, fields_markdown
 
-SCHEMAS = {"record": RecordLine, "transcript": Transcript}
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+SCHEMAS: dict[str, type[BaseModel]] = {"record": RecordLine, "transcript": Transcript}
 
 
 def main(argv: list[str] | None = None) -> int:

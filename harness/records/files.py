@@ -143,7 +143,7 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def scan(path: str | os.PathLike, anchor: Mapping[str, Any] | None = None) -> Scan:
+def scan(path: str | os.PathLike[str], anchor: Mapping[str, Any] | None = None) -> Scan:
     """Read ``path`` without changing it: every record validated, the chain checked.
 
     ``anchor`` (``{"seq", "chain"}``, from the run's manifest) is a line the file must still hold. A
@@ -227,7 +227,7 @@ def refusal(s: Scan, run_dir: Path | None = None) -> str:
     )
 
 
-def check_resumable(path: str | os.PathLike, anchor: Mapping[str, Any] | None = None) -> Scan:
+def check_resumable(path: str | os.PathLike[str], anchor: Mapping[str, Any] | None = None) -> Scan:
     """The file's scan, or RecordChainError (one line) when its chain is broken. Changes nothing."""
     s = scan(path, anchor)
     if s.breaks:
@@ -236,8 +236,8 @@ def check_resumable(path: str | os.PathLike, anchor: Mapping[str, Any] | None = 
 
 
 def load_records(
-    path: str | os.PathLike, repair: bool = True, *, anchor: Mapping[str, Any] | None = None
-) -> list[dict]:
+    path: str | os.PathLike[str], repair: bool = True, *, anchor: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Every record in ``path`` as a dict ([] if missing), checked, validated, upgraded to version 3.
 
     Refuses a broken chain (RecordChainError) and a line that is no record (RecordCorruptError),
@@ -270,9 +270,9 @@ def move_torn(path: Path, complete: int, tail: bytes) -> None:
     )
 
 
-def latest_by_episode(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
+def latest_by_episode(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """episode_id -> its last record (a retried infra error is superseded, never counted twice)."""
-    latest: dict[str, dict] = {}
+    latest: dict[str, dict[str, Any]] = {}
     for rec in records:
         eid = rec.get("episode_id")
         if eid is not None:
@@ -281,7 +281,7 @@ def latest_by_episode(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
     return latest
 
 
-def finished_keys(path: str | os.PathLike, retry_infra: bool = False) -> set[str]:
+def finished_keys(path: str | os.PathLike[str], retry_infra: bool = False) -> set[str]:
     """Episode ids a resumed run must skip: all recorded ones, except infra errors when retrying them."""
     latest = latest_by_episode(load_records(path, repair=True))
     return {eid for eid, rec in latest.items() if not (retry_infra and rec.get("status") in INFRA_STATUSES)}
@@ -311,7 +311,7 @@ def _last_line(path: Path) -> tuple[bytes, int, bytes]:
     return buf[prev + 1 : cut], complete, buf[cut + 1 :]
 
 
-def head(path: str | os.PathLike) -> dict[str, Any] | None:
+def head(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """``{"seq", "chain"}`` of the file's last line (the anchor a manifest keeps); None without one."""
     path = Path(path)
     if not path.exists():
@@ -379,7 +379,7 @@ class RecordWriter:
     writer moves aside before it appends. One writer per file at a time (the runner's parent process).
     """
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._seq, self._chain = _resume_point(self.path)
@@ -409,8 +409,8 @@ class RecordWriter:
 
 
 def write_records(
-    path: str | os.PathLike, records: Iterable[EpisodeRecord | Mapping[str, Any]]
-) -> dict | None:
+    path: str | os.PathLike[str], records: Iterable[EpisodeRecord | Mapping[str, Any]]
+) -> dict[str, Any] | None:
     """Write a whole records file at once (a sweep's merge, fixtures): chained from its first line,
     atomically (temp file + rename, one fsync). Returns its anchor (``head``)."""
     path = Path(path)

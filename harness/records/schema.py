@@ -16,12 +16,12 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, NotRequired, get_args, get_origin
+from typing import Annotated, Any, Final, Literal, NotRequired, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict  # pydantic needs this one, not typing's, before Python 3.12
 
-RECORD_VERSION = 3
+RECORD_VERSION: Final = 3  # Final: the checker reads it as Literal[3], a valid record_version
 Status = Literal["completed", "agent_failed", "infra_error", "env_error", "budget_exhausted"]
 STATUSES: tuple[str, ...] = get_args(Status)
 INFRA_STATUSES = ("infra_error", "env_error")  # infrastructure: never scored
