@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from core.protocol import Environment, Outcome, Task
 from harness.agents import prompts
@@ -25,6 +25,7 @@ from harness.agents.reviewer import ModelReviewer
 from harness.config import ArmCfg
 from harness.llm.models import InfraError, ModelSpec
 from harness.records import RECORD_VERSION, EpisodeRecord
+from harness.records.schema import Status, StopReason
 from harness.run.manifest import write_atomic
 from harness.run.plan import Plan
 from harness.run.registries import MonitorSource
@@ -39,7 +40,7 @@ CompleterFactory = Callable[[ModelSpec, int], Completer]
 RETRIED_STATUSES = ("infra_error", "env_error")  # what --retry-infra-errors reruns
 
 
-def fault_kinds_hit(results_meta: list[dict]) -> list[str]:
+def fault_kinds_hit(results_meta: list[dict[str, Any]]) -> list[str]:
     """The environment's fault kinds the episode actually received, in call order (ToolResult.meta)."""
     return [str(m["fault_kind"]) for m in results_meta if m.get("perturbed") and m.get("fault_kind")]
 
@@ -66,11 +67,15 @@ def episode_chains(
     return {
         (name, label): arm_interposers(arm, [injector] if injector is not None else [], monitors)
         for name, arm in plan.arms.items()
-        for label, injector in ({**plan.faults} or {None: None}).items()
+        for label, injector in (
+            cast("dict[str | None, Interposer | None]", {**plan.faults}) or {None: None}
+        ).items()
     }
 
 
-def chain_for(plan: Plan, chains: dict, ep: EpisodeSpec) -> list[Interposer]:
+def chain_for(
+    plan: Plan, chains: dict[tuple[str, str | None], list[Interposer]], ep: EpisodeSpec
+) -> list[Interposer]:
     return chains[(ep.arm, ep.fault_class if plan.faults else None)]
 
 
@@ -85,7 +90,7 @@ def episode_record(
     user: UserChannel | None,
     success: bool,
     status: str,
-    outcome: dict | None,
+    outcome: dict[str, Any] | None,
     latency_s: float,
     transcript: str,
 ) -> dict[str, Any]:
@@ -112,7 +117,7 @@ def episode_record(
         pair_id=ep.pair_id,
         success=bool(success),
         outcome_correct=outcome.get("outcome_correct") if scored else None,
-        status=status,
+        status=cast(Status, status),  # EpisodeRecord validates it (strict)
         env=plan.plugin.name,
         replicate=ep.replicate,
         trial=ep.trial,
@@ -126,7 +131,7 @@ def episode_record(
         hit=loop.hit,
         final_answer=loop.final_answer,
         finish_status=loop.finish_status,
-        stop_reason=loop.stop_reason,
+        stop_reason=cast("StopReason | None", loop.stop_reason),  # EpisodeRecord validates it (strict)
         rounds=loop.rounds,
         user_turns=loop.user_turns,
         prompt_tokens=loop.prompt_tokens,
@@ -170,7 +175,7 @@ class UserChannel:
     completion_tokens: int = 0
     cost_usd: float = 0.0
 
-    async def __call__(self, messages: list[dict]) -> str:
+    async def __call__(self, messages: list[dict[str, Any]]) -> str:
         completion = await self.complete(messages, [])
         usage = completion.usage or {}
         self.calls += 1
@@ -191,10 +196,10 @@ class Played:
     status: str  # completed | agent_failed | infra_error | env_error | budget_exhausted
     success: bool
     verdict: Outcome | None
-    tools: list[dict]  # the tools the episode exposed, as the model saw them
+    tools: list[dict[str, Any]]  # the tools the episode exposed, as the model saw them
 
     @property
-    def outcome(self) -> dict | None:
+    def outcome(self) -> dict[str, Any] | None:
         return dict(self.verdict.details or {}) if self.verdict is not None else None
 
 

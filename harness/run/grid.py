@@ -13,7 +13,7 @@ world: it asks the world's plugin (or the one it is given).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,17 +30,19 @@ from harness.stream import Interposer, MonitorInterposer
 
 @dataclass
 class _Completion:
-    message: dict
-    usage: dict = field(default_factory=dict)
+    message: dict[str, Any]
+    usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float = 0.0
     latency_s: float = 0.0
-    attempts: list[dict] = field(default_factory=list)
+    attempts: list[dict[str, Any]] = field(default_factory=list)
 
 
-def policy_completer(policy: Policy, seed: int = 0):
+def policy_completer(
+    policy: Policy, seed: int = 0
+) -> Callable[[list[dict[str, Any]], list[dict[str, Any]]], Awaitable[_Completion]]:
     """An async ``Completer`` for ``run_loop`` answering with ``policy``."""
 
-    async def complete(messages: list[dict], tools: list[dict]) -> _Completion:
+    async def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> _Completion:
         msgs = [dict(m) for m in messages]
         reply = policy.respond(msgs, tools, policy_rng(seed, msgs, tools))
         return _Completion(finalize_reply(reply, msgs))
@@ -54,7 +56,7 @@ class _PolicyUser:
     def __init__(self, policy: Policy, seed: int) -> None:
         self.complete = policy_completer(policy, seed)
 
-    async def __call__(self, messages: list[dict]) -> str:
+    async def __call__(self, messages: list[dict[str, Any]]) -> str:
         completion = await self.complete(messages, [])
         return str(completion.message.get("content") or "")
 
@@ -121,7 +123,7 @@ def run_grid(
     """
     if isinstance(policy, str):  # resolved once for the whole grid
         policy = get_policy(world_player(policy, get_plugin(env.name)))
-    grid: dict[tuple[str, str], list[int]] = {}
+    grid: dict[tuple[str, ...], list[int]] = {}
     for task in env.tasks():
         if where and not all(str(task.strata.get(k)) in set(map(str, vs)) for k, vs in where.items()):
             continue

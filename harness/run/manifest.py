@@ -237,7 +237,7 @@ def start_manifest(
     check_resume(run_dir, resolved)
     previous = previous_manifest(run_dir)
     anchor = (previous or {}).get("records")  # the last finish's anchor, until this run finishes
-    manifest = {
+    manifest: dict[str, Any] = {
         "manifest_version": 1,
         "git": git_state(),
         "python": platform.python_version(),

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from omegaconf import OmegaConf
 
@@ -28,6 +28,9 @@ from harness.llm.providers import registry as policies
 from harness.run.notices import Board, Notice
 from harness.run.schedule import EpisodeSpec, build_schedule, select_tasks
 from harness.stream import Interposer
+
+if TYPE_CHECKING:
+    from harness.faults.inject import FaultInjector
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +104,7 @@ def sampled(spec: ModelSpec, cfg: Config) -> ModelSpec:
 
 def resolved_specs(plan_parts: dict[str, Any]) -> dict[str, Any]:
     """The resolved specs (not just names) that enter the saved config, the manifest and the identity hash."""
-    return json.loads(json.dumps(plan_parts, default=lambda o: dataclasses.asdict(o)))
+    return cast(dict[str, Any], json.loads(json.dumps(plan_parts, default=lambda o: dataclasses.asdict(o))))
 
 
 def plan_run(cfg: Config) -> Plan:
@@ -116,6 +119,7 @@ def plan_run(cfg: Config) -> Plan:
     )  # composed by Hydra: read once, here from the config
     if not arms:
         raise ValueError("no arm: select one or several with arm=[baseline,monitor]")
+    chosen: list[Any] | str | None  # the agent models, then (below) each reviewer's model name
     chosen = agent_models(cfg)
     chosen_scripted = {m.name: spec_of(m).model.split("/", 1)[1] for m in chosen if spec_of(m).scripted}
     models = {m.name: sampled(fit_to_world(spec_of(m), plugin, own), cfg) for m in chosen}
@@ -172,7 +176,10 @@ def plan_run(cfg: Config) -> Plan:
             },
         }
     )
-    plan = Plan(cfg, plugin, env, arms, models, reviewers, user, schedule, resolved, faults)
+    # ``resolved``: a structured config's container, keyed by field names
+    plan = Plan(
+        cfg, plugin, env, arms, models, reviewers, user, schedule, cast(dict[str, Any], resolved), faults
+    )
     plan.notices.extend(arm_noops(plan))
     plan.notices.extend(generic_players(plan, chosen_scripted, own))
     record_folds(plan)
@@ -228,7 +235,12 @@ def faults_without_target(plan: Plan, sample: int = 2000) -> list[Notice]:
         if not any(
             "injected_fault"
             in inject_once(
-                injector, r["tool"], r["arguments"], r["result"], specs, str(r.get("task_id", "t"))
+                cast("FaultInjector", injector),  # plan.faults holds fault_injectors' values
+                r["tool"],
+                r["arguments"],
+                r["result"],
+                specs,
+                str(r.get("task_id", "t")),
             ).meta
             for r in tried
         ):

@@ -14,17 +14,21 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.agents.loop import Completer
 from harness.config import Config
 from harness.llm.models import ModelSpec, acomplete, drain_success_logging
 from harness.records import RecordWriter, latest_by_episode, load_records
-from harness.run.episode import RETRIED_STATUSES, CompleterFactory, chain_for, episode_chains, run_episode
+from harness.run.episode import RETRIED_STATUSES, chain_for, episode_chains, run_episode
+from harness.run.episode import CompleterFactory as CompleterFactory  # re-exported: harness.run.study
 from harness.run.plan import Plan
 from harness.run.registries import MonitorSource
 from harness.run.schedule import EpisodeSpec
 from harness.run.stopping import TaskStop
+
+if TYPE_CHECKING:
+    from harness.run.workers import SharedSpend
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +47,7 @@ class Spend:
         self.tokens += tokens
         self.calls += 1
 
-    def add(self, rec: dict) -> None:
+    def add(self, rec: dict[str, Any]) -> None:
         self.usd += sum(float(rec.get(k) or 0.0) for k in ("cost_usd", "reviewer_cost_usd", "user_cost_usd"))
         self.tokens += int(rec.get("prompt_tokens") or 0) + int(rec.get("completion_tokens") or 0)
         for who in ("reviewer", "user"):
@@ -61,7 +65,7 @@ def cost_of(completion: Any) -> tuple[float, int]:
     )
 
 
-def within_budget(cfg: Config, spend: Spend) -> bool:
+def within_budget(cfg: Config, spend: Spend | SharedSpend) -> bool:
     if cfg.budget.usd is not None and spend.usd >= cfg.budget.usd:
         return False
     return not (cfg.budget.tokens is not None and spend.tokens >= cfg.budget.tokens)
@@ -71,7 +75,7 @@ def _default_factory(cache: Any, arm: str) -> CompleterFactory:
     """Completers of one arm: the arm is part of every cache key (arms never share a recorded reply)."""
 
     def factory(spec: ModelSpec, replicate: int) -> Completer:
-        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+        async def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
             return await acomplete(spec, messages, tools, replicate=replicate, cache=cache, arm=arm)
 
         return complete
@@ -85,7 +89,7 @@ def _metered(factory: CompleterFactory, spend: Spend) -> CompleterFactory:
     def metered_factory(spec: ModelSpec, replicate: int) -> Completer:
         inner = factory(spec, replicate)
 
-        async def complete(messages: list[dict], tools: list[dict]) -> Any:
+        async def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
             completion = await inner(messages, tools)
             spend.charge(completion)
             return completion
@@ -106,7 +110,7 @@ def _open_cache(cfg: Config, run_dir: Path) -> Any:
 
 
 def pending_episodes(
-    schedule: list[EpisodeSpec], records: list[dict], retry_infra: bool
+    schedule: list[EpisodeSpec], records: list[dict[str, Any]], retry_infra: bool
 ) -> list[EpisodeSpec]:
     """Episodes still to run: never recorded, stopped by the budget, or (when asked) infra/env errors."""
     latest = latest_by_episode(records)
@@ -166,7 +170,7 @@ class Progress:
             mininterval=1.0,
         )
 
-    def add(self, rec: dict) -> None:
+    def add(self, rec: dict[str, Any]) -> None:
         self.counts[rec["status"]] += 1
         self.arms[rec["arm"]] += 1
         self.models[rec["model"]] += 1
@@ -205,7 +209,7 @@ def pending_work(plan: Plan, run_dir: Path) -> tuple[Path, Spend, list[EpisodeSp
 
 def arm_factories(
     plan: Plan, run_dir: Path, factory: CompleterFactory | None, spend: Any
-) -> tuple[dict, Any]:
+) -> tuple[dict[str, CompleterFactory], Any]:
     """Each arm's metered completer factory, and the reply cache they share (None when off)."""
     if factory is not None:  # a test's completers: one for every arm
         return dict.fromkeys(plan.arms, _metered(factory, spend)), None
@@ -309,7 +313,7 @@ async def execute(
     return run_summary(plan, records_path, todo, progress.counts, stopped_by_budget, spend, progress.rates())
 
 
-async def wait_all(tasks: list[asyncio.Task]) -> None:
+async def wait_all(tasks: list[asyncio.Task[Any]]) -> None:
     """Wait until every task has ended (none outlives the records file). The first error cancels the
     rest and is raised once they have ended; a cancelled task is a stop, not an error."""
     pending = set(tasks)
@@ -321,4 +325,4 @@ async def wait_all(tasks: list[asyncio.Task]) -> None:
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
-            raise failed[0].exception()
+            raise cast(BaseException, failed[0].exception())  # not None: ``failed`` keeps only those

@@ -15,9 +15,10 @@ import contextlib
 import os
 import signal
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+EXIT_STATUS: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 class Interrupted(BaseException):
@@ -81,7 +82,7 @@ class TaskStop:
         self.signum: int | None = None
         self._installed: list[int] = []
 
-    def install(self, tasks: Sequence[asyncio.Task]) -> None:
+    def install(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         loop = asyncio.get_running_loop()
 
         def stop(signum: int) -> None:

@@ -22,7 +22,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 def merge_records(sweep_dir: Path) -> dict[str, Any]:
     """Rebuild ``<sweep>/episodes.jsonl`` from the jobs' records; each episode once (its latest record)."""
     jobs = sorted(p for p in sweep_dir.glob("*/episodes.jsonl") if p.parent != sweep_dir)
-    latest: dict[str, dict] = {}
+    latest: dict[str, dict[str, Any]] = {}
     per_job = {}
     for path in jobs:
         # a job's records changed after they were written: RecordChainError, nothing merged
@@ -62,10 +62,12 @@ def merge_records(sweep_dir: Path) -> dict[str, Any]:
     return summary
 
 
-def _job_anchor(job_dir: Path) -> dict | None:
+def _job_anchor(job_dir: Path) -> dict[str, Any] | None:
     """The anchor a job's manifest keeps for its records (None without a manifest)."""
     try:
-        return json.loads((job_dir / "manifest.json").read_text()).get("records")
+        return cast(
+            "dict[str, Any] | None", json.loads((job_dir / "manifest.json").read_text()).get("records")
+        )
     except (OSError, ValueError):
         return None
 
@@ -104,7 +106,7 @@ def release_idle_workers() -> None:
 
 
 # by sweep folder, outside the callback: launchers pickle the callbacks with the config (a Popen can't be)
-_WARM: dict[str, subprocess.Popen] = {}
+_WARM: dict[str, subprocess.Popen[str]] = {}
 
 
 class MergeRecords(Callback):

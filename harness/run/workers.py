@@ -33,7 +33,7 @@ import sys
 import time
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.llm.models import drain_success_logging
 from harness.records import RecordWriter
@@ -97,7 +97,7 @@ class SharedSlots:
         self.sem.release()
 
 
-def shared_budgets(ctx: Any, plan: Any) -> tuple[dict[str, SharedSlots], list]:
+def shared_budgets(ctx: Any, plan: Any) -> tuple[dict[str, SharedSlots], list[Any]]:
     """Each real model's concurrency slots and every limited model's rate bucket in shared memory, for
     workers forked after. Scripted models keep a cap per worker: nothing waits on a provider there."""
     from harness.llm import ratelimit
@@ -189,7 +189,7 @@ def execute_forked(
         open_readers = list(procs)
         try:
             while open_readers:
-                for reader in wait(open_readers):
+                for reader in cast("list[Connection]", wait(open_readers)):  # the readers it was given
                     if not take(reader, writer):
                         open_readers.remove(reader)
         except BaseException:
@@ -221,7 +221,7 @@ def execute_forked(
     return run_summary(plan, records_path, todo, progress.counts, stopped, spend, progress.rates())
 
 
-def _start_workers(ctx: Any, n: int, shared: tuple) -> dict[Connection, Any]:
+def _start_workers(ctx: Any, n: int, shared: tuple[Any, ...]) -> dict[Connection, Any]:
     """``n`` forked workers, each with ``shared`` and its own pipe; reader -> process."""
     procs: dict[Connection, Any] = {}
     for k in range(n):
@@ -280,7 +280,7 @@ def _worker(
     run_dir: Path,
     factory: Any,
     monitors: Any,
-    todo: list,
+    todo: list[Any],
     claim: Any,
     spend: SharedSpend,
     slots: dict[str, SharedSlots],
@@ -315,7 +315,7 @@ async def _run_claimed(
     run_dir: Path,
     factory: Any,
     monitors: Any,
-    todo: list,
+    todo: list[Any],
     claim: Any,
     spend: SharedSpend,
     slots: dict[str, SharedSlots],
