@@ -21,7 +21,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from core.protocol import ToolSpec
 from harness.faults import paths
@@ -214,10 +214,17 @@ class NegativeOrZero(FaultClass):
     kind = "structured"
     description = "a positive quantity (price, count, balance) becomes negative or zero"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return _positive_numbers(content)
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         variant = params.get("variant") or rng.choice(["negative", "zero"])
         return self._set(content, path, _like(old, 0) if variant == "zero" else _like(old, -abs(old)))
@@ -228,10 +235,17 @@ class OutOfDomainCategorical(FaultClass):
     kind = "structured"
     description = "a status/enum-like token takes a value outside its domain"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, v in _leaves(content) if is_categorical(v, p, spec)]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         if params.get("value"):
             new = str(params["value"])
@@ -247,7 +261,7 @@ class TypeDrift(FaultClass):
     kind = "structured"
     description = "a value changes JSON type: number as string, id as int, object as boolean"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         out = []
         for p, v in _keyed(content):
             name = paths.field_name(p)
@@ -257,7 +271,14 @@ class TypeDrift(FaultClass):
                 out.append(p)
         return out
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         if isinstance(old, bool):
             new: Any = "true" if old else "false"
@@ -275,10 +296,17 @@ class MissingField(FaultClass):
     kind = "structured"
     description = "a field the tool always returns is absent"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, _ in _keyed(content)]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         parent, key = paths.parent_and_key(content, path)
         old = parent.pop(key)
         return Applied(content, path, old, MISSING)
@@ -289,10 +317,17 @@ class RenamedField(FaultClass):
     kind = "structured"
     description = "a field arrives under another name (camelCase, a version suffix)"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, _ in _keyed(content)]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         parent, key = paths.parent_and_key(content, path)
         assert isinstance(key, str)
         if "_" in key:
@@ -311,7 +346,7 @@ class EchoedArgumentMismatch(FaultClass):
     kind = "structured"
     description = "the result is another entity's record: the echoed id/key differs from the argument"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         wanted = {
             str(v).lower()
             for v in arguments.values()
@@ -323,7 +358,14 @@ class EchoedArgumentMismatch(FaultClass):
             if not isinstance(v, bool) and v is not None and str(v).lower() in wanted
         ]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         new = _like(old, old + rng.randint(1, 9)) if is_number(old) else _mutate_token(str(old), rng)
         applied = self._set(content, path, new)
@@ -341,7 +383,7 @@ class DateOrderViolation(FaultClass):
     kind = "structured"
     description = "a later date/time (end, expiry, checkout) is moved before its earlier partner"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         arg_dates = [d for d in (parse_date(v) for v in arguments.values()) if d is not None]
         out = []
         for p, v in _leaves(content):
@@ -354,12 +396,20 @@ class DateOrderViolation(FaultClass):
                 out.append(p)
         return out
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         parent, _ = paths.parent_and_key(content, path)
         partners = [parse_date(x) for x in parent.values()] + [parse_date(v) for v in arguments.values()]
         earliest = min(d for d in partners if d is not None)
-        days = (earliest - parse_date(old)).days - rng.randint(1, 30)
+        # ``path`` came from ``eligible``, which keeps only fields holding a date
+        days = (earliest - cast(dt.date, parse_date(old))).days - rng.randint(1, 30)
         return self._set(content, path, shift_date(old, days))
 
 
@@ -430,10 +480,17 @@ class BrokenRelation(FaultClass):
     kind = "structured"
     description = "a derived number (total, product, conserved sum) no longer matches its parts"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return _relations(content)
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         factor = 1 + rng.choice([-1, 1]) * rng.uniform(0.05, 0.3)
         new = _like(old, old * factor)
@@ -447,10 +504,17 @@ class CachedErrorPage(FaultClass):
     kind = "structured"
     description = "a cached HTML error page is served inside a field (or as the whole body)"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, _ in _leaves(content) if p != "$"] or ["$"]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         if params.get("scope") == "body":
             return Applied(HTML_ERROR_PAGE, "$", content, HTML_ERROR_PAGE)
         return self._set(content, path, HTML_ERROR_PAGE)
@@ -461,10 +525,17 @@ class StaleValue(FaultClass):
     kind = "string"
     description = "a plausible older value: a quantity from an earlier snapshot, a date days back"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return _positive_numbers(content) + [p for p, v in _leaves(content) if parse_date(v) is not None]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         if isinstance(old, str):
             return self._set(content, path, shift_date(old, -rng.randint(1, 30)))
@@ -477,10 +548,17 @@ class EmptyOrTruncatedList(FaultClass):
     kind = "structured"
     description = "a list comes back empty or cut short"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, v in paths.walk(content) if isinstance(v, list) and v]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         variant = params.get("variant") or ("truncate" if len(old) > 1 and rng.random() < 0.5 else "empty")
         new = old[: max(1, len(old) // 2)] if variant == "truncate" and len(old) > 1 else []
@@ -492,10 +570,17 @@ class DuplicatedRecord(FaultClass):
     kind = "structured"
     description = "a record in a list appears twice"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, v in paths.walk(content) if isinstance(v, list) and v]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         lst = paths.get(content, path)
         i = rng.randrange(len(lst))
         lst.insert(i + 1, copy.deepcopy(lst[i]))
@@ -507,10 +592,17 @@ class UnitMixup(FaultClass):
     kind = "structured"
     description = "a quantity in the wrong unit: cents for dollars (x100), lbf.s for N.s (x4.45)"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return _positive_numbers(content)
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         factor = float(params.get("factor", 100))
         new = old / factor if params.get("direction") == "divide" else old * factor
@@ -529,10 +621,17 @@ class EncodingCorruption(FaultClass):
     kind = "string"
     description = "text decoded with the wrong charset, or normalized into look-alike characters"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [p for p, v in _leaves(content) if isinstance(v, str) and any(c.isalpha() for c in v)]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         variant = params.get("variant") or (
             "mojibake" if not old.isascii() else rng.choice(["homoglyph", "replacement"])
@@ -555,14 +654,21 @@ class PlausibleString(FaultClass):
     kind = "string"
     description = "a well-formed but wrong string: another valid city, product, name or code"
 
-    def eligible(self, content, arguments, spec):
+    def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [
             p
             for p, v in _leaves(content)
             if isinstance(v, str) and any(c.isalnum() for c in v) and parse_date(v) is None and "<" not in v
         ]
 
-    def apply(self, content, path, arguments, rng, params):
+    def apply(
+        self,
+        content: Any,
+        path: str,
+        arguments: Mapping[str, Any],
+        rng: random.Random,
+        params: Mapping[str, Any],
+    ) -> Applied:
         old = paths.get(content, path)
         pool = params.get("pool") or _pool_for(paths.field_name(path))
         choices = [x for x in (pool or ()) if x != old]

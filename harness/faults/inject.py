@@ -37,7 +37,7 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any
+from typing import Any, cast
 
 from core.protocol import StateAccess, ToolCall, ToolResult, ToolSpec
 from core.seeding import rng
@@ -181,7 +181,7 @@ class FaultInjector:
             state = getattr(ctx.episode, "state", None)
             ref = state.locate(call, result, applied.path) if isinstance(state, StateAccess) else None
             if ref is not None:  # the world stores the corrupted value: later reads see it too
-                state.corrupt(ref, copy.deepcopy(applied.corrupted))
+                cast(StateAccess, state).corrupt(ref, copy.deepcopy(applied.corrupted))
                 level = "state"
         label = {
             "name": self.spec.name,
