@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from core.protocol import Episode, Task, ToolCall, ToolResult
 from harness.agents import prompts
@@ -22,14 +22,14 @@ STOP_REASONS = ("final", "terminal", "round_cap", "infra_error", "env_error", "b
 
 
 class CompletionLike(Protocol):
-    message: dict
-    usage: dict
+    message: dict[str, Any]
+    usage: dict[str, Any]
     cost_usd: float
     latency_s: float
-    attempts: list[dict]
+    attempts: list[dict[str, Any]]
 
 
-Completer = Callable[[list[dict], list[dict]], Awaitable[CompletionLike]]
+Completer = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Awaitable[CompletionLike]]
 
 
 @dataclass
@@ -44,14 +44,16 @@ class Review:
 
 
 class ReviewerLike(Protocol):
-    async def review(self, task: Task, messages: list[dict], tools: list[dict], call: dict) -> Review: ...
+    async def review(
+        self, task: Task, messages: list[dict[str, Any]], tools: list[dict[str, Any]], call: dict[str, Any]
+    ) -> Review: ...
 
 
 @dataclass
 class LoopResult:
-    messages: list[dict]
-    tool_calls: list[dict] = field(default_factory=list)
-    receipts: list[dict] = field(default_factory=list)
+    messages: list[dict[str, Any]]
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    receipts: list[dict[str, Any]] = field(default_factory=list)
     ignored_parallel_calls: int = 0
     final_answer: str | None = None
     finish_status: str | None = None
@@ -69,10 +71,12 @@ class LoopResult:
     error: str | None = None
     error_kind: str | None = None
     user_turns: int = 0  # user replies after the opening message
-    turns: list[dict] = field(default_factory=list)  # per model call: usage, cost, attempts (transcript)
-    results_meta: list[dict] = field(default_factory=list)  # per executed call: harness-side meta
-    reviews: list[dict] = field(default_factory=list)
-    labels: dict = field(default_factory=dict)
+    turns: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # per model call: usage, cost, attempts (transcript)
+    results_meta: list[dict[str, Any]] = field(default_factory=list)  # per executed call: harness-side meta
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+    labels: dict[str, Any] = field(default_factory=dict)
 
 
 def next_action_class(
@@ -88,7 +92,7 @@ def next_action_class(
     return "other_tool"
 
 
-def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
+def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str | None]:
     """(arguments, None) or (None, why): models send arguments as a JSON string."""
     if isinstance(raw, dict):
         return raw, None
@@ -144,10 +148,10 @@ class _Loop:
         specs = episode.tools()
         self.tools = [spec.openai_schema() for spec in specs]
         self.exposed = [spec.name for spec in specs]
-        self.messages: list[dict] = [{"role": "system", "content": settings.system_prompt}]
+        self.messages: list[dict[str, Any]] = [{"role": "system", "content": settings.system_prompt}]
         self.out = LoopResult(messages=self.messages)
         self.calls_per_tool: dict[str, int] = {}
-        self.pending: dict | None = None  # the receipt whose next action is not classified yet
+        self.pending: dict[str, Any] | None = None  # the receipt whose next action is not classified yet
         self.deferred_text: str | None = None  # a deferred receipt waiting for the next turn
 
     async def run(self) -> LoopResult:
@@ -193,7 +197,7 @@ class _Loop:
             {**tc, "id": tc.get("id") or f"call_{out.rounds}_{i}"}
             for i, tc in enumerate(message.get("tool_calls") or [])
         ]
-        assistant: dict = {"role": "assistant", "content": message.get("content")}
+        assistant: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
         if calls:
             assistant["tool_calls"] = calls
         self.messages.append(assistant)
@@ -201,7 +205,7 @@ class _Loop:
             return await self.on_text(message)
         return await self.on_calls(calls)
 
-    async def ask_model(self) -> dict | None:
+    async def ask_model(self) -> dict[str, Any] | None:
         """The model's next message (usage and cost tallied), or None when the door failed."""
         out = self.out
         try:
@@ -237,7 +241,7 @@ class _Loop:
             out.turns[-1]["reasoning_content"] = message["reasoning_content"]
         return message
 
-    async def on_text(self, message: dict) -> bool:
+    async def on_text(self, message: dict[str, Any]) -> bool:
         """Text goes to the world's user, who answers or ends the episode."""
         out = self.out
         out.final_answer = message.get("content")
@@ -259,7 +263,7 @@ class _Loop:
         self.messages.append({"role": "user", "content": reply.text or ""})
         return True
 
-    async def on_calls(self, calls: list[dict]) -> bool:
+    async def on_calls(self, calls: list[dict[str, Any]]) -> bool:
         """The first call runs (reviewed, interposed); parallel extras are answered as ignored."""
         first, extra = calls[0], calls[1:]
         self.out.ignored_parallel_calls += len(extra)
@@ -270,6 +274,7 @@ class _Loop:
         self.classify_pending(name)
         fresh_deferred: str | None = None
         ended = False
+        content: str | None
         if args is None:
             self.out.tool_calls.append(
                 {
@@ -304,7 +309,7 @@ class _Loop:
             )
         return not ended
 
-    async def rejected(self, name: str, args: dict) -> str | None:
+    async def rejected(self, name: str, args: dict[str, Any]) -> str | None:
         """The reviewer's feedback when it rejects the call (the call is not executed), else None."""
         out, reviewer = self.out, self.s.reviewer
         if reviewer is None or out.reviewer_calls >= self.s.max_reviewer_calls:
@@ -371,7 +376,7 @@ def _execute(
     out: LoopResult,
     calls_per_tool: dict[str, int],
     exposed: list[str],
-) -> tuple[ToolResult, dict | None]:
+) -> tuple[ToolResult, dict[str, Any] | None]:
     """Pass the world's result through the interposers; returns the result and the receipt entry if one fired."""
     name, args = call.name, dict(call.arguments)
     ctx = StreamContext(
@@ -408,8 +413,8 @@ def _execute(
     return result, entry
 
 
-def _answer_from(args: dict) -> str | None:
+def _answer_from(args: dict[str, Any]) -> str | None:
     for key in ("answer", "final_answer", "result", "message"):
         if isinstance(args.get(key), str):
-            return args[key]
+            return cast(str, args[key])
     return json.dumps(args, ensure_ascii=False, sort_keys=True) if args else None

@@ -30,7 +30,9 @@ _MARKER = "PROPOSED_CALL_JSON:"
 _HISTORY_CHARS = 6000  # keep review requests bounded: the tail of the conversation matters most
 
 
-def review_request(task: Task, messages: list[dict], tools: list[dict], call: dict) -> list[dict]:
+def review_request(
+    task: Task, messages: list[dict[str, Any]], tools: list[dict[str, Any]], call: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The reviewer's messages: instructions, then one user turn with the evidence and the call."""
     history = []
     for m in messages[1:]:  # the agent's system prompt is not evidence
@@ -72,7 +74,9 @@ class ModelReviewer:
     def __init__(self, complete: Completer):
         self.complete = complete
 
-    async def review(self, task: Task, messages: list[dict], tools: list[dict], call: dict) -> Review:
+    async def review(
+        self, task: Task, messages: list[dict[str, Any]], tools: list[dict[str, Any]], call: dict[str, Any]
+    ) -> Review:
         completion = await self.complete(review_request(task, messages, tools, call), [])
         approved, feedback = parse_verdict((completion.message or {}).get("content"))
         usage = completion.usage or {}
@@ -99,7 +103,7 @@ def _leaves(value: Any) -> list[Any]:
     return [value]
 
 
-def judge_call(evidence: str, call: dict) -> tuple[bool, str]:
+def judge_call(evidence: str, call: dict[str, Any]) -> tuple[bool, str]:
     """Approve a call whose argument values appear in the evidence and look plausible."""
     problems = []
     for value in _leaves(call.get("arguments") or {}):
@@ -133,7 +137,9 @@ class ScriptedReviewerPolicy:
 
     name = "reviewer"
 
-    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
+    def respond(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
         text = str(messages[-1].get("content") or "") if messages else ""
         evidence, _, raw = text.partition(_MARKER)
         try:

@@ -210,7 +210,7 @@ class GenericState:
     values: Values
     user_text: str
     done: set[str] = field(default_factory=set)  # (tool, arguments) keys whose result was trusted
-    failures: Counter = field(default_factory=Counter)  # (tool, arguments) key -> bad results
+    failures: Counter[str] = field(default_factory=Counter)  # (tool, arguments) key -> bad results
     tried: dict[str, set[str]] = field(default_factory=dict)  # tool -> argument keys called
     calls: int = 0
     avoid: set[str] = field(default_factory=set)  # tools the policy switched away from
@@ -319,7 +319,7 @@ def replay(
 
 def plan(
     name: str, judge: Judge, history: History, tools: Sequence[Mapping[str, Any]], decisions: Decisions
-) -> tuple[tuple[str, dict] | None, str]:
+) -> tuple[tuple[str, dict[str, Any]] | None, str]:
     """The next call (or None: answer in text) and the message text, in generic mode."""
     state = replay(judge, history, tools, decisions)
     if state.abandon:
@@ -352,7 +352,7 @@ def plan(
 
 def _end(
     name: str, state: GenericState, status: str, text: str, reason: str
-) -> tuple[tuple[str, dict] | None, str]:
+) -> tuple[tuple[str, dict[str, Any]] | None, str]:
     answer = f"[scripted policy {name}] {text}"
     terminal = next((t for t in state.tools.values() if t.is_terminal), None)
     if terminal is None:

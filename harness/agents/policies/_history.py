@@ -32,7 +32,7 @@ class Step:
 
     call_id: str
     tool: str
-    args: dict
+    args: dict[str, Any]
     raw: Any  # the tool's own result (receipt wrapper removed)
     error: bool
     receipt: Receipt | None = None
@@ -77,10 +77,11 @@ def _split_deferred(content: str) -> tuple[str | None, str]:
     return (note, rest) if sep else (body, "")
 
 
-def read_history(messages: list[dict]) -> History:
+def read_history(messages: list[dict[str, Any]]) -> History:
     users = [m for m in messages if m.get("role") == "user"]
     hist = History(query=str(users[0].get("content") or "") if users else "")
     pending: dict[str, Step] = {}
+    step: Step | None
     for m in messages:
         role = m.get("role")
         if role == "assistant":

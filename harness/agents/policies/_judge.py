@@ -41,6 +41,7 @@ class Decisions:
     """Stochastic choices, each made once: read back from earlier turns' notes or drawn now."""
 
     def __init__(self, notes: dict[str, str], rng: random.Random) -> None:
+        self.fresh: dict[str, str]
         self.notes, self.rng, self.fresh = notes, rng, {}
 
     def choose(self, key: str, options: list[tuple[str, float]]) -> str:

@@ -40,7 +40,7 @@ class State:
     tools: dict[str, ToolInfo]
     fields: dict[str, Any] = field(default_factory=dict)  # latest trusted value of each output field
     done: dict[str, Step] = field(default_factory=dict)  # base capability -> trusted final result
-    failures: Counter = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
     avoid: set[str] = field(default_factory=set)  # tools the policy switched away from or gave up on
     prefer: dict[str, str] = field(default_factory=dict)  # base capability -> recovery tool to try first
     last_failure: dict[str, str] = field(default_factory=dict)  # base capability -> why its route failed
@@ -60,7 +60,7 @@ class State:
         routes = direct + [tuple(sorted(c, key=_chain_position)) for c in chains.values()]
         return sorted(routes, key=lambda r: r[0].index)
 
-    def fill(self, tool: ToolInfo) -> dict | None:
+    def fill(self, tool: ToolInfo) -> dict[str, Any] | None:
         """Arguments for ``tool`` from the inputs and trusted fields, or None when one is missing."""
         args: dict[str, Any] = {}
         for p in tool.params:
@@ -103,7 +103,9 @@ class PlanningPolicy:
         return Verdict(bad=True, why="error") if step.error else Verdict()
 
     # ---------------------------------------------------------------------------------------
-    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
+    def respond(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
         history = read_history(messages)
         decisions = Decisions(dict(history.notes), rng)
         if self.conventions is None:
@@ -168,7 +170,7 @@ class PlanningPolicy:
 
     def next_call(
         self, history: History, infos: list[ToolInfo], state: State
-    ) -> tuple[tuple[str, dict] | None, str]:
+    ) -> tuple[tuple[str, dict[str, Any]] | None, str]:
         conventions = self.conventions
         assert conventions is not None
         if state.abandon:
@@ -200,7 +202,7 @@ class PlanningPolicy:
 
     def _finish(
         self, infos: list[ToolInfo], status: str, answer: str, reason: str
-    ) -> tuple[tuple[str, dict] | None, str]:
+    ) -> tuple[tuple[str, dict[str, Any]] | None, str]:
         terminal = next((t for t in infos if t.is_terminal), None)
         answer = f"[scripted policy {self.name}] {answer}"
         if terminal is None:

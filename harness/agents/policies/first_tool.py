@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from harness.llm.providers.registry import register_policy
 
@@ -17,7 +18,9 @@ _PLACEHOLDER = {"string": "x", "integer": 0, "number": 0, "boolean": False, "arr
 class FirstTool:
     name = "first_tool"
 
-    def respond(self, messages: list[dict], tools: list[dict], rng: random.Random) -> dict:
+    def respond(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
         tool_msgs = [m for m in messages if m.get("role") == "tool"]
         if tools and not tool_msgs:
             fn = tools[0]["function"]
