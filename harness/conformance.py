@@ -166,12 +166,12 @@ def _arguments(spec: ToolSpec) -> dict[str, Any]:
 class _QuietUser:
     """A user model for worlds that need one: it answers briefly and never ends the conversation."""
 
-    async def __call__(self, messages: list[dict]) -> str:
+    async def __call__(self, messages: list[dict[str, Any]]) -> str:
         return "Thanks."
 
 
 async def _episode_round_trip(
-    report: Report, env: Environment, task: Any, rows: list[Mapping[str, Any]]
+    report: Report, env: Environment, task: Any, rows: Sequence[Mapping[str, Any]]
 ) -> None:
     episode = env.episode(
         task.task_id, seed=0, user=_QuietUser() if getattr(env, "needs_user", False) else None
@@ -218,7 +218,7 @@ async def _episode_round_trip(
 
 
 async def _a_read_call(
-    episode: Any, specs: Mapping[str, ToolSpec], task: Any, rows: list[Mapping[str, Any]]
+    episode: Any, specs: Mapping[str, ToolSpec], task: Any, rows: Sequence[Mapping[str, Any]]
 ) -> tuple[ToolResult, ToolCall]:
     """A read call likely to succeed: one the clean traces made for this task, else the first read tool."""
     for row in rows:
@@ -239,7 +239,7 @@ async def _check_state(
     episode: Any,
     specs: Mapping[str, ToolSpec],
     task: Any,
-    rows: list[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
     call: ToolCall,
     result: ToolResult,
 ) -> None:
@@ -293,7 +293,7 @@ def _leaf_paths(content: Any, prefix: str = "$") -> Iterable[str]:
 
 def clean_rows(
     report: Report, plugin: Plugin, env: Environment, trace_options: Mapping[str, Any]
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     if "traces" not in plugin.contract_sources:
         report.add(
             "contracts", SKIP, f"no clean traces (contract sources: {', '.join(plugin.contract_sources)})"
@@ -307,7 +307,9 @@ def clean_rows(
     return [r for r in rows if r.get("status", "ok") == "ok"]
 
 
-def check_contracts(report: Report, rows: list[dict], schema_rules: Mapping[str, Any] | None = None) -> None:
+def check_contracts(
+    report: Report, rows: list[dict[str, Any]], schema_rules: Mapping[str, Any] | None = None
+) -> None:
     """Every tool the clean traces call carries a mined rule, or (``schema_rules``: the world's result
     schemas' rules by tool, when it offers that source) a schema rule: a tool whose clean results never
     vary (a constant balance, today's date) mines nothing, and its schema is then what checks it."""
@@ -360,7 +362,7 @@ def check_faults(
     name: str,
     base: Mapping[str, Any],
     traces: Mapping[str, Any],
-    rows: list[dict],
+    rows: list[dict[str, Any]],
 ) -> None:
     """Each fault the world's studies name finds a target in the clean results of the world its study makes."""
     from harness.config import load_fault
@@ -370,7 +372,7 @@ def check_faults(
     if not faults:
         report.add("faults", SKIP, "the world's studies name no fault")
         return
-    worlds_by_options: dict[str, tuple[Any, list[dict]]] = {}
+    worlds_by_options: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
     for fault, options in faults.items():
         injector = build_injector(load_fault(fault), seed=0)
         if injector is None:

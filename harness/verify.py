@@ -133,7 +133,7 @@ def compare(manifest: dict[str, Any], now: dict[str, Any]) -> list[tuple[str, An
 SHOWN_BREAKS = 10  # the first ones; the count says how many more
 
 
-def check_records(run: Path, anchor: dict | None) -> list[str]:
+def check_records(run: Path, anchor: dict[str, Any] | None) -> list[str]:
     """Lines saying whether ``episodes.jsonl`` is what its writer wrote; the first word is the verdict."""
     path = run / "episodes.jsonl"
     if not path.exists():

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from core import offline
 
@@ -19,7 +19,7 @@ PAPER = Path(__file__).resolve().parents[2].parent / "shared" / "paper" / "repor
 
 def _paper_validity() -> dict[str, Any] | None:
     try:
-        return json.loads(PAPER.read_text())["validity_incident_faults"]
+        return cast("dict[str, Any] | None", json.loads(PAPER.read_text())["validity_incident_faults"])
     except (OSError, ValueError, KeyError):
         return None
 

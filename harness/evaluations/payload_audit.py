@@ -28,8 +28,10 @@ def false_alarms(
 
     ``by`` names a row key (or a key of the row's ``strata``) to break the rate down by.
     """
+    n: Counter[str]
+    fired: Counter[str]
     n, fired = Counter(), Counter()
-    classes: Counter = Counter()
+    classes: Counter[str] = Counter()
     for r in rows:
         if r.get("status", "ok") == "error":
             continue
@@ -76,7 +78,7 @@ def detection_audit(
 
     plugin = get_plugin(env.name)
     catalog = env.tool_specs()
-    outcomes: dict[tuple, dict[str, Any]] = {}
+    outcomes: dict[tuple[str, str, str], dict[str, Any]] = {}
     clean_n = clean_fired = 0
     admissible: list[int] = []
     for task in env.tasks():

@@ -102,7 +102,11 @@ def iter_cache(root: str | Path) -> Iterator[CachedResponse]:
             )
 
 
-def split(responses: list[CachedResponse], train_fraction: float, seed: int) -> tuple[list, list]:
+def split(
+    responses: list[CachedResponse], train_fraction: float, seed: int
+) -> tuple[list[CachedResponse], list[CachedResponse]]:
+    train: list[CachedResponse]
+    test: list[CachedResponse]
     train, test = [], []
     for r in responses:
         u = stable_int(seed, "stabletoolbench-split", r.name, r.key) / 2**64
@@ -123,7 +127,7 @@ def _trace(r: CachedResponse) -> dict[str, Any]:
 
 def default_learner() -> Callable[[list[dict[str, Any]]], Any]:
     try:
-        from harness.monitor import learn  # type: ignore[attr-defined]
+        from harness.monitor import learn
     except ImportError:
         from harness.monitor.registry import learn
     return learn

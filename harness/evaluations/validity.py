@@ -24,7 +24,7 @@ from core.seeding import canonical_json, rng
 from harness.faults.incidents import IncidentFault, Suite, load_suite
 from harness.faults.inject import FaultInjector, inject_once
 from harness.faults.propagation import summarise, track_episode
-from harness.stream import StreamContext
+from harness.stream import Interposer, StreamContext
 
 NON_TARGET_CATEGORIES = ("write", "terminal")  # implicit faults hit what the agent reads, never side effects
 
@@ -64,7 +64,7 @@ def clean_rows(env: Any) -> list[dict[str, Any]]:
 
 def build_registries(
     env: Any, rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None
-):
+) -> tuple[dict[str, int], dict[int, Any]]:
     """``(fold of each workflow, {fold: registry})`` for the folds studied: the registries a run of this
     world checks with (its contract sources, cross-fitted; ``harness.run.registries``), not a copy."""
     from core.worlds import get_plugin
@@ -103,8 +103,8 @@ def incident_detection(
     suite: Suite,
     rows: Sequence[Mapping[str, Any]],
     specs: Mapping[str, ToolSpec],
-    assignment,
-    registries,
+    assignment: Mapping[str, int],
+    registries: Mapping[int, Any],
     opts: StudyOptions,
 ) -> dict[str, Any]:
     candidates = [
@@ -199,7 +199,9 @@ def _detection_summary(per_fault: list[dict[str, Any]]) -> dict[str, Any]:
 # Study 2: clean fire rate.
 
 
-def clean_fire_rate(rows: Sequence[Mapping[str, Any]], assignment, registries) -> dict[str, Any]:
+def clean_fire_rate(
+    rows: Sequence[Mapping[str, Any]], assignment: Mapping[str, int], registries: Mapping[int, Any]
+) -> dict[str, Any]:
     n = fired = 0
     by_tool: dict[str, int] = {}
     for r in rows:
@@ -242,7 +244,7 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
     from harness.run.grid import run_policy_episode
 
     plugin = get_plugin(env.name)
-    clean = {}
+    clean: dict[str, str] = {}
     for t in env.tasks():
         planned = plugin.planned_fault(env, t)
         if planned is None or planned.fault_kind == "none":
@@ -259,7 +261,7 @@ def propagation(suite: Suite, env: Any, workflows: Sequence[str], opts: StudyOpt
         )
         for wid in picks:
             recorder = _Recorder()
-            chain = [FaultInjector(cfg, seed=opts.seed), recorder]
+            chain: list[Interposer] = [FaultInjector(cfg, seed=opts.seed), recorder]
             try:
                 _, outcome = run_policy_episode(
                     PROPAGATION_POLICY, env, clean[wid], seed=opts.seed, interposers=chain
