@@ -83,7 +83,7 @@ test-nodata: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## the data-reading tests as
 test-fast: $(STAMP) ## the suite without slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"
 
-# mypy follows the monitor into the mcp and inspect extras (the proxy, the inspect wrapper): it needs them installed
+# mypy follows the harness into the mcp and inspect extras (the proxy, the inspect wrapper): it needs them installed
 lint: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## ruff's linter and formatter over the project, then mypy strict ([tool.mypy] files): fails on a finding or on drift
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
