@@ -15,7 +15,8 @@ from typing import Any
 
 from core.protocol import ToolCall, ToolResult
 from harness.faults import paths
-from harness.faults.classes import MISSING, is_number
+from harness.faults.classes import MISSING
+from harness.faults.values import is_number
 
 UNTRACKABLE_CLASSES = frozenset(
     {"missing_field", "renamed_field", "empty_or_truncated_list", "duplicated_record"}

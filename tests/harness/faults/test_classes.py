@@ -6,7 +6,8 @@ from faults_fakes import ORDER, QUOTE
 from core.protocol import ToolSpec
 from core.seeding import rng
 from harness.faults import paths
-from harness.faults.classes import CLASSES, MISSING, get_class, parse_date, schema_at
+from harness.faults.classes import CLASSES, MISSING, get_class
+from harness.faults.values import parse_date, schema_at
 
 
 def _apply(name, content, args, params=None, path=None):
