@@ -26,16 +26,16 @@ from typing import Any, ClassVar, cast
 from core.protocol import ToolSpec
 from harness.faults import paths
 from harness.faults.values import (
-    _keyed,
-    _leaves,
-    _like,
-    _mutate_token,
-    _pool_for,
-    _positive_numbers,
     is_categorical,
     is_id_name,
     is_number,
+    keyed_nodes,
+    leaves,
+    mutate_token,
+    number_like,
     parse_date,
+    pool_for,
+    positive_numbers,
     shift_date,
 )
 
@@ -90,7 +90,7 @@ class NegativeOrZero(FaultClass):
     description = "a positive quantity (price, count, balance) becomes negative or zero"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return _positive_numbers(content)
+        return positive_numbers(content)
 
     def apply(
         self,
@@ -102,7 +102,9 @@ class NegativeOrZero(FaultClass):
     ) -> Applied:
         old = paths.get(content, path)
         variant = params.get("variant") or rng.choice(["negative", "zero"])
-        return self._set(content, path, _like(old, 0) if variant == "zero" else _like(old, -abs(old)))
+        return self._set(
+            content, path, number_like(old, 0) if variant == "zero" else number_like(old, -abs(old))
+        )
 
 
 class OutOfDomainCategorical(FaultClass):
@@ -111,7 +113,7 @@ class OutOfDomainCategorical(FaultClass):
     description = "a status/enum-like token takes a value outside its domain"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return [p for p, v in _leaves(content) if is_categorical(v, p, spec)]
+        return [p for p, v in leaves(content) if is_categorical(v, p, spec)]
 
     def apply(
         self,
@@ -138,7 +140,7 @@ class TypeDrift(FaultClass):
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         out = []
-        for p, v in _keyed(content):
+        for p, v in keyed_nodes(content):
             name = paths.field_name(p)
             if is_number(v) or isinstance(v, bool) or (isinstance(v, dict) and v):
                 out.append(p)
@@ -172,7 +174,7 @@ class MissingField(FaultClass):
     description = "a field the tool always returns is absent"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return [p for p, _ in _keyed(content)]
+        return [p for p, _ in keyed_nodes(content)]
 
     def apply(
         self,
@@ -193,7 +195,7 @@ class RenamedField(FaultClass):
     description = "a field arrives under another name (camelCase, a version suffix)"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return [p for p, _ in _keyed(content)]
+        return [p for p, _ in keyed_nodes(content)]
 
     def apply(
         self,
@@ -229,7 +231,7 @@ class EchoedArgumentMismatch(FaultClass):
         }
         return [
             p
-            for p, v in _leaves(content)
+            for p, v in leaves(content)
             if not isinstance(v, bool) and v is not None and str(v).lower() in wanted
         ]
 
@@ -242,14 +244,14 @@ class EchoedArgumentMismatch(FaultClass):
         params: Mapping[str, Any],
     ) -> Applied:
         old = paths.get(content, path)
-        new = _like(old, old + rng.randint(1, 9)) if is_number(old) else _mutate_token(str(old), rng)
+        new = number_like(old, old + rng.randint(1, 9)) if is_number(old) else mutate_token(str(old), rng)
         applied = self._set(content, path, new)
         # the rest of the record belongs to that other entity too: redraw sibling quantities
         parent, _ = paths.parent_and_key(content, path) if path != "$" else (content, None)
         if isinstance(parent, dict):
             for k, v in parent.items():
                 if is_number(v) and v > 0 and not is_id_name(k) and k != paths.field_name(path):
-                    parent[k] = _like(v, v * rng.uniform(0.6, 1.6))
+                    parent[k] = number_like(v, v * rng.uniform(0.6, 1.6))
         return applied
 
 
@@ -261,7 +263,7 @@ class DateOrderViolation(FaultClass):
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         arg_dates = [d for d in (parse_date(v) for v in arguments.values()) if d is not None]
         out = []
-        for p, v in _leaves(content):
+        for p, v in leaves(content):
             d = parse_date(v)
             if d is None:
                 continue
@@ -368,7 +370,7 @@ class BrokenRelation(FaultClass):
     ) -> Applied:
         old = paths.get(content, path)
         factor = 1 + rng.choice([-1, 1]) * rng.uniform(0.05, 0.3)
-        new = _like(old, old * factor)
+        new = number_like(old, old * factor)
         if new == old:
             new = old + 1
         return self._set(content, path, new)
@@ -380,7 +382,7 @@ class CachedErrorPage(FaultClass):
     description = "a cached HTML error page is served inside a field (or as the whole body)"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return [p for p, _ in _leaves(content) if p != "$"] or ["$"]
+        return [p for p, _ in leaves(content) if p != "$"] or ["$"]
 
     def apply(
         self,
@@ -401,7 +403,7 @@ class StaleValue(FaultClass):
     description = "a plausible older value: a quantity from an earlier snapshot, a date days back"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return _positive_numbers(content) + [p for p, v in _leaves(content) if parse_date(v) is not None]
+        return positive_numbers(content) + [p for p, v in leaves(content) if parse_date(v) is not None]
 
     def apply(
         self,
@@ -414,8 +416,10 @@ class StaleValue(FaultClass):
         old = paths.get(content, path)
         if isinstance(old, str):
             return self._set(content, path, shift_date(old, -rng.randint(1, 30)))
-        new = _like(old, old * (1 - rng.uniform(0.02, 0.15)))
-        return self._set(content, path, new if new != old else _like(old, old - 1) if old > 1 else old / 2)
+        new = number_like(old, old * (1 - rng.uniform(0.02, 0.15)))
+        return self._set(
+            content, path, new if new != old else number_like(old, old - 1) if old > 1 else old / 2
+        )
 
 
 class EmptyOrTruncatedList(FaultClass):
@@ -468,7 +472,7 @@ class UnitMixup(FaultClass):
     description = "a quantity in the wrong unit: cents for dollars (x100), lbf.s for N.s (x4.45)"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return _positive_numbers(content)
+        return positive_numbers(content)
 
     def apply(
         self,
@@ -481,7 +485,7 @@ class UnitMixup(FaultClass):
         old = paths.get(content, path)
         factor = float(params.get("factor", 100))
         new = old / factor if params.get("direction") == "divide" else old * factor
-        return self._set(content, path, _like(old, new))
+        return self._set(content, path, number_like(old, new))
 
 
 def _mojibake(s: str) -> str:
@@ -497,7 +501,7 @@ class EncodingCorruption(FaultClass):
     description = "text decoded with the wrong charset, or normalized into look-alike characters"
 
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
-        return [p for p, v in _leaves(content) if isinstance(v, str) and any(c.isalpha() for c in v)]
+        return [p for p, v in leaves(content) if isinstance(v, str) and any(c.isalpha() for c in v)]
 
     def apply(
         self,
@@ -532,7 +536,7 @@ class PlausibleString(FaultClass):
     def eligible(self, content: Any, arguments: Mapping[str, Any], spec: ToolSpec | None) -> list[str]:
         return [
             p
-            for p, v in _leaves(content)
+            for p, v in leaves(content)
             if isinstance(v, str) and any(c.isalnum() for c in v) and parse_date(v) is None and "<" not in v
         ]
 
@@ -545,9 +549,9 @@ class PlausibleString(FaultClass):
         params: Mapping[str, Any],
     ) -> Applied:
         old = paths.get(content, path)
-        pool = params.get("pool") or _pool_for(paths.field_name(path))
+        pool = params.get("pool") or pool_for(paths.field_name(path))
         choices = [x for x in (pool or ()) if x != old]
-        return self._set(content, path, rng.choice(choices) if choices else _mutate_token(old, rng))
+        return self._set(content, path, rng.choice(choices) if choices else mutate_token(old, rng))
 
 
 CLASSES: dict[str, FaultClass] = {

@@ -73,24 +73,20 @@ def is_categorical(v: Any, path: str, spec: ToolSpec | None) -> bool:
     )
 
 
-def _leaves(content: Any) -> list[tuple[str, Any]]:
+def leaves(content: Any) -> list[tuple[str, Any]]:
     return [(p, v) for p, v in paths.walk(content) if not isinstance(v, (dict, list))]
 
 
-def _keyed(content: Any) -> list[tuple[str, Any]]:
+def keyed_nodes(content: Any) -> list[tuple[str, Any]]:
     """Nodes that sit under an object key (what a missing/renamed-field fault can act on)."""
-    out = []
-    for p, v in paths.walk(content):
-        if p != "$" and not p.endswith("]"):
-            out.append((p, v))
-    return out
+    return [(p, v) for p, v in paths.walk(content) if p != "$" and not p.endswith("]")]
 
 
-def _positive_numbers(content: Any) -> list[str]:
-    return [p for p, v in _leaves(content) if is_number(v) and v > 0 and not is_id_name(paths.field_name(p))]
+def positive_numbers(content: Any) -> list[str]:
+    return [p for p, v in leaves(content) if is_number(v) and v > 0 and not is_id_name(paths.field_name(p))]
 
 
-def _like(original: Any, new: float) -> Any:
+def number_like(original: Any, new: float) -> Any:
     """Keep the original's number style: ints stay ints, floats keep their decimals."""
     if isinstance(original, int) and float(new).is_integer():
         return int(new)
@@ -98,7 +94,7 @@ def _like(original: Any, new: float) -> Any:
     return round(float(new), max(2, min(decimals, 6)))
 
 
-def _mutate_token(s: str, rng: random.Random) -> str:
+def mutate_token(s: str, rng: random.Random) -> str:
     """Another value of the same shape: digits become other digits, letters other letters of the same case."""
     chars = list(s)
     spots = [i for i, c in enumerate(chars) if c.isalnum() and c.isascii()]
@@ -139,7 +135,7 @@ PLAUSIBLE_POOLS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _pool_for(name: str) -> tuple[str, ...] | None:
+def pool_for(name: str) -> tuple[str, ...] | None:
     low = name.lower()
     for stem, pool in PLAUSIBLE_POOLS.items():
         if stem in low:
