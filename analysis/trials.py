@@ -32,6 +32,7 @@ from scipy import stats as sps
 
 from analysis.load import INFRA_STATUSES, World
 from analysis.stats import cluster_bootstrap_ci, paired_bootstrap_ci
+from analysis.table import Table, titled
 from analysis.view import View, resolve
 from core.seeding import np_rng
 
@@ -280,7 +281,6 @@ def trials_tables(
     endpoint: str = "success",
 ) -> list:
     """Every trials table, or [] when the records hold one trial (a run's tables are then as before)."""
-    from analysis.tables import Table, titled  # tables imports this module lazily: no cycle at import
 
     recs = records if study is None else records[records["study"] == study]
     if not has_trials(recs):

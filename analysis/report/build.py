@@ -239,7 +239,10 @@ def table_view(t: T.Table) -> dict:
 
     def cells(df: pd.DataFrame) -> dict:
         cols = [str(c) for c in df.columns]
-        body = [[T._fmt(v, c) for v, c in zip(row, cols, strict=True)] for row in df.itertuples(index=False)]
+        body = [
+            [T.format_cell(v, c) for v, c in zip(row, cols, strict=True)]
+            for row in df.itertuples(index=False)
+        ]
         return {"columns": cols, "rows": body}
 
     view = {"name": t.name, "title": t.title, "notes": list(t.notes), "paper": None, **cells(t.frame)}
