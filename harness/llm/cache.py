@@ -1,6 +1,6 @@
 """The record/replay cache of model replies: SQLite (WAL), JSON values, never pickle.
 
-Key = ``harness.llm.models.request_key`` (sha256 of the canonical request incl. the replicate slot, which
+Key = ``harness.llm.keys.request_key`` (sha256 of the canonical request incl. the replicate slot, which
 carries the episode's sampling draw: the replicate for trial 0, a draw derived from the config seed for
 later trials, ``harness.run.schedule.sampling_draw``; so each trial has its own recorded replies).
 Modes: ``record`` (answer hits, store misses), ``replay`` (strict: a miss is an InfraError
@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from harness.llm.models import CACHE_SCHEMA_VERSION, request_key
+from harness.llm.keys import CACHE_SCHEMA_VERSION, request_key
 
 if TYPE_CHECKING:
     from harness.llm.spec import Completion, ModelSpec

@@ -6,7 +6,8 @@ modules named for what each holds:
 - ``harness.llm.pricing``: usage and its price (``compute_cost``, ``price_line``);
 - ``harness.llm.retry``: error classification and backoff (``classify``, ``RetryPolicy``);
 - ``harness.llm.preflight``: ``check_model_available`` and the local-server probe;
-- ``harness.llm.litellm_lazy``: litellm imported and configured once, lazily.
+- ``harness.llm.litellm_lazy``: litellm imported and configured once, lazily;
+- ``harness.llm.keys``: the request key the reply cache files a reply under (``request_key``).
 
 Callers import from here (this module re-exports those names), so a move behind the door changes
 no caller. litellm is imported only inside functions, never at module level: by
@@ -37,9 +38,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from core import offline  # noqa: F401  (offline litellm variables before any import)
-from core.seeding import sha256_hex
 from harness.llm import ratelimit
 from harness.llm.inline import preamble_inline, prepare_loop
+from harness.llm.keys import CACHE_SCHEMA_VERSION, request_key, request_seed
 from harness.llm.litellm_lazy import _litellm as _litellm  # re-exported: harness.run.workers uses it
 from harness.llm.litellm_lazy import (
     _quiet_success_logging,  # noqa: F401  (tests reach it here)
@@ -120,49 +121,12 @@ __all__ = [
 log = logging.getLogger("harness.llm.models")
 retry_log = logging.getLogger("harness.llm.retry")
 
-# Bump when the request key or the cached value layout changes: old entries then miss.
-CACHE_SCHEMA_VERSION = 2  # 2: the arm is part of the key
 # The OpenAI SDK insists on some key; a keyless local server ignores it.
 LOCAL_PLACEHOLDER_KEY = "sk-local-no-key"
 
 
 # ---------------------------------------------------------------------------------------------
 # requests
-
-
-def request_seed(spec: ModelSpec, replicate: int) -> int | None:
-    """The sampling seed sent to the provider: replicates differ, a null seed stays null."""
-    return None if spec.seed is None else int(spec.seed) + int(replicate)
-
-
-def request_key(
-    spec: ModelSpec,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]],
-    replicate: int = 0,
-    arm: str = "",
-) -> str:
-    """sha256 of the canonical request: everything that can change the reply, plus the replicate and the arm.
-
-    The arm is in the key so two arms never share a recorded reply, whatever order they ran in: with
-    sampling (temperature > 0), sharing would make an arm's replies depend on which arm ran first.
-    """
-    return sha256_hex(
-        {
-            "v": CACHE_SCHEMA_VERSION,
-            "model": spec.model,
-            "messages": messages,
-            "tools": tools,
-            "temperature": spec.temperature,
-            "seed": spec.seed,
-            "max_tokens": spec.max_tokens,
-            "reasoning_effort": spec.reasoning_effort,
-            "reasoning_budget": spec.reasoning_budget,
-            "replicate": replicate,
-            "arm": arm,
-            **({"tool_choice": spec.tool_choice} if spec.tool_choice else {}),  # absent: old keys still match
-        }
-    )
 
 
 def estimate_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
