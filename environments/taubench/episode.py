@@ -12,24 +12,39 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.protocol import Outcome, ToolCall, ToolResult, ToolSpec, UserModel, UserTurn
 from environments.taubench import reward
-from environments.taubench.data import TaskRecord
+from environments.taubench.data import DomainData, TaskRecord
+from environments.taubench.domains import Domain
 from environments.taubench.user import SimulatedUser, is_stop
 
 if TYPE_CHECKING:
     from core.protocol import Task
-    from environments.taubench.env import TauBenchEnv
 
 RESPOND = "respond"
+
+
+class EpisodeSource(Protocol):
+    """What an episode reads from its world (``environments.taubench.env.TauBenchEnv`` is one): named
+    here, so the episode does not import the env that makes it."""
+
+    domain: Domain
+    data: DomainData
+
+    @property
+    def system_prompt(self) -> str: ...
+
+    def tool_specs(self) -> dict[str, ToolSpec]: ...
+
+    def reference(self, task_id: str) -> reward.Reference: ...
 
 
 class TauBenchEpisode:
     def __init__(
         self,
-        env: TauBenchEnv,
+        env: EpisodeSource,
         task: Task,
         record: TaskRecord,
         seed: int = 0,
