@@ -20,6 +20,9 @@ SHARED = Path(os.environ.get(ENV_VAR) or REPO.parent / "shared")
 TAUBENCH = SHARED / "taubench"  # the data root: <root>/retail, <root>/airline
 TAUBENCH_RETAIL = TAUBENCH / "retail"
 TAUBENCH_AIRLINE = TAUBENCH / "airline"
+TAUBENCH_HISTORICAL = (
+    TAUBENCH / "historical" / "gpt-4o-airline.json"
+)  # upstream's published GPT-4o airline runs
 PAPER_REPORTED = SHARED / "paper" / "reported.json"
 
 
@@ -46,6 +49,13 @@ def require_airline() -> Path:
     if not has_airline():
         pytest.skip(skip_reason("tau-bench airline data", TAUBENCH_AIRLINE))
     return TAUBENCH_AIRLINE
+
+
+def require_historical() -> Path:
+    """tau-bench's published GPT-4o airline trajectories (``make data-taubench``), or skip with one reason."""
+    if not TAUBENCH_HISTORICAL.is_file():
+        pytest.skip(skip_reason("tau-bench's published GPT-4o airline runs", TAUBENCH_HISTORICAL))
+    return TAUBENCH_HISTORICAL
 
 
 retail_only = pytest.mark.skipif(

@@ -55,10 +55,7 @@ def _organic(args: argparse.Namespace) -> int:
     options = {"domain": args.domain} if args.domain else {}
     try:
         rep = organic(path, None if args.no_world else args.env, options, args.seed, args.split)
-    except (OrganicError, WorldUnavailable) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except (ValueError, TypeError, KeyError) as exc:  # an unknown world, domain or option
+    except (OrganicError, WorldUnavailable) as exc:  # missing data, a bad file, an unknown world or domain
         print(f"error: {exc}", file=sys.stderr)
         return 2
     paper = _paper_organic()

@@ -251,8 +251,11 @@ def load_world(env_name: str, options: Mapping[str, Any], split: str = "test", s
     from harness.monitor.sources import world_registry
     from harness.run.registries import ContractSpec, contract_parts
 
-    plugin = get_plugin(env_name)
-    env = plugin.make(**dict(options))
+    try:
+        plugin = get_plugin(env_name)
+        env = plugin.make(**dict(options))
+    except (KeyError, ValueError, TypeError) as exc:  # an unknown world, domain or option: the user's
+        raise OrganicError(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)) from None
     traces = list(plugin.clean_traces(env))
     parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), N_FOLDS, seed))
     shared, mined = parts.shared, parts.mined
