@@ -184,8 +184,9 @@ inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspec
 smoke: $(STAMP) ## a handful of episodes through every layer (seconds to a minute)
 	$(BIN)/python -m harness.run study=smoke out=$(or $(OUT),results/smoke/default) progress=$(PROGRESS)
 
-data-taubench: $(STAMP) ## download, convert and verify the tau-bench retail and airline files (sha256-pinned; environments/taubench/README.md)
+data-taubench: $(STAMP) ## download, convert and verify the tau-bench retail and airline files and upstream's GPT-4o airline runs (sha256-pinned; environments/taubench/README.md)
 	$(BIN)/python -m environments.taubench fetch $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL)) $(if $(TAUBENCH_TASKS),--tasks-from $(TAUBENCH_TASKS))
+	$(BIN)/python -m environments.taubench fetch-historical $(if $(TAUBENCH_BASE_URL),--base-url $(TAUBENCH_BASE_URL))
 
 # BFCL multi-turn (environments/bfcl): the pinned bfcl-eval wheel, downloaded as PyPI serves it with pip's own
 # client into the git-ignored data folder ($BFCL_DATA or data/bfcl) and checked against its sha256 (never installed:

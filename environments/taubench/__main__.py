@@ -1,6 +1,7 @@
 """Command line of the tau-bench world, both domains (bad input: one line on stderr, exit 2).
 
     python -m environments.taubench fetch [--dest DIR] [--base-url URL] [--domain D] [--tasks-from DIR]
+    python -m environments.taubench fetch-historical [--dest DIR] [--base-url URL]
     python -m environments.taubench describe [--domain retail|airline] [--json] [--data-dir DIR]
     python -m environments.taubench replay [--domain D] --split test [--task N] [--dump-db PATH] [--json]
     python -m environments.taubench traces [--domain D] --split train --out F.jsonl [--seed 0] [--random-calls 4]
@@ -56,6 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--tasks-from",
         help="a data root (or retail folder) holding the task-list JSONs to copy instead of converting upstream's modules",
     )
+
+    h = sub.add_parser(
+        "fetch-historical", help="download and verify upstream's published GPT-4o airline trajectories"
+    )
+    h.add_argument(
+        "--dest", help="data root (default: $TAUBENCH_DATA or data/taubench); files go to <root>/historical/"
+    )
+    h.add_argument("--base-url", help="the root of upstream's tree at the pinned commit (as for fetch)")
 
     d = sub.add_parser("describe", help="counts and the data folder's sha256")
     d.add_argument("--domain", choices=DOMAINS, default="retail")
@@ -114,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {
             "fetch": _fetch,
+            "fetch-historical": _fetch_historical,
             "describe": _describe,
             "replay": _replay,
             "traces": _traces,
@@ -156,6 +166,18 @@ def _fetch(args: argparse.Namespace) -> int:
     for name, what in done.items():
         print(f"{name:26} {what}")
     print(f"all files verified under {resolve_root(args.dest)} ({', '.join(domains)})")
+    return 0
+
+
+def _fetch_historical(args: argparse.Namespace) -> int:
+    from environments.taubench.data import resolve_root
+    from environments.taubench.fetch import SCHEMES, fetch_historical
+
+    if args.base_url is not None and not args.base_url.startswith(SCHEMES):
+        raise UsageError(f"--base-url must start with http://, https:// or file://, got {args.base_url!r}")
+    for name, what in fetch_historical(args.dest, base_url=args.base_url).items():
+        print(f"{name:26} {what}")
+    print(f"all files verified under {resolve_root(args.dest)} (historical)")
     return 0
 
 

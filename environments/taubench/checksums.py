@@ -49,6 +49,17 @@ MODULE_SHA256: dict[str, str] = {
     "tau_bench/envs/airline/tasks_test.py": "14cdb6b4fe810faac9a0cc8395d3c7b32c883a979d1cde8c8003ae25a93d2ff3",
 }
 
+# upstream's published model trajectories (``historical_trajectories/``; 200 GPT-4o airline runs, 50 tasks
+# x 4 trials), fetched into ``<root>/historical/``: the real traffic ``python -m harness.evaluations organic`` reads
+HISTORICAL_DIR = "historical"
+HISTORICAL_SHA256: dict[str, str] = {
+    "gpt-4o-airline.json": "e9e6c0297660c537f83d4fd9c476ce7a9a86ecd2784874b7bfc13be598e37bfa",
+}
+
+
+def historical_upstream_path(name: str) -> str:
+    return f"historical_trajectories/{name}"
+
 
 def upstream_path(domain: str, name: str) -> str:
     """Where upstream's tree holds a data-folder file: the file itself, or the module a task list comes from."""

@@ -27,10 +27,13 @@ from urllib.request import url2pathname
 
 from environments.taubench.checksums import (
     DOMAINS,
+    HISTORICAL_DIR,
+    HISTORICAL_SHA256,
     MODULE_SHA256,
     SHA256,
     TASK_FILES,
     UPSTREAM_RAW,
+    historical_upstream_path,
     upstream_path,
 )
 from environments.taubench.data import domain_dir, file_sha256, resolve_root
@@ -91,6 +94,38 @@ def fetch(
             shutil.copyfile(NOTICE, folder / NOTICE.name)
         except OSError as exc:
             raise FetchError(f"cannot write {folder / NOTICE.name}: {exc.strerror or exc}") from None
+    return done
+
+
+def fetch_historical(
+    dest: str | os.PathLike[str] | None = None, base_url: str | None = None
+) -> dict[str, str]:
+    """Bring upstream's published trajectories (``HISTORICAL_SHA256``) into ``<root>/historical/``, each
+    checked against its sha256; returns ``{"historical/<file>": what happened}`` like :func:`fetch`."""
+    import pooch
+
+    pooch.get_logger().setLevel(logging.WARNING)
+    base = (base_url or UPSTREAM_RAW).rstrip("/")
+    if not base.startswith(SCHEMES):
+        raise FetchError(f"base URL {base_url!r} must start with http://, https:// or file://")
+    folder = resolve_root(dest) / HISTORICAL_DIR
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FetchError(f"cannot create the folder {folder}: {exc.strerror or exc}") from None
+    done: dict[str, str] = {}
+    for name, sha in HISTORICAL_SHA256.items():
+        key = f"{HISTORICAL_DIR}/{name}"
+        if (folder / name).is_file() and file_sha256(folder / name) == sha:
+            done[key] = "present"
+            continue
+        url = f"{base}/{historical_upstream_path(name)}"
+        _download(pooch, url, name, folder, sha)
+        done[key] = f"downloaded {url}"
+    try:  # upstream's MIT notice travels with the copy
+        shutil.copyfile(NOTICE, folder / NOTICE.name)
+    except OSError as exc:
+        raise FetchError(f"cannot write {folder / NOTICE.name}: {exc.strerror or exc}") from None
     return done
 
 

@@ -35,3 +35,12 @@ def test_the_published_runs_parse_and_every_fire_is_listed(monkeypatch):
         marked = [f for f in world["fires"] if f["data_change"]]
         assert world["fired_by_data_change"] == len(marked)
         assert all(f["tool"] == "get_user_details" for f in marked)
+
+
+def test_the_shared_copy_matches_the_fetchs_pin():
+    import hashlib
+
+    from environments.taubench.checksums import HISTORICAL_SHA256
+
+    path = require_historical()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == HISTORICAL_SHA256[path.name]
