@@ -235,7 +235,6 @@ _TEMPLATE = re.compile(
     r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|%\([A-Za-z_]\w*\)[sd]|\[object object\]|\bplaceholder\b", re.I
 )
 _TEMPLATE_WHOLE = re.compile(r"<[^<>]{1,80}>|\{[A-Za-z_]\w*\}|%[sd]")
-_LOREM = re.compile(r"^lorem\b|\blorem ipsum\b|\bdolor sit amet\b", re.I)
 # UTF-8 read as Latin-1 or cp1252: a lead byte (Â, Ã) before a continuation byte, or â€ (â€™)
 _MOJIBAKE = re.compile(
     "[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
@@ -245,10 +244,10 @@ HEAD_CHARS = 4000  # placeholders show at the start of a value; a long text is r
 
 
 def _mojibake(s: str) -> bool:
-    if "\ufffd" in s or _MOJIBAKE.search(s):
-        return True
     if s.isascii():
         return False
+    if "\ufffd" in s or _MOJIBAKE.search(s):
+        return True
     for enc in ("cp1252", "latin-1"):
         try:
             fixed = s.encode(enc).decode("utf-8")
@@ -272,13 +271,21 @@ def placeholder_kind(s: str) -> str | None:
         return "null"
     if _TODO.match(t):
         return "todo"
-    if _TEMPLATE.search(t) or _TEMPLATE_WHOLE.fullmatch(t):
+    # cheap substring tests first: this runs on every string a rule checks
+    if (("{" in t or "%" in t or "[" in t or "placeholder" in low) and _TEMPLATE.search(t)) or (
+        t[0] in "<{%" and _TEMPLATE_WHOLE.fullmatch(t)
+    ):
         return "template"
-    if _LOREM.search(t):
+    if (
+        low == "lorem"
+        or low.startswith(("lorem ", "lorem,"))
+        or "lorem ipsum" in low
+        or "dolor sit amet" in low
+    ):
         return "lorem"
     if _mojibake(t):
         return "mojibake"
-    if s.rstrip().endswith(("...", "\u2026")):
+    if s[-64:].rstrip().endswith(("...", "\u2026")):  # the tail only: a long text is not copied
         return "truncated"
     return None
 

@@ -277,6 +277,7 @@ def test_placeholders(value: str, kind: str) -> None:
         "a - b",
         "Notes: fine.",
         "\u2026and more",
+        "Loremaster",
     ],
 )
 def test_not_placeholders(value: str) -> None:
