@@ -63,16 +63,25 @@ def _admissible(c: str, params: Mapping[str, Any], ev: dict[str, Any], th: Thres
 
 
 def admit(
-    collected: Iterable[Collected], th: Thresholds = DEFAULT, held_back: list[dict[str, Any]] | None = None
+    collected: Iterable[Collected],
+    th: Thresholds = DEFAULT,
+    held_back: list[dict[str, Any]] | None = None,
+    per_tool: bool = False,
 ) -> list[Rule]:
     """Pool candidates by template across tools, keep the admissible ones, remove implied rules.
     ``held_back``, when given (``registry.learn`` from a recording), turns on the trace sample's
     support bound on domains (``unseen_half``, see ``_pool_domains``) and receives each domain it
-    kept out. Without it (the studies' cross-fit folds, pinned by golden hashes) the bound is off."""
+    kept out. Without it (the studies' cross-fit folds, pinned by golden hashes) the bound is off.
+
+    ``per_tool`` (the wider vocabulary): a tool's clean results falsify its own templates only, and
+    evidence pools among the tools that hold a template. Pooled the paper's way, a sibling tool
+    whose results legitimately hold an empty list (or one error row learned as clean) erases the
+    rule of every tool that shares the field's name."""
     by_key: dict[Key, list[Candidate]] = {}
     falsified: set[Key] = set()
     collected = list(collected)
     holders: dict[TemplateKey, set[int]] = {}
+    own_falsified: dict[str, set[Key]] = {}
     for i, col in enumerate(collected):
         falsified |= col.falsified
         for cand in col.candidates:
@@ -80,7 +89,18 @@ def admit(
             by_key.setdefault(key, []).append(cand)
             if isinstance(key, TemplateKey) and key.form in ("product", "add"):
                 holders.setdefault(key, set()).add(i)
-    if holders:
+            if per_tool and cand.tool not in own_falsified:
+                own_falsified[cand.tool] = col.falsified
+    if per_tool:
+        falsified = set()
+        for key in list(by_key):
+            if key.cls != DOMAIN_CANDIDATE:
+                kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
+                if kept_group:
+                    by_key[key] = kept_group
+                else:
+                    del by_key[key]
+    elif holders:
         having: dict[tuple[str, str], set[int]] = {}  # (context, dense field) -> tools' indices
         for i, col in enumerate(collected):
             for context, fields in col.dense.items():

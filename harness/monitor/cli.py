@@ -30,36 +30,89 @@ from harness.monitor.registry import Registry, learn, learn_schema_only
 
 
 def read_jsonl(path: str) -> Iterator[dict[str, Any]]:
-    with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
+    """Rows of a JSONL file; a line that is not a JSON object stops with one line naming the file
+    and the line, and a missing or unreadable file with one line too."""
+    try:
+        fh = open(path, encoding="utf-8") if path != "-" else sys.stdin
+    except OSError as exc:
+        raise SystemExit(f"error: cannot read {path}: {exc.strerror or exc}") from None
+    with fh:
+        for i, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise SystemExit(f"error: {path}:{i} is not JSON ({exc}); mend or drop that line") from None
+            if not isinstance(row, dict):
+                raise SystemExit(
+                    f"error: {path}:{i} is not a JSON object (a row is {{tool, arguments, result}})"
+                )
+            yield row
 
 
 def _traces(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.input:
         return list(read_jsonl(args.input))
-    plugin, env = _world(args.env)
+    plugin, env = _world(args.env, world_options(args))
     try:
         return [dict(r) for r in plugin.clean_traces(env)]
     except NotImplementedError as exc:
         raise SystemExit(f"learn --env {args.env}: {exc}; pass --input TRACES.jsonl") from None
 
 
-_WORLDS: dict[str, tuple[Any, Any]] = {}
+_WORLDS: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[Any, Any]] = {}
+# the option that names a world's domain, by the name its ``make`` gives it
+DOMAIN_OPTIONS = ("domain", "suite", "category")
 
 
-def _world(name: str) -> tuple[Any, Any]:
-    """The plugin and one environment of a world (built once per command)."""
+def world_options(args: argparse.Namespace) -> dict[str, str]:
+    """``--domain X`` (the world's own domain option: taubench's domain, agentdojo's suite, bfcl's
+    category) and every ``--option KEY=VALUE``."""
+    out: dict[str, str] = {}
+    for item in getattr(args, "option", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise SystemExit(f"error: --option {item!r}: write it KEY=VALUE (e.g. --option domain=airline)")
+        out[key] = value
+    domain = getattr(args, "domain", None)
+    if domain:
+        import inspect
+
+        from core.worlds import UnknownEnvironmentError, get_plugin
+
+        try:
+            plugin = get_plugin(args.env)
+        except UnknownEnvironmentError as exc:
+            raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
+        names = inspect.signature(plugin.make).parameters
+        key = next((k for k in DOMAIN_OPTIONS if k in names), None)
+        if key is None:
+            raise SystemExit(
+                f"error: --domain: the world {args.env!r} has no domain option; it takes {sorted(names)}"
+            )
+        out[key] = domain
+    return out
+
+
+def _world(name: str, options: dict[str, str] | None = None) -> tuple[Any, Any]:
+    """The plugin and one environment of a world (built once per command), made with ``options``."""
     from core.worlds import UnknownEnvironmentError, get_plugin
 
-    if name not in _WORLDS:
+    key = (name, tuple(sorted((options or {}).items())))
+    if key not in _WORLDS:
         try:
             plugin = get_plugin(name)
-            _WORLDS[name] = plugin, plugin.make()
-        except (UnknownEnvironmentError, FileNotFoundError, ValueError) as exc:
+            _WORLDS[key] = plugin, plugin.make(**(options or {}))
+        except UnknownEnvironmentError as exc:
             raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
-    return _WORLDS[name]
+        except Exception as exc:  # a world's own error (missing data, a bad option): one line
+            opts = " ".join(f"{k}={v}" for k, v in (options or {}).items())
+            where = f"{name} ({opts})" if opts else name
+            raise SystemExit(
+                f"error: the world {where} cannot be made: {exc.args[0] if exc.args else exc}"
+            ) from None
+    return _WORLDS[key]
 
 
 def _sources(args: argparse.Namespace, plugin: Any | None) -> tuple[str, ...]:
@@ -82,7 +135,7 @@ def _shared_rules(args: argparse.Namespace, sources: tuple[str, ...]) -> Registr
         raise SystemExit("--sources schemas/database need --env NAME (the world that offers them)")
     from harness.monitor.sources import shared_registry
 
-    plugin, env = _world(args.env)
+    plugin, env = _world(args.env, world_options(args))
     try:
         return shared_registry(plugin, env, sources)
     except NotImplementedError as exc:
@@ -90,7 +143,7 @@ def _shared_rules(args: argparse.Namespace, sources: tuple[str, ...]) -> Registr
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    sources = _sources(args, _world(args.env)[0] if args.env else None)
+    sources = _sources(args, _world(args.env, world_options(args))[0] if args.env else None)
     shared = _shared_rules(args, sources)
     use_traces = bool(args.input) or "traces" in sources
     rows = _traces(args) if use_traces else []
@@ -121,7 +174,10 @@ def cmd_learn(args: argparse.Namespace) -> int:
             raise SystemExit("--schema-only with --fold: use --all-folds")
         reg = build_fold(rows, args.fold, args.folds, args.seed)
     else:
-        reg = learn_schema_only(rows) if args.schema_only else learn(rows)
+        if not rows:
+            raise SystemExit(f"error: {args.input or args.env}: no trace rows to learn from")
+        reg = learn_schema_only(rows) if args.schema_only else learn(rows, vocabulary=args.vocabulary)
+    _say_set_aside(reg.meta.get("set_aside"))
     held = reg.meta.get("held_back") or []
     if shared is not None:
         reg = reg.merged(shared)
@@ -145,6 +201,19 @@ def cmd_learn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say_set_aside(set_aside: dict[str, Any] | None) -> None:
+    """Rows set aside as errors, per tool: flagged by the server, or errors by their content."""
+    if not set_aside:
+        return
+    for kind, words in (("flagged", "sent as errors"), ("inferred", "errors by their content")):
+        counts = set_aside.get(kind) or {}
+        if counts:
+            per_tool = ", ".join(f"{t} {n}" for t, n in counts.items())
+            print(f"set aside {sum(counts.values())} rows {words}: {per_tool}", file=sys.stderr)
+    for tool, why in (set_aside.get("examples") or {}).items():
+        print(f"  e.g. {tool}: {why}", file=sys.stderr)
+
+
 def load_any(path: str) -> Registry | CrossFit:
     obj = json.loads(Path(path).read_text())
     return CrossFit.from_json(obj) if obj.get("kind") == CROSSFIT_KIND else Registry.from_json(obj)
@@ -154,7 +223,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     loaded = load_any(args.registry)
     catalog = {}
     if args.env:
-        catalog = _world(args.env)[1].tool_specs()
+        catalog = _world(args.env, world_options(args))[1].tool_specs()
     n = fired = 0
     with open(args.output, "w", encoding="utf-8") as out:
         monitors: dict[int, Monitor] = {}
@@ -191,7 +260,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     """Per tool, the result paths of the world's clean traces that carry no rule, and why."""
     from harness.monitor.coverage import path_coverage
 
-    plugin, env = _world(args.env)
+    plugin, env = _world(args.env, world_options(args))
     sources = _sources(args, plugin)
     try:
         rows = [dict(r) for r in plugin.clean_traces(env)]
@@ -234,13 +303,40 @@ def main(argv: list[str] | None = None) -> int:
         help="comma list of traces, schemas, database (default: the world's own contract sources; "
         "with --input: traces)",
     )
+    lp.add_argument(
+        "--vocabulary",
+        choices=("wide", "paper"),
+        default="wide",
+        help="wide (default): errors set aside, text read, per-tool rules and the text, shape and "
+        "collection classes; paper: the paper's seven classes as its studies learn them",
+    )
     lp.add_argument("--out", required=True)
+    lp.add_argument(
+        "--domain",
+        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+    )
+    lp.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="with --env: an option of the world's make (repeatable)",
+    )
     cp = sub.add_parser("check", help="check results and render receipts")
     cp.add_argument("--registry", required=True)
     cp.add_argument("--input", required=True)
     cp.add_argument("--output", required=True)
     cp.add_argument("--variant", choices=VARIANTS, default="full")
     cp.add_argument("--env", help="a registered world: its tool catalog gives the recovery tools")
+    cp.add_argument(
+        "--domain",
+        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+    )
+    cp.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="with --env: an option of the world's make (repeatable)",
+    )
     ep = sub.add_parser("explain", help="the rules in plain words")
     ep.add_argument("--registry", required=True)
     ep.add_argument("--tool")
@@ -251,6 +347,16 @@ def main(argv: list[str] | None = None) -> int:
     vp.add_argument("--sources", help="with no --registry: comma list of traces, schemas, database")
     vp.add_argument("--fold", type=int, default=0, help="which registry of a cross-fit file")
     vp.add_argument("--tool")
+    vp.add_argument(
+        "--domain",
+        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+    )
+    vp.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="with --env: an option of the world's make (repeatable)",
+    )
     vp.add_argument("--json", action="store_true")
     pp = sub.add_parser("proxy", help="the monitor in front of an MCP server (stdio): record and check")
     pp.add_argument("--record", help="append each clean call as a trace row (learn --input reads it)")

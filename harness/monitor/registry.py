@@ -33,6 +33,7 @@ from harness.monitor.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
 from harness.monitor.text import text_contracts
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
+from harness.monitor.views import View, apply_view
 
 FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
@@ -142,6 +143,8 @@ class Registry:
         for r in rules:
             self.rules.setdefault(r.tool, []).append(r)
         self.meta: dict[str, Any] = dict(meta or {})
+        # per tool, how its text is read before checking (views.py; the wider vocabulary's)
+        self._views: dict[str, View] = dict(self.meta.get("views") or {})
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, list[_ContextPlan]] = {}
 
@@ -225,7 +228,11 @@ class Registry:
                 mine.append(r)
         seen = {r.rule_id for r in mine}
         extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
-        return Registry(mine + extra, {**self.meta, **other.meta})
+        meta = {**self.meta, **other.meta}
+        views = {**(other.meta.get("views") or {}), **(self.meta.get("views") or {})}
+        if views:
+            meta["views"] = views
+        return Registry(mine + extra, meta)
 
     # --------------------------------------------------------------------- the hot path
 
@@ -238,6 +245,9 @@ class Registry:
                 return []
             plans = self._plans[tool] = _compile_tool(rules)
         args = arguments if arguments is not None else {}
+        view = self._views.get(tool)
+        if view is not None:
+            result = apply_view(view, result)
         found: list[Violation] = []
         for plan in plans:
             for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
@@ -324,16 +334,32 @@ def _default(o: Any) -> Any:
 
 
 def learn(
-    traces: Iterable[Mapping[str, Any]], thresholds: Thresholds = DEFAULT, *, recording: bool = True
+    traces: Iterable[Mapping[str, Any]],
+    thresholds: Thresholds = DEFAULT,
+    *,
+    vocabulary: str = "wide",
+    recording: bool | None = None,
 ) -> Registry:
-    """Mine every rule class from clean traces (rows with status "error" are skipped).
+    """Mine contracts from clean traces (``{tool, arguments, result[, status]}`` rows).
 
-    ``recording`` (a user's recording, the default): a domain needs support enough that an unseen
-    legitimate value is unlikely (``admit.unseen_half``; the domains held back are listed under
-    ``meta["held_back"]``), a field whose clean values are both booleans gets its type rule, not a
-    domain, and tools that answer in text get text rules (``text.text_contracts``). The studies'
-    registries (world sources, cross-fit folds) pass False: their figures and hashes are pinned."""
-    return learn_indexed(index_executions(traces), thresholds, recording=recording)
+    ``vocabulary="wide"`` (the default: a user's recording) sets errors aside by one status
+    inference (flagged, or error text and error objects sent as results; counted per tool under
+    ``meta["set_aside"]``), reads structure out of text (``views``), mines per tool (one tool's
+    results never erase another's rules), holds back domains a modest recording cannot support
+    (``meta["held_back"]``), and adds the text, shape and collection classes
+    (``vocabulary.learn_wide``). ``vocabulary="paper"``: the paper's seven rule classes as the
+    studies learn them (rows with status "error" skipped; their registries are pinned by hash).
+    ``recording`` is the older spelling: True is "wide", False is "paper"."""
+    if recording is not None:
+        vocabulary = "wide" if recording else "paper"
+    if vocabulary == "paper":
+        return learn_indexed(index_executions(traces), thresholds)
+    if vocabulary != "wide":
+        raise ValueError(f"unknown vocabulary {vocabulary!r} (paper or wide)")
+    from harness.monitor.vocabulary import learn_wide
+
+    rules, meta = learn_wide(traces, thresholds)
+    return Registry(rules, meta)
 
 
 def learn_indexed(

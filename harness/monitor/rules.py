@@ -13,11 +13,25 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.monitor.collection_rules import collection_expected, collection_sentence, compile_collection
 from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
+from harness.monitor.shapes import compile_shape, shape_expected, shape_sentence
 from harness.monitor.text import compile_text, text_expected, text_sentence
 from harness.monitor.values import MISSING, date_key, is_number, same_value, supplied, type_ok
 
-RULE_CLASSES = ("required", "type", "positive", "domain", "echo", "date_order", "relation", "text")
+RULE_CLASSES = (
+    "required",
+    "type",
+    "positive",
+    "domain",
+    "echo",
+    "date_order",
+    "relation",
+    "text",
+    # the wider vocabulary (``vocabulary``): a user's recording, or a study that asks for it
+    "shape",
+    "collection",
+)
 # a receipt lists at most this many known values of a domain (a database's states: dozens)
 MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
@@ -155,6 +169,10 @@ class Rule:
             return f"<= {display_path(self.context, self.fields[1])}"
         if c == "text":
             return text_expected(p)
+        if c == "collection":
+            return collection_expected(p)
+        if c == "shape":
+            return shape_expected(p)
         return self._expected_relation() + self._when()
 
     def _when(self) -> str:
@@ -209,6 +227,10 @@ class Rule:
             return f"{a} must not be later than {self.name(1)}"
         if c == "text":
             return text_sentence(a, p)
+        if c == "collection":
+            return collection_sentence(a, p)
+        if c == "shape":
+            return shape_sentence(a, p)
         return self._sentence_relation(a) + self._when()
 
     def _referenced(self) -> str:
@@ -535,6 +557,14 @@ def _c_member(r: Rule) -> Check:
     return check_member
 
 
+def _c_collection(r: Rule) -> Check:
+    return compile_collection(r.fields[0], r.params)
+
+
+def _c_shape(r: Rule) -> Check:
+    return compile_shape(r.fields[0], r.params)
+
+
 _COMPILERS = {
     "required": _c_required,
     "type": _c_type,
@@ -544,4 +574,6 @@ _COMPILERS = {
     "date_order": _c_date,
     "relation": _c_relation,
     "text": compile_text,
+    "collection": _c_collection,
+    "shape": _c_shape,
 }

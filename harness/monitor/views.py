@@ -1,0 +1,299 @@
+"""Views: structure read out of text, learned per tool from its clean results and applied before
+every check, so the ordinary rule classes reach what a server prints.
+
+A view is a small tree learned where *every* clean value at a place reads the same way:
+
+* ``{"parse": kind, "then": view}``: a string parsed as ``number``, ``boolean``, ``json`` (an object
+  or array), ``literal`` (a Python container, as ``[(1, 'a', 2.5)]``), ``kv`` (``key: value`` lines)
+  or ``csv`` (a header line and rows); ``{"result": "14"}`` then has a number to sign, and a SQL
+  tool's rows have columns;
+* ``{"fields": {key: view}}`` and ``{"items": view}``: views inside objects and list elements;
+* ``{"tuple": n, "fields": {...}}``: a list that always held ``n`` elements of different kinds (a
+  row ``(1, 'a', 2.5)``, content blocks ``[text, image, resource_link]``) becomes an object keyed by
+  position (``pos0``, ``pos1``, ...), so each position keeps its own required, type, domain and
+  shape rules: a dropped block or a changed ``mimeType`` fires.
+
+A value that no longer reads as its view says (a number that is ``N/A``) stays as it is, and the
+type rule learned on the parsed values speaks to it. Knows nothing of rules or receipts.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+View = dict[str, Any]
+FAIL: Any = type("Fail", (), {"__repr__": lambda self: "<unreadable>"})()
+MIN_DISTINCT = 3  # a view is learned from at least this many distinct values at its place
+MIN_BOOLEAN_ROWS = 7
+MAX_TUPLE = 30
+MAX_TEXT = 200_000  # longer text stays text: parsing it costs more than it tells
+POS = "pos"
+WRAP = "items"
+
+_NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
+_LEADING_ZERO = re.compile(r"^\s*[-+]?0\d")
+_HEADER = re.compile(r"^[A-Za-z_#][\w .#()/-]{0,30}$")
+_KV = re.compile(r"^\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\s*(.*?)\s*$")
+
+
+def _number(s: str) -> Any:
+    if len(s) > 40 or not _NUMBER.match(s) or _LEADING_ZERO.match(s):
+        return FAIL  # "00123" is a code, not a number
+    try:
+        v = float(s) if any(c in s for c in ".eE") else int(s)
+    except ValueError:
+        return FAIL
+    return v if not isinstance(v, float) or math.isfinite(v) else FAIL
+
+
+def _boolean(s: str) -> Any:
+    low = s.strip().lower()
+    return True if low == "true" else False if low == "false" else FAIL
+
+
+def _json(s: str) -> Any:
+    t = s.strip()
+    if not t or t[0] not in "[{" or len(t) > MAX_TEXT:
+        return FAIL
+    try:
+        v = json.loads(t)
+    except ValueError:
+        return FAIL
+    return v if type(v) in (dict, list) else FAIL
+
+
+def _literal(s: str) -> Any:
+    t = s.strip()
+    if not t or t[0] not in "[{(" or len(t) > MAX_TEXT:
+        return FAIL
+    try:
+        v = ast.literal_eval(t)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return FAIL
+    out = _plain(v)
+    return out if type(out) in (dict, list) else FAIL
+
+
+def _plain(v: Any) -> Any:
+    """A literal as JSON holds it (tuples as lists), or FAIL."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else FAIL
+    if isinstance(v, (list, tuple)):
+        items = [_plain(x) for x in v]
+        return FAIL if any(x is FAIL for x in items) else items
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            j = _plain(x)
+            if j is FAIL or not isinstance(k, (str, int)):
+                return FAIL
+            out[str(k)] = j
+        return out
+    return FAIL
+
+
+def _kv(s: str) -> Any:
+    """``key: value`` lines (at least two, every non-empty line one) as an object of strings."""
+    if len(s) > MAX_TEXT:
+        return FAIL
+    lines = [ln for ln in s.splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return FAIL
+    out: dict[str, str] = {}
+    for ln in lines:
+        m = _KV.match(ln)
+        if m is None or m.group(1) in out:
+            return FAIL
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+def _csv(s: str) -> Any:
+    """A header line and at least one row, one delimiter, every row as wide as the header."""
+    if len(s) > MAX_TEXT:
+        return FAIL
+    lines = [ln for ln in s.strip().splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return FAIL
+    for delim in (",", "\t", "|", ";"):
+        if lines[0].count(delim) < 1:
+            continue
+        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delim))
+        header = [h.strip() for h in rows[0]]
+        if delim == "|":  # markdown tables: | a | b |
+            header = [h for h in header if h]
+        if len(set(header)) != len(header) or not all(_HEADER.match(h) for h in header):
+            continue
+        body = []
+        for row in rows[1:]:
+            cells = [c.strip() for c in row]
+            if delim == "|":
+                cells = cells[1:-1] if len(cells) == len(header) + 2 else cells
+                if all(set(c) <= set("-: ") for c in cells):
+                    continue  # a markdown rule line
+            if len(cells) != len(header):
+                break
+            body.append(dict(zip(header, cells, strict=True)))
+        else:
+            return body
+    return FAIL
+
+
+PARSERS: dict[str, Callable[[str], Any]] = {
+    "number": _number,
+    "boolean": _boolean,
+    "json": _json,
+    "literal": _literal,
+    "kv": _kv,
+    "csv": _csv,
+}
+
+
+def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
+    """The view every value at one place reads through, or None (nothing to read out)."""
+    vs = [v for v in values if v is not None]
+    if not vs or depth > 8:
+        return None
+    kinds = {type(v) for v in vs}
+    if kinds == {str}:
+        distinct = list(dict.fromkeys(vs))
+        if len(distinct) < MIN_DISTINCT:
+            # "true" / "false": two values, but only with enough rows to have seen both by chance
+            if len(vs) >= MIN_BOOLEAN_ROWS and all(_boolean(v) is not FAIL for v in distinct):
+                return {"parse": "boolean"}
+            return None
+        for kind, parse in PARSERS.items():
+            parsed = [parse(v) for v in distinct]
+            if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
+                view: View = {"parse": kind}
+                then = infer_view(parsed, depth + 1)
+                if then is not None:
+                    view["then"] = then
+                return view
+        return None
+    if kinds == {dict}:
+        keys = list(dict.fromkeys(k for v in vs for k in v))
+        fields = {}
+        for k in keys:
+            sub = infer_view([v[k] for v in vs if k in v], depth + 1)
+            if sub is not None:
+                fields[k] = sub
+        return {"fields": fields} if fields else None
+    if kinds == {list}:
+        width = {len(v) for v in vs}
+        if len(width) == 1 and 2 <= (n := width.pop()) <= MAX_TUPLE and _heterogeneous(vs, n):
+            positions = {}
+            for i in range(n):
+                sub = infer_view([v[i] for v in vs], depth + 1)
+                if sub is not None:
+                    positions[f"{POS}{i}"] = sub
+            return {"tuple": n, "fields": positions}
+        sub = infer_view([e for v in vs for e in v], depth + 1)
+        return {"items": sub} if sub is not None else None
+    return None
+
+
+def infer_root_view(results: Sequence[Any]) -> View | None:
+    """A tool's view (``infer_view`` over its clean results), and ``wrap`` when every result then
+    is a list: a list at the root becomes ``{"items": [...]}``, so its elements are records with
+    rules of their own (``$.items[*].pos2``) and its length a field, as for a list inside an object."""
+    view = infer_view(results)
+    read = [apply_view(view, r) if view is not None else r for r in results if r is not None]
+    if read and all(type(r) is list for r in read) and any(r for r in read):
+        view = {**(view or {}), "wrap": WRAP}
+    return view
+
+
+def _consistent(kind: str, parsed: list[Any]) -> bool:
+    """Text that happens to split the same way is not a table: the tables of one place share their
+    header, and ``key: value`` answers share at least two keys."""
+    if kind == "csv":
+        return len({tuple(rows[0]) for rows in parsed if rows}) == 1
+    if kind == "kv":
+        common = set.intersection(*(set(d) for d in parsed))
+        return len(common) >= 2
+    return True
+
+
+def _signature(x: Any) -> Any:
+    if type(x) is dict:
+        return ("object", x.get("type") if type(x.get("type")) is str else None, frozenset(x))
+    return type(x).__name__
+
+
+def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
+    """Positions of different kinds (a row's id and name, a text block and an image block): a list
+    of like elements is a collection, never a tuple."""
+    per_position = [{_signature(v[i]) for v in lists} for i in range(n)]
+    return any(per_position[i] != per_position[0] for i in range(1, n))
+
+
+def apply_view(view: View, value: Any) -> Any:
+    """``value`` read through ``view`` (a copy where anything changes; the raw value is never touched)."""
+    wrap = view.get("wrap")
+    if wrap is not None:
+        inner = {k: v for k, v in view.items() if k != "wrap"}
+        value = apply_view(inner, value) if inner else value
+        return {wrap: value} if type(value) is list else value
+    kind = view.get("parse")
+    if kind is not None:
+        if type(value) is not str:
+            return value
+        parsed = PARSERS[kind](value)
+        if parsed is FAIL:
+            return value
+        then = view.get("then")
+        return apply_view(then, parsed) if then is not None else parsed
+    if "tuple" in view:
+        if type(value) is not list:
+            return value
+        value = {f"{POS}{i}": e for i, e in enumerate(value)}
+    if "fields" in view:
+        if type(value) is not dict:
+            return value
+        fields = view["fields"]
+        out = dict(value)
+        for k, sub in fields.items():
+            if k in out:
+                out[k] = apply_view(sub, out[k])
+        return out
+    items = view.get("items")
+    if items is not None and type(value) is list:
+        return [apply_view(items, e) for e in value]
+    return value
+
+
+def describe(view: View, where: str = "$") -> list[str]:
+    """The view in words, one line per place that is read (``explain``)."""
+    out: list[str] = []
+    if "wrap" in view:
+        inner = {k: v for k, v in view.items() if k != "wrap"}
+        return [
+            *(describe(inner, where) if inner else []),
+            f"{where}: a list, read as {{{json.dumps(view['wrap'])}: [...]}}",
+        ]
+    kind = view.get("parse")
+    if kind is not None:
+        out.append(f"{where}: text read as {kind}")
+        if "then" in view:
+            out.extend(describe(view["then"], where))
+        return out
+    if "tuple" in view:
+        out.append(f"{where}: a list of {view['tuple']} read by position ({POS}0, {POS}1, ...)")
+    for k, sub in view.get("fields", {}).items():
+        out.extend(describe(sub, f"{where}.{k}"))
+    if "items" in view:
+        out.extend(describe(view["items"], f"{where}[*]"))
+    return out
+
+
+__all__ = ["FAIL", "PARSERS", "View", "apply_view", "describe", "infer_root_view", "infer_view"]

@@ -1,0 +1,261 @@
+"""The wider vocabulary (``learn``'s default): learning that traffic cannot fool, text read into
+structure, and the rule classes past the paper's seven (issue: the monitor sees what real servers hide)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from harness.monitor import Monitor, learn
+from harness.monitor.status import result_error, split_clean
+from harness.monitor.views import apply_view, infer_root_view
+from harness.monitor.vocabulary import constant_floor, known_set
+
+
+def _reservation(rng: random.Random) -> dict[str, Any]:
+    return {
+        "reservation_id": "".join(rng.choice("ABCDEFGH") for _ in range(6)),
+        "status": rng.choice(["confirmed", "pending"]),
+        "price": rng.randint(10, 500),
+    }
+
+
+def _two_tools(rng: random.Random) -> list[dict[str, Any]]:
+    return [
+        {"tool": t, "arguments": {"x": i}, "result": _reservation(rng)}
+        for t in ("book", "get_res")
+        for i in range(40)
+    ]
+
+
+def _fired(reg: Any, tool: str, result: Any, args: dict[str, Any] | None = None) -> bool:
+    return Monitor(reg).annotate(tool, args or {"x": 1}, result).fired
+
+
+def test_an_error_row_erases_no_rule_of_any_tool():
+    rows = _two_tools(random.Random(0))
+    error = {"tool": "book", "arguments": {"x": 99}, "result": "Error: user not found"}
+    for extra in ([], [error]):
+        reg = learn(rows + extra)
+        assert _fired(reg, "book", {}) and _fired(reg, "get_res", {})
+    assert learn(rows + [error]).meta["set_aside"]["inferred"] == {"book": 1}
+    # the paper's way pools the error row with the clean ones: both tools lose their required fields
+    paper = learn(rows + [error], vocabulary="paper")
+    assert not _fired(paper, "book", {}) and not _fired(paper, "get_res", {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error: user not found",
+        "Database error: Catalog Error: Table with name x does not exist!",
+        "ValueError: bad id",
+        "Traceback (most recent call last):\n  File ...",
+        "fatal: not a git repository",
+        "<html><head><title>502 Bad Gateway</title></head></html>",
+    ],
+)
+def test_error_text_is_set_aside_bare_wrapped_or_in_blocks(text):
+    assert result_error(text) is not None
+    assert result_error({"content": text}) is not None
+    assert result_error([text, {"type": "image"}]) is not None
+    assert result_error({"error": "no such user"}) is not None
+
+
+@pytest.mark.parametrize(
+    "clean",
+    ["Order W123 shipped", "Commit history:\ncommit abc", {"id": 1, "error_rate": 0.1}, {"content": "ok"}],
+)
+def test_clean_results_are_not_errors(clean):
+    assert result_error(clean) is None
+
+
+def test_a_tools_own_error_shape_is_learned_from_its_flagged_rows():
+    rows = [
+        {
+            "tool": "q",
+            "arguments": {},
+            "result": "Error executing tool read_query: no table",
+            "status": "error",
+        },
+        {
+            "tool": "q",
+            "arguments": {"a": 1},
+            "result": "error executing tool read_query: other",
+            "status": "ok",
+        },
+        {"tool": "q", "arguments": {"a": 2}, "result": "[(1, 'a')]"},
+    ]
+    split = split_clean(rows)
+    assert split.flagged == {"q": 1} and split.inferred == {"q": 1} and len(split.clean) == 1
+
+
+def test_a_constant_is_not_a_domain():
+    rows = [
+        {"tool": "g", "arguments": {"i": i}, "result": {"reservation_id": "HATHAT", "n": i + 1}}
+        for i in range(15)
+    ]
+    reg = learn(rows)
+    assert not any(r.cls == "domain" for r in reg.rules_for("g"))
+    assert not _fired(reg, "g", {"reservation_id": "ZZQQXX", "n": 3}, {"i": 2})
+    assert any("constant" in h["reason"] for h in reg.meta["held_back"])
+    # with the support an unseen value needs, it is one
+    many = [
+        {"tool": "g", "arguments": {"i": i}, "result": {"currency": "USD"}}
+        for i in range(constant_floor(reg_th()))
+    ]
+    assert any(r.cls == "domain" for r in learn(many).rules_for("g"))
+
+
+def reg_th() -> Any:
+    from harness.monitor.thresholds import DEFAULT
+
+    return DEFAULT
+
+
+def test_a_domain_of_a_few_weekdays_is_the_week():
+    assert known_set(["Monday", "Saturday", "Sunday"]) == [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ]
+    assert known_set(["mon", "sun"]) == ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    assert known_set(["Monday", "Funday"]) is None
+    rng = random.Random(1)
+    days = ["Monday", "Saturday", "Sunday"]
+    rows = [
+        {"tool": "now", "arguments": {"tz": f"Z{i}"}, "result": {"day_of_week": rng.choice(days)}}
+        for i in range(300)
+    ]
+    reg = learn(rows)
+    assert not _fired(reg, "now", {"day_of_week": "Tuesday"}, {"tz": "Z1"})
+    assert _fired(reg, "now", {"day_of_week": "Funday"}, {"tz": "Z1"})
+
+
+def _wrapped() -> list[dict[str, Any]]:
+    return [
+        {
+            "tool": "read",
+            "arguments": {"p": f"notes/{i}.md"},
+            "result": {"content": f"# Note {i}\n\nSome words {i * 7}."},
+        }
+        for i in range(20)
+    ]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"content": "<html><body><h1>502 Bad Gateway</h1></body></html>"}, {"content": ""}, {"content": None}],
+)
+def test_a_wrapped_502_page_an_empty_text_and_null_fire(bad):
+    reg = learn(_wrapped())
+    assert _fired(reg, "read", bad, {"p": "x"})
+    assert not _fired(reg, "read", {"content": "# Note 99\n\nSome words 3."}, {"p": "x"})
+
+
+def test_numbers_in_strings_get_the_rules_of_numbers():
+    rows = [
+        {"tool": "count", "arguments": {"q": f"w{i}"}, "result": {"result": str(i * 3 + 1)}}
+        for i in range(20)
+    ]
+    reg = learn(rows)
+    assert reg.meta["views"]["count"] == {"fields": {"result": {"parse": "number"}}}
+    assert _fired(reg, "count", {"result": "-4"}, {"q": "w"})
+    assert _fired(reg, "count", {"result": "N/A"}, {"q": "w"})
+    assert not _fired(reg, "count", {"result": "77"}, {"q": "w"})
+
+
+def test_repr_rows_are_read_into_columns():
+    rows = [
+        {
+            "tool": "sql",
+            "arguments": {"q": f"select {i}"},
+            "result": str([(j, f"n{j}", 2.5 + j) for j in range(1 + i % 5)]),
+        }
+        for i in range(30)
+    ]
+    view = infer_root_view([r["result"] for r in rows])
+    assert view is not None and view["parse"] == "literal" and view["wrap"] == "items"
+    assert apply_view(view, "[(1, 'a', 2.5)]") == {"items": [{"pos0": 1, "pos1": "a", "pos2": 2.5}]}
+    reg = learn(rows)
+    assert _fired(reg, "sql", "[(1, 'n1', 'oops')]", {"q": "x"})
+    assert not _fired(reg, "sql", "[(1, 'n1', 3.5)]", {"q": "x"})
+
+
+def test_content_blocks_keep_rules_per_position():
+    rows = [
+        {
+            "tool": "shot",
+            "arguments": {"page": i},
+            "result": [
+                {"type": "text", "text": f"page {i}"},
+                {"type": "image", "mimeType": "image/png", "data": f"AAA{i}"},
+            ],
+        }
+        for i in range(20)
+    ]
+    reg = learn(rows)
+    ok = rows[3]["result"]
+    assert not _fired(reg, "shot", ok, {"page": 3})
+    assert _fired(reg, "shot", ok[:1], {"page": 3})  # a dropped block
+    changed = [ok[0], {**ok[1], "mimeType": "text/html"}]
+    assert _fired(reg, "shot", changed, {"page": 3})
+
+
+def test_a_tools_non_empty_rule_survives_a_sibling_that_returns_empty_lists():
+    rng = random.Random(2)
+    rows = [
+        {
+            "tool": "full",
+            "arguments": {"i": i},
+            "result": {"items": [{"id": rng.randint(1, 99)}] * rng.randint(1, 4)},
+        }
+        for i in range(30)
+    ] + [
+        {"tool": "maybe", "arguments": {"i": i}, "result": {"items": [] if i % 2 else [{"id": i}]}}
+        for i in range(30)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "full", {"items": []}, {"i": 1})
+    assert not _fired(reg, "maybe", {"items": []}, {"i": 1})
+    paper = learn(rows, vocabulary="paper")
+    assert not _fired(paper, "full", {"items": []}, {"i": 1})
+
+
+def test_collections_keep_their_size_entries_and_echoed_members():
+    rng = random.Random(3)
+    users = [f"u{k}" for k in range(40)]
+    rows = []
+    for i in range(30):
+        asked = rng.sample(users, rng.randint(1, 5))
+        rows.append(
+            {
+                "tool": "users",
+                "arguments": {"ids": asked, "limit": 10},
+                "result": {
+                    "found": [{"id": u, "age": rng.randint(20, 70)} for u in asked],
+                    "prefs": {"theme": "dark", "lang": "en", **({f"x{i}": 1} if i % 2 else {})},
+                },
+            }
+        )
+    reg = learn(rows)
+    forms = {r.params["form"] for r in reg.rules_for("users") if r.cls == "collection"}
+    assert {"echo_set", "has_keys"} <= forms
+    good = rows[0]["result"]
+    args = rows[0]["arguments"]
+    assert not _fired(reg, "users", good, args)
+    swapped = {**good, "found": [{**good["found"][0], "id": "u999"}, *good["found"][1:]]}
+    assert _fired(reg, "users", swapped, args)
+    dropped = {**good, "prefs": {"lang": "en"}}
+    assert _fired(reg, "users", dropped, args)
+
+
+def test_unknown_vocabulary_is_an_error():
+    with pytest.raises(ValueError, match="unknown vocabulary"):
+        learn([], vocabulary="huge")
