@@ -179,7 +179,8 @@ class Episode(Protocol):
     task: Task
 
     def tools(self) -> list[ToolSpec]:
-        """The tools exposed in this episode."""
+        """The tools exposed in this episode now: the loop reads them at the start and again after each
+        user turn, so a world may change them between turns (saying so in the user's words)."""
         ...
 
     async def open(self) -> str:

@@ -145,14 +145,22 @@ class _Loop:
 
     def __init__(self, episode: Episode, task: Task, complete: Completer, settings: LoopSettings) -> None:
         self.episode, self.task, self.complete, self.s = episode, task, complete, settings
-        specs = episode.tools()
-        self.tools = [spec.openai_schema() for spec in specs]
-        self.exposed = [spec.name for spec in specs]
+        self.tools: list[dict[str, Any]] = []
+        self.exposed: list[str] = []
+        self.read_tools()
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": settings.system_prompt}]
         self.out = LoopResult(messages=self.messages)
         self.calls_per_tool: dict[str, int] = {}
         self.pending: dict[str, Any] | None = None  # the receipt whose next action is not classified yet
         self.deferred_text: str | None = None  # a deferred receipt waiting for the next turn
+
+    def read_tools(self) -> None:
+        """The episode's tools, read at the start and again after each user turn: a world may change its
+        tool list between turns (and announce it in the user's words); the model sees the new list from
+        its next request on."""
+        specs = self.episode.tools()
+        self.tools = [spec.openai_schema() for spec in specs]
+        self.exposed = [spec.name for spec in specs]
 
     async def run(self) -> LoopResult:
         try:
@@ -261,6 +269,7 @@ class _Loop:
             return False
         out.user_turns += 1
         self.messages.append({"role": "user", "content": reply.text or ""})
+        self.read_tools()
         return True
 
     async def on_calls(self, calls: list[dict[str, Any]]) -> bool:
