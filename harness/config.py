@@ -34,7 +34,8 @@ CONF_DIR = worlds.ROOT_CONF  # the generic configs (arms, models, launchers); wo
 
 PROMPTS = ("fault_aware", "no_hint")
 MONITOR_VARIANTS = ("none", "full", "stripped", "generic")  # harness.monitor.VARIANTS plus "none"
-DETECTORS = ("mined", "schema_only")
+DETECTORS = ("mined", "schema_only", "wide")  # wide: mined with the wider vocabulary
+VOCABULARIES = ("paper", "wide")
 DELIVERIES = ("immediate", "deferred")
 CACHE_MODES = ("off", "record", "replay", "passthrough")
 
@@ -83,11 +84,18 @@ class MonitorCfg:
     # where contracts come from: mined clean traces (cross-fitted), each tool's result schema, a public
     # database; null = every source the world offers (Plugin.contract_sources)
     sources: list[str] | None = None
+    # the mined detector's rule classes: the paper's seven (its figures are pinned), or the wider
+    # vocabulary a user's recording gets (errors set aside, text read, shape and collection rules)
+    vocabulary: str = "paper"
 
     def __post_init__(self) -> None:
         bad = sorted(set(self.sources or ()) - set(CONTRACT_SOURCES))
         if bad:
             raise ValueError(f"monitor.sources: unknown source(s) {bad}; allowed: {list(CONTRACT_SOURCES)}")
+        if self.vocabulary not in VOCABULARIES:
+            raise ValueError(
+                f"monitor.vocabulary must be one of {list(VOCABULARIES)}, got {self.vocabulary!r}"
+            )
 
 
 @dataclass
@@ -156,7 +164,7 @@ class ArmCfg:
     name: str = ""  # its name in the arm group (conf/arm/<name>.yaml says it too)
     prompt: str = "fault_aware"
     monitor: str = "none"  # receipt variant: none | full | stripped (no recovery tools) | generic
-    detector: str = "mined"  # mined | schema_only
+    detector: str = "mined"  # mined | schema_only | wide (mined with the wider vocabulary)
     delivery: str = "immediate"  # immediate | deferred
     reviewer: bool = False
     max_reviewer_calls: int = 5

@@ -115,13 +115,26 @@ def build_crossfit(
     seed: int = 0,
     thresholds: Thresholds = DEFAULT,
     schema_only: bool = False,
+    vocabulary: str = "paper",
 ) -> CrossFit:
     """Learn fold k's registry from the traces of every other fold.
 
     Traces are indexed and flattened once; an execution trains fold k when it occurred in some
     workflow outside fold k. A tool whose training set is the same for several folds (it never
-    occurs in them) is mined once for all of them.
+    occurs in them) is mined once for all of them. ``vocabulary="wide"``: each fold is ``learn``'s
+    wider vocabulary over the other folds' rows (errors set aside, views, the new classes).
     """
+    if vocabulary != "paper":
+        rows = list(traces)
+        assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
+        registries = []
+        for k in range(n_folds):
+            reg = learn(
+                [r for r in rows if assignment[workflow_of(r)] != k], thresholds, vocabulary=vocabulary
+            )
+            reg.meta.update({"fold": k, "n_folds": n_folds, "seed": seed})
+            registries.append(reg)
+        return CrossFit(registries, assignment, n_folds, seed, {"n_workflows": len(assignment)})
     with gc_paused():
         return _build_crossfit(list(traces), n_folds, seed, thresholds, schema_only)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,8 @@ class ContractSpec:
     seed: int = 0
     traces: tuple[tuple[str, Any], ...] = ()  # options of the world's clean_traces, as sorted items
     schema_only: bool = False  # also the schema-only twins of the mined registries
+    vocabulary: str = "paper"  # the mined registries' rule classes (paper | wide)
+    wide: bool = False  # also twins mined with the wider vocabulary (arms with detector "wide")
 
 
 @dataclass
@@ -52,6 +54,8 @@ class Parts:
             self.mined.crossfit.save(out / "crossfit.json")
             for k, registry in sorted(self.mined.schema_only.items()):
                 registry.save(out / f"schema_only_fold{k}.json")
+            for k, registry in sorted(self.mined.wide.items()):
+                registry.save(out / f"wide_fold{k}.json")
 
     def registries(self, detector: str = "mined") -> list[Any]:
         """Each fold's registry as a monitor of ``detector`` checks with (shared rules merged in)."""
@@ -193,6 +197,8 @@ def plan_contracts(plan: Plan) -> ContractSpec:
         seed=plan.cfg.monitor.seed,
         traces=tuple(sorted(plan.cfg.study.env.traces.items())),
         schema_only=any(a.detector == "schema_only" for a in monitored),
+        vocabulary=plan.cfg.monitor.vocabulary,
+        wide=any(a.detector == "wide" for a in monitored),
     )
 
 
@@ -237,11 +243,13 @@ def monitor_source(catalog: Mapping[str, Any], parts: Parts | None) -> MonitorSo
 
 @dataclass
 class MinedRegistries:
-    """Cross-fitted registries mined from the world's clean traces, and their schema-only twins."""
+    """Cross-fitted registries mined from the world's clean traces, and their schema-only and
+    wide-vocabulary twins (the same folds)."""
 
     crossfit: Any
     schema_only: dict[int, Any]
     tools: frozenset[str] = frozenset()  # the tools the clean traces call successfully
+    wide: dict[int, Any] = field(default_factory=dict)
 
     @classmethod
     def build(cls, plugin: Plugin, env: Environment, spec: ContractSpec) -> MinedRegistries:
@@ -255,23 +263,34 @@ class MinedRegistries:
             _CROSSFIT_MEMO.clear()
             memo = _CROSSFIT_MEMO[key] = (
                 traces,
-                build_crossfit(traces, n_folds=spec.n_folds, seed=spec.seed),
+                build_crossfit(traces, n_folds=spec.n_folds, seed=spec.seed, vocabulary=spec.vocabulary),
             )
         traces, crossfit = memo
         schema_only: dict[int, Any] = {}
         if spec.schema_only:
             for k in range(spec.n_folds):
                 schema_only[k] = learn_schema_only([r for r in traces if crossfit.fold(workflow_of(r)) != k])
+        wide: dict[int, Any] = {}
+        if spec.wide:
+            if spec.vocabulary == "wide":
+                wide = dict(enumerate(crossfit.registries))
+            else:
+                twins = build_crossfit(traces, n_folds=spec.n_folds, seed=spec.seed, vocabulary="wide")
+                wide = dict(enumerate(twins.registries))
         tools = frozenset(str(r["tool"]) for r in traces if r.get("status", "ok") == "ok")
-        return cls(crossfit, schema_only, tools)
+        return cls(crossfit, schema_only, tools, wide)
 
     def registry(self, fold: int, detector: str) -> Any:
-        return self.schema_only[fold] if detector == "schema_only" else self.crossfit.registries[fold]
+        if detector == "schema_only":
+            return self.schema_only[fold]
+        if detector == "wide":
+            return self.wide[fold]
+        return self.crossfit.registries[fold]
 
 
 def _memo_key(plugin: Plugin, env: Environment, spec: ContractSpec) -> str:
     return json.dumps(
-        [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed],
+        [plugin.name, plugin.data_digest(env), spec.traces, spec.n_folds, spec.seed, spec.vocabulary],
         sort_keys=True,
         default=str,
     )
