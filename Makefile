@@ -13,6 +13,10 @@ WORLDS_STAMP := $(VENV)/.worlds-installed
 # third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
+# third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet): a venv of their own
+# beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
+MCP_SERVERS1 := .cache/mcp-servers-mcp1
+MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
 # litellm must never reach the network unless a real model is asked for
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
@@ -22,7 +26,7 @@ export MPLBACKEND := Agg
 # MkDocs 1.6 and Material print a notice about their successors on every build
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help install mcp mcp-servers browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
+.PHONY: help install mcp mcp-servers mcp-contracts browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
 	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs
 
 help: ## list the targets
@@ -56,7 +60,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(WORLDS_STAMP) $(MCP_SERVERS_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(WORLDS_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -175,7 +179,18 @@ $(MCP_SERVERS_STAMP): requirements/mcp-servers.txt
 	$(MCP_SERVERS)/bin/pip install -q --require-hashes -r requirements/mcp-servers.txt
 	touch $(MCP_SERVERS_STAMP)
 
-mcp-servers: $(MCP_SERVERS_STAMP) ## third-party MCP servers (mcp-server-time, mcp-server-git) in .cache/mcp-servers for the proxy's tests and bench
+# the venv's own pip first (requirements/bootstrap.txt): the python's bundled pip rejects mcp-server-math's
+# `mcp[cli]` under --require-hashes
+$(MCP_SERVERS1_STAMP): requirements/mcp-servers-mcp1.txt requirements/bootstrap.txt
+	$(PY) -m venv $(MCP_SERVERS1)
+	$(MCP_SERVERS1)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
+	$(MCP_SERVERS1)/bin/pip install -q --require-hashes -r requirements/mcp-servers-mcp1.txt
+	touch $(MCP_SERVERS1_STAMP)
+
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## third-party MCP servers from PyPI, hash-locked: .cache/mcp-servers (time, git) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet)
+
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## the proxy in front of 7 third-party MCP servers: clean calls recorded, faults injected, share flagged per server and kind
+	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
 	$(BIN)/python -m analysis inspect-export --run $(RUN) --out "$(RUN)/inspect"
@@ -253,6 +268,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	for r in environments/*/requirements.in; do \
 	  $(LOCK) -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o $${r%.in}.txt $$r || exit 1; done
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
+	$(LOCK) -o requirements/mcp-servers-mcp1.txt requirements/mcp-servers-mcp1.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in

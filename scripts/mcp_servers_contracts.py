@@ -1,0 +1,131 @@
+"""The monitor's proxy in front of third-party MCP servers: clean calls recorded, contracts learned, silent
+faults injected between the proxy and the server, the share flagged per server and fault kind.
+
+    python scripts/mcp_servers_contracts.py [--servers all|NAME,...] [--record N] [--clean N] [--passes P]
+        [--seed S] [--faults KIND,...] [--json FILE] [--keep DIR]
+
+For each server of the catalogue (scripts/mcpbench/servers.py; ``make mcp-servers`` installs them from
+PyPI, hash-locked, into .cache/mcp-servers and .cache/mcp-servers-mcp1):
+
+1. its fixtures are made (a git repository, SQLite and DuckDB shops, workbooks) and a seeded workload of
+   ``--record`` + ``--clean`` clean calls drawn;
+2. the first ``--record`` calls go through ``python -m harness.monitor proxy --record``, and
+   ``python -m harness.monitor learn --input`` learns a registry from that recording;
+3. the other ``--clean`` calls (held out from the recording) go through ``proxy --registry``: every receipt
+   there is a false alarm;
+4. the same held-out calls, ``--passes`` times, go through ``proxy --registry`` with the fault shim
+   (scripts/mcpbench/shim.py, sharing no code with harness/faults) between proxy and server: each result
+   gets one fault kind (a seeded rotation; a kind that cannot apply to a result gives way to one that
+   can), and the shim's log says which. A faulted call is flagged when the client got a receipt.
+
+Every fault kind changes what the result says. The servers come in two groups, reported apart: ``tuning``
+(time, git, sqlite, calculator) may be looked at while the monitor's learning is tuned; ``held-out``
+(duckdb, math, spreadsheet) must not be. ``spreadsheet-blocks`` is the spreadsheet server with its
+structured content dropped by the shim, so its several content blocks are what the proxy sees: a form the
+shim presents, said so in every table. Prints the tables; ``--json`` writes every figure, each clean
+receipt and one example per kind. The figures are the monitor's on these servers, not the paper's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mcpbench.faults import FAULTS  # noqa: E402
+from mcpbench.report import group_lines, receipt_lines, server_lines  # noqa: E402
+from mcpbench.run import ALL_KINDS, Outcome, measure  # noqa: E402
+from mcpbench.servers import BY_NAME, SERVERS, VENVS, Server  # noqa: E402
+
+
+def _choose(spec: str) -> list[Server]:
+    if spec == "all":
+        return list(SERVERS)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown or not names:
+        raise ValueError(
+            f"unknown server(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(BY_NAME)}"
+        )
+    return [BY_NAME[n] for n in names]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--servers", default="all", help=f"all, or a comma list of: {', '.join(BY_NAME)}")
+    ap.add_argument("--record", type=int, default=150, help="clean calls recorded per server (default 150)")
+    ap.add_argument("--clean", type=int, default=60, help="held-out clean calls per server (default 60)")
+    ap.add_argument("--passes", type=int, default=3, help="times the held-out calls are replayed faulted")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--faults", default="all", help=f"all, or a comma list of: {', '.join(FAULTS)}")
+    ap.add_argument("--json", type=Path, help="write every figure here")
+    ap.add_argument("--keep", type=Path, help="keep recordings, registries and shim logs under this folder")
+    a = ap.parse_args(argv)
+    try:
+        servers = _choose(a.servers)
+        kinds = ALL_KINDS if a.faults == "all" else [k.strip() for k in a.faults.split(",")]
+        if any(k not in FAULTS for k in kinds):
+            raise ValueError(f"unknown fault kind in {a.faults!r}; known: {', '.join(FAULTS)}")
+        if min(a.record, a.clean, a.passes) < 1:
+            raise ValueError("--record, --clean and --passes must be at least 1")
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        print("error: the MCP SDK is not installed here (make mcp)", file=sys.stderr)
+        return 2
+    missing = sorted({str(s.binary) for s in servers if not s.binary.is_file()})
+    if missing:
+        print(f"error: {', '.join(missing)} not installed (run `make mcp-servers`)", file=sys.stderr)
+        return 2
+
+    outcomes: list[Outcome] = []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="mcp-contracts-") as tmp:
+        root = a.keep or Path(tmp)
+        for s in servers:
+            t = time.perf_counter()
+            try:
+                o = measure(s, root / s.name, a.seed, a.record, a.clean, a.passes, kinds)
+            except (RuntimeError, OSError) as exc:
+                print(f"error: {s.name}: {exc}", file=sys.stderr)
+                return 1
+            outcomes.append(o)
+            print(f"[{s.name}: {time.perf_counter() - t:.0f} s]", file=sys.stderr, flush=True)
+    took = time.perf_counter() - t0
+
+    print(f"The outcome monitor's proxy in front of {len(outcomes)} third-party MCP servers (seed {a.seed}; "
+          f"{a.record} calls recorded, {a.clean} held-out clean calls and {a.clean * a.passes} faulted calls "
+          f"per server; {took:.0f} s). Each cell: faulted calls flagged / faulted.")  # fmt: skip
+    for line in server_lines(outcomes):
+        print(line)
+    for group in ("tuning", "held-out"):
+        for line in group_lines(group, [o for o in outcomes if o.group == group]):
+            print(line)
+    for line in receipt_lines(outcomes):
+        print(line)
+    if any(o.present for o in outcomes):
+        print("Note: spreadsheet-blocks is a form the shim presents (structuredContent and outputSchema dropped), "
+              "not the server's own.")  # fmt: skip
+    if a.json:
+        doc = {
+            "seed": a.seed,
+            "record": a.record,
+            "clean": a.clean,
+            "passes": a.passes,
+            "venvs": {k: str(v) for k, v in VENVS.items()},
+            "servers": [{**o.as_json(), "package": BY_NAME[o.server].package} for o in outcomes],
+        }
+        a.json.write_text(json.dumps(doc, indent=1, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

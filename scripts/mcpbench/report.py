@@ -1,0 +1,80 @@
+"""The tables: per server and fault kind, the share of faulted calls flagged; clean receipts; per group."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mcpbench.faults import FAULTS
+from mcpbench.run import Outcome
+
+
+def _share(hit: int, n: int) -> str:
+    return f"{hit}/{n} ({100 * hit / n:.0f}%)" if n else "-"
+
+
+def group_lines(group: str, outcomes: list[Outcome]) -> list[str]:
+    lines = [f"== {group} servers: {', '.join(o.server for o in outcomes) or 'none'}"]
+    if not outcomes:
+        return lines
+    kinds = [k for k in FAULTS if any(k in o.faulted for o in outcomes)]
+    width = max(len(k) for k in [*kinds, "fault kind"])
+    names = [o.server for o in outcomes]
+    col = max(12, *(len(n) for n in names))
+    lines.append(
+        f"  {'fault kind':<{width}}  " + "  ".join(f"{n:>{col}}" for n in names) + f"  {'all':>{col}}"
+    )
+    for kind in kinds:
+        cells = [_share(*reversed(o.faulted.get(kind, [0, 0]))) for o in outcomes]
+        n = sum(o.faulted.get(kind, [0, 0])[0] for o in outcomes)
+        hit = sum(o.faulted.get(kind, [0, 0])[1] for o in outcomes)
+        lines.append(
+            f"  {kind:<{width}}  " + "  ".join(f"{c:>{col}}" for c in cells) + f"  {_share(hit, n):>{col}}"
+        )
+    totals = [
+        (sum(t[1] for t in o.faulted.values()), sum(t[0] for t in o.faulted.values())) for o in outcomes
+    ]
+    hit, n = sum(t[0] for t in totals), sum(t[1] for t in totals)
+    lines.append(
+        f"  {'all kinds':<{width}}  "
+        + "  ".join(f"{_share(*t):>{col}}" for t in totals)
+        + f"  {_share(hit, n):>{col}}"
+    )
+    cc = sum(o.clean_calls for o in outcomes)
+    cr = sum(len(o.clean_receipts) for o in outcomes)
+    clean_cells = [f"{len(o.clean_receipts)}/{o.clean_calls}" for o in outcomes]
+    lines.append(
+        f"  {'clean receipts':<{width}}  "
+        + "  ".join(f"{c:>{col}}" for c in clean_cells)
+        + f"  {f'{cr}/{cc}':>{col}}"
+    )
+    broken = sum(o.raw_first_broken for o in outcomes)
+    lines.append(
+        f"  raw result first and unchanged: {'yes, every call' if not broken else f'NO on {broken} calls'}"
+    )
+    return lines
+
+
+def server_lines(outcomes: Iterable[Outcome]) -> list[str]:
+    lines = [
+        "Servers (recorded clean calls through the proxy, rules learned, faulted-session calls no fault fit):"
+    ]
+    for o in outcomes:
+        shown = " [shim-presented form]" if o.present else ""
+        lines.append(
+            f"  {o.server:<19} {o.group:<8} recorded {o.recorded:>4} ({o.record_errors} errors skipped), "
+            f"{o.rules:>4} rules, untouched {o.untouched:>3}: {o.forms}{shown}"
+        )
+    return lines
+
+
+def receipt_lines(outcomes: Iterable[Outcome], limit: int = 3) -> list[str]:
+    lines = []
+    for o in outcomes:
+        for r in o.clean_receipts[:limit]:
+            receipt = r["receipt"]
+            first = receipt[0] if isinstance(receipt, list) else receipt
+            lines.append(
+                f"  clean receipt, {o.server}.{r['tool']}: {first.get('violated')!s:.140} "
+                f"(observed {str(first.get('observed'))[:60]})"
+            )
+    return lines

@@ -1,0 +1,157 @@
+"""One server through the monitor's proxy: record clean calls, learn, check held-out clean calls, check faulted.
+
+The proxy is the project's (``python -m harness.monitor proxy``); the learning is the project's CLI
+(``python -m harness.monitor learn --input``); nothing here imports the monitor. The fault shim
+(``shim.py``) sits between the proxy and the server; its log says which calls it changed, the proxy and
+the monitor never see it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import subprocess
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcpbench.client import session
+from mcpbench.faults import FAULTS
+from mcpbench.servers import ROOT, Server
+
+PY = sys.executable
+SHIM = str(Path(__file__).with_name("shim.py"))
+PREFIX = "[outcome monitor]"
+
+
+def seed_for(seed: int, *parts: str) -> int:
+    """A seed per server and purpose, from the run's seed (crc32 of the names: stable, never ``hash()``)."""
+    return (seed * 1_000_003 + zlib.crc32(":".join(parts).encode())) % 2**32
+
+
+@dataclass
+class Outcome:
+    server: str
+    group: str
+    forms: str
+    present: str | None
+    recorded: int = 0
+    record_errors: int = 0
+    rules: int = 0
+    learn_note: str = ""
+    clean_calls: int = 0
+    clean_receipts: list[dict[str, Any]] = field(default_factory=list)
+    faulted: dict[str, list[int]] = field(default_factory=dict)  # kind -> [calls faulted, flagged]
+    untouched: int = 0  # faulted-session calls no fault could apply to
+    raw_first_broken: int = 0
+    examples: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> one receipt or one miss
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _receipt(result: Any) -> Any:
+    return (result.meta or {}).get("outcome_monitor")
+
+
+def _first_text(result: Any) -> str:
+    first = result.content[0] if result.content else None
+    return str(getattr(first, "text", "")) if first is not None else ""
+
+
+def _proxy(*options: str, upstream: list[str]) -> list[str]:
+    return [PY, "-m", "harness.monitor", "proxy", *options, "--", *upstream]
+
+
+def _shim(
+    kinds: list[str], seed: int, log: Path | None, present: str | None, upstream: list[str]
+) -> list[str]:
+    cmd = [PY, SHIM, "--faults", ",".join(kinds) or "none", "--seed", str(seed)]
+    cmd += ["--log", str(log)] if log else []
+    cmd += ["--present", present] if present else []
+    return [*cmd, "--", *upstream]
+
+
+def measure(
+    server: Server, work: Path, seed: int, n_record: int, n_clean: int, passes: int, kinds: list[str]
+) -> Outcome:
+    out = Outcome(server.name, server.group, server.forms, server.present)
+    work.mkdir(parents=True, exist_ok=True)
+    errlog = (work / "stderr.log").open("a")
+    fixture = server.setup(work, random.Random(seed_for(seed, server.name, "fixture")), [str(server.binary)])
+    rng = random.Random(seed_for(seed, server.name, "workload"))
+    calls = [server.workload(rng, fixture) for _ in range(n_record + n_clean)]
+    train, held = calls[:n_record], calls[n_record:]
+    upstream = fixture.command
+    if server.present:  # the shim presents the server's results in another form, faulting nothing
+        upstream = _shim([], 0, None, server.present, fixture.command)
+
+    recording, registry = work / "recording.jsonl", work / "registry.json"
+    recorded = session(_proxy("--record", str(recording), upstream=upstream), train, errlog=errlog)
+    out.record_errors = sum(bool(r.is_error) for r in recorded)
+    out.recorded = sum(1 for _ in recording.open()) if recording.exists() else 0
+    learned = subprocess.run(
+        [PY, "-m", "harness.monitor", "learn", "--input", str(recording), "--out", str(registry)],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    if learned.returncode != 0:
+        raise RuntimeError(f"{server.name}: learn failed: {learned.stderr.strip().splitlines()[-1:]}")
+    out.learn_note = " | ".join(learned.stderr.strip().splitlines()[-3:])
+    tools = json.loads(registry.read_text()).get("tools", {})
+    out.rules = sum(len(rules) for rules in tools.values())
+
+    checked = _proxy("--registry", str(registry), upstream=upstream)
+    clean = session(checked, held, errlog=errlog)
+    for (tool, args), result in zip(held, clean, strict=True):
+        if result.is_error:
+            continue
+        out.clean_calls += 1
+        receipt = _receipt(result)
+        if receipt is not None:
+            out.clean_receipts.append({"tool": tool, "arguments": args, "receipt": receipt})
+
+    log = work / "shim.jsonl"
+    log.unlink(missing_ok=True)
+    shim = _shim(kinds, seed_for(seed, server.name, "shim"), log, server.present, fixture.command)
+    faulted_calls = held * passes
+    got = session(_proxy("--registry", str(registry), upstream=shim), faulted_calls, errlog=errlog)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    if len(lines) != len(got):
+        raise RuntimeError(f"{server.name}: the shim logged {len(lines)} calls for {len(got)} made")
+    for (tool, _args), result, line in zip(faulted_calls, got, lines, strict=True):
+        kind = line["fault"]
+        receipt = _receipt(result)
+        out.raw_first_broken += not _raw_first(result, line, receipt)
+        if kind is None:
+            out.untouched += not line["error"]
+            continue
+        tally = out.faulted.setdefault(kind, [0, 0])
+        tally[0] += 1
+        tally[1] += receipt is not None
+        key = f"{kind}:{'flagged' if receipt is not None else 'missed'}"
+        if key not in out.examples:
+            shown = receipt if receipt is not None else _first_text(result)[:200]
+            out.examples[key] = {"tool": tool, "seen": shown}
+    errlog.close()
+    return out
+
+
+def _raw_first(result: Any, line: dict[str, Any], receipt: Any) -> bool:
+    """The shim's result reached the client unchanged and first; a receipt, if any, is one more block last."""
+    text = _first_text(result)
+    if hashlib.sha256(text.encode()).hexdigest() != line["first"] or text.startswith(PREFIX):
+        return False
+    extra = 1 if receipt is not None else 0
+    if len(result.content) != line["blocks"] + extra:
+        return False
+    return receipt is None or _text_of(result.content[-1]).startswith(PREFIX)
+
+
+def _text_of(block: Any) -> str:
+    return str(getattr(block, "text", ""))
+
+
+ALL_KINDS = list(FAULTS)

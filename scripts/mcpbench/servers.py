@@ -1,0 +1,438 @@
+"""The catalogue: third-party MCP servers from PyPI, each with its fixtures and a seeded workload of clean calls.
+
+Every server runs offline on files made here (a git repository, a SQLite and a DuckDB database, workbooks);
+none needs the network or a key. They live in two venvs because their MCP SDK pins differ:
+``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x) and ``.cache/mcp-servers-mcp1``
+(requirements/mcp-servers-mcp1.txt, SDK 1.x); ``make mcp-servers`` installs both.
+
+The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers
+must not be (their figures are the ones that say how the monitor does on a server it never met).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcpbench.client import Call, session
+
+ROOT = Path(__file__).resolve().parents[2]
+VENVS = {"sdk2": ROOT / ".cache" / "mcp-servers", "sdk1": ROOT / ".cache" / "mcp-servers-mcp1"}
+
+
+@dataclass
+class Fixture:
+    command: list[str]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Server:
+    name: str
+    package: str  # the PyPI release
+    venv: str  # a key of VENVS
+    executable: str
+    group: str  # tuning | held-out
+    forms: str  # what its results look like to a client
+    setup: Callable[[Path, random.Random, list[str]], Fixture]
+    workload: Callable[[random.Random, Fixture], Call]  # one clean call
+    present: str | None = None  # the shim's presentation (reported), None for the server's own
+
+    @property
+    def binary(self) -> Path:
+        return VENVS[self.venv] / "bin" / self.executable
+
+
+# ---- mcp-server-time: structured JSON with an outputSchema ----
+
+ZONES = (
+    "Europe/Paris", "Asia/Tokyo", "America/New_York", "Europe/London", "Australia/Sydney", "Asia/Kolkata",
+    "America/Sao_Paulo", "Africa/Cairo", "Europe/Berlin", "America/Los_Angeles", "Asia/Singapore",
+    "Pacific/Auckland", "Europe/Madrid", "America/Chicago", "Asia/Dubai", "Europe/Moscow", "Africa/Lagos",
+    "America/Toronto", "Asia/Seoul", "Europe/Rome", "America/Mexico_City", "Asia/Bangkok", "Europe/Warsaw",
+    "Asia/Jakarta", "America/Denver", "Europe/Lisbon", "Asia/Manila", "Africa/Nairobi", "Europe/Athens",
+    "America/Bogota",
+)  # fmt: skip
+
+
+def time_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    return Fixture([*binary, "--local-timezone", "Etc/UTC"])
+
+
+def time_call(rng: random.Random, fx: Fixture) -> Call:
+    if rng.random() < 0.5:
+        return "get_current_time", {"timezone": rng.choice(ZONES)}
+    source, target = rng.sample(ZONES, 2)
+    at = f"{rng.randrange(24):02d}:{rng.choice((0, 15, 30, 45)):02d}"
+    return "convert_time", {"source_timezone": source, "time": at, "target_timezone": target}
+
+
+# ---- mcp-server-git: bare text, several tools ----
+
+WORDS = (
+    "parser", "cache", "router", "config", "logger", "scheduler", "session", "token", "index", "report",
+    "export", "importer", "widget", "client", "queue", "bucket", "ledger", "invoice", "catalog", "profile",
+)  # fmt: skip
+VERBS = ("Fix", "Add", "Refactor", "Document", "Speed up", "Test", "Rename", "Remove dead code in")
+AUTHORS = (
+    ("Ada Quinn", "ada@example.org"),
+    ("Bo Lindqvist", "bo@example.org"),
+    ("Chidi Okafor", "chidi@example.org"),
+)
+
+
+def git_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    repo = work / "repo"
+    repo.mkdir()
+    base = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)
+    env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_SYSTEM=os.devnull)
+
+    def git(*args: str, **extra: str) -> str:
+        done = subprocess.run(["git", "-C", str(repo), *args], env={**env, **extra}, capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        return done.stdout.strip()
+
+    git("init", "-q", "-b", "main")
+    files = ("src/app.py", "src/util.py", "README.md", "docs/guide.md")
+    shas, when = [], base
+    for i in range(40):
+        name, email = rng.choice(AUTHORS)
+        path = repo / rng.choice(files)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as f:
+            f.write(f"{rng.choice(WORDS)} = {rng.randrange(1000)}  # step {i}\n")
+        git("add", "-A")
+        when += dt.timedelta(hours=rng.randrange(2, 30), minutes=rng.randrange(60))
+        stamp = when.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+        message = f"{rng.choice(VERBS)} {rng.choice(WORDS)} {rng.choice(WORDS)}"
+        git("commit", "-q", "-m", message, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email, GIT_COMMITTER_NAME=name,
+            GIT_COMMITTER_EMAIL=email, GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)  # fmt: skip
+        shas.append(git("rev-parse", "HEAD"))
+        if i in (12, 25, 33):
+            git("branch", f"feature/{WORDS[i % len(WORDS)]}")
+    return Fixture([*binary], {"repo": str(repo), "shas": shas})
+
+
+def git_call(rng: random.Random, fx: Fixture) -> Call:
+    repo, shas = fx.facts["repo"], fx.facts["shas"]
+    r = rng.random()
+    if r < 0.4:
+        return "git_log", {"repo_path": repo, "max_count": rng.randrange(1, 13)}
+    if r < 0.7:
+        return "git_show", {"repo_path": repo, "revision": rng.choice(shas)}
+    if r < 0.8:
+        return "git_branch", {"repo_path": repo, "branch_type": rng.choice(("local", "all"))}
+    if r < 0.9:
+        return "git_diff", {"repo_path": repo, "target": rng.choice(shas[-12:-1])}
+    return "git_status", {"repo_path": repo}
+
+
+# ---- a shop's tables, for the SQL servers ----
+
+ADJ = (
+    "Red",
+    "Compact",
+    "Deluxe",
+    "Silent",
+    "Smart",
+    "Solar",
+    "Travel",
+    "Classic",
+    "Pro",
+    "Mini",
+    "Ultra",
+    "Eco",
+)
+NOUN = (
+    "Kettle",
+    "Lamp",
+    "Backpack",
+    "Drill",
+    "Speaker",
+    "Blender",
+    "Tent",
+    "Monitor",
+    "Chair",
+    "Camera",
+    "Fan",
+)
+CATEGORIES = ("kitchen", "outdoor", "electronics", "office", "tools")
+PRODUCT_STATUS = ("active", "discontinued", "backorder")
+ORDER_STATUS = ("pending", "shipped", "delivered", "cancelled", "returned")
+FIRST = (
+    "Amira",
+    "Ben",
+    "Carla",
+    "Dmitri",
+    "Elena",
+    "Farid",
+    "Grace",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Keiko",
+    "Liam",
+)
+LAST = ("Novak", "Okoye", "Petrov", "Quispe", "Rossi", "Sato", "Tanaka", "Umar", "Varga", "Weber")
+
+
+def shop(rng: random.Random) -> dict[str, list[tuple[Any, ...]]]:
+    names = rng.sample([f"{a} {n}" for a in ADJ for n in NOUN], 120)
+    products = [
+        (i + 1, name, rng.choice(CATEGORIES), round(rng.uniform(4, 400), 2), rng.randrange(1, 500),
+         rng.choice(PRODUCT_STATUS))
+        for i, name in enumerate(names)
+    ]  # fmt: skip
+    customers = [f"{f} {last}" for f in FIRST for last in LAST]
+    customers = rng.sample(customers, 40)
+    day0 = dt.date(2024, 1, 1)
+    orders = []
+    for k in range(300):
+        p = rng.choice(products)
+        qty = rng.randrange(1, 10)
+        placed = day0 + dt.timedelta(days=rng.randrange(700))
+        orders.append((1001 + k, p[0], rng.choice(customers), qty, placed.isoformat(), rng.choice(ORDER_STATUS),
+                       round(qty * p[3], 2)))  # fmt: skip
+    return {"products": products, "orders": orders}
+
+
+def shop_facts(tables: dict[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
+    orders = tables["orders"]
+    return {
+        "product_ids": [p[0] for p in tables["products"]],
+        "order_ids": [o[0] for o in orders],
+        "customers": sorted({o[2] for o in orders}),
+        "ordered": sorted({o[1] for o in orders}),
+    }
+
+
+def shop_query(rng: random.Random, facts: dict[str, Any]) -> str:
+    r = rng.random()
+    if r < 0.25:
+        return f"SELECT * FROM products WHERE id = {rng.choice(facts['product_ids'])}"
+    if r < 0.45:
+        return (f"SELECT id, customer, qty, placed_on, status FROM orders WHERE customer = "
+                f"'{rng.choice(facts['customers'])}' ORDER BY placed_on, id")  # fmt: skip
+    if r < 0.65:
+        return ("SELECT o.id, p.name, o.qty, o.total, o.status FROM orders o JOIN products p ON p.id = o.product_id "
+                f"WHERE o.id = {rng.choice(facts['order_ids'])}")  # fmt: skip
+    if r < 0.8:
+        return (f"SELECT id, name, price, stock FROM products WHERE category = '{rng.choice(CATEGORIES)}' "
+                f"ORDER BY price DESC, id LIMIT {rng.randrange(2, 9)}")  # fmt: skip
+    if r < 0.9:
+        return (f"SELECT MIN(placed_on) AS first_order, MAX(placed_on) AS last_order, COUNT(*) AS n FROM orders "
+                f"WHERE product_id = {rng.choice(facts['ordered'])}")  # fmt: skip
+    if r < 0.95:
+        return "SELECT status, COUNT(*) AS n FROM orders GROUP BY status ORDER BY status"
+    return ("SELECT category, ROUND(AVG(price), 2) AS avg_price, SUM(stock) AS stock FROM products "
+            "GROUP BY category ORDER BY category")  # fmt: skip
+
+
+PRODUCTS_DDL = "CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, category TEXT, price REAL, stock INTEGER, status TEXT)"
+ORDERS_DDL = ("CREATE TABLE orders (id INTEGER PRIMARY KEY, product_id INTEGER, customer TEXT, qty INTEGER, "
+              "placed_on {date}, status TEXT, total REAL)")  # fmt: skip
+
+
+# ---- mcp-server-sqlite: SQL rows as Python-literal text (dict rows) ----
+
+
+def sqlite_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    db = work / "shop.db"
+    tables = shop(rng)
+    with sqlite3.connect(db) as con:
+        con.execute(PRODUCTS_DDL)
+        con.execute(ORDERS_DDL.format(date="TEXT"))
+        con.executemany("INSERT INTO products VALUES (?, ?, ?, ?, ?, ?)", tables["products"])
+        con.executemany("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?)", tables["orders"])
+    con.close()
+    return Fixture([*binary, "--db-path", str(db)], shop_facts(tables))
+
+
+def sqlite_call(rng: random.Random, fx: Fixture) -> Call:
+    r = rng.random()
+    if r < 0.06:
+        return "list_tables", {}
+    if r < 0.14:
+        return "describe_table", {"table_name": rng.choice(("products", "orders"))}
+    return "read_query", {"query": shop_query(rng, fx.facts)}
+
+
+# ---- mcp-server-duckdb: SQL rows as tuple text (dates as datetime.date(...), not a literal) ----
+
+
+def _sql_values(rows: list[tuple[Any, ...]]) -> str:
+    def one(v: Any) -> str:
+        return "'" + v.replace("'", "''") + "'" if isinstance(v, str) else repr(v)
+
+    return ", ".join("(" + ", ".join(one(v) for v in row) + ")" for row in rows)
+
+
+def duckdb_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    db = work / "shop.duckdb"
+    tables = shop(rng)
+    command = [*binary, "--db-path", str(db)]
+    calls: list[Call] = [
+        ("query", {"query": PRODUCTS_DDL}),
+        ("query", {"query": ORDERS_DDL.format(date="DATE")}),
+        ("query", {"query": "INSERT INTO products VALUES " + _sql_values(tables["products"])}),
+        ("query", {"query": "INSERT INTO orders VALUES " + _sql_values(tables["orders"])}),
+    ]
+    with (work / "setup.log").open("w") as log:
+        session(command, calls, errlog=log)  # straight to the server: no proxy, nothing recorded
+    return Fixture(command, shop_facts(tables))
+
+
+def duckdb_call(rng: random.Random, fx: Fixture) -> Call:
+    return "query", {"query": shop_query(rng, fx.facts)}
+
+
+# ---- mcp-server-calculator: a number as a string, wrapped as {"result": "14"} (outputSchema) ----
+
+
+def calculator_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    return Fixture([*binary])
+
+
+def calculator_call(rng: random.Random, fx: Fixture) -> Call:
+    a, b, c = rng.randrange(2, 500), rng.randrange(2, 500), rng.randrange(2, 20)
+    big, small = max(a, b), min(a, b)
+    expression = rng.choice(
+        (f"{a} + {b}", f"{a} * {b}", f"{big} - {small}", f"{a} / {c}", f"sqrt({a})", f"{c} ^ 2",
+         f"({a} + {b}) * {c}", f"log({a})", f"factorial({c % 10 + 1})", f"pi * {c} ** 2", f"{a} // {c}")
+    )  # fmt: skip
+    return "calculate", {"expression": expression}
+
+
+# ---- mcp-server-math: JSON text without an outputSchema, numbers as strings ----
+
+MATH_TOOLS = (
+    "sum",
+    "product",
+    "average",
+    "max",
+    "min",
+    "median",
+    "range",
+    "sqrt",
+    "power",
+    "divide",
+    "subtract",
+)
+
+
+def math_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    return Fixture([*binary])
+
+
+def math_call(rng: random.Random, fx: Fixture) -> Call:
+    tool = rng.choice(MATH_TOOLS)
+    if tool == "sqrt":
+        numbers = [rng.randrange(1, 10_000)]
+    elif tool == "power":
+        numbers = [rng.randrange(2, 30), rng.randrange(1, 5)]
+    elif tool in ("divide", "subtract"):
+        x, y = rng.sample(range(1, 1000), 2)
+        numbers = [max(x, y), min(x, y)]
+    else:
+        numbers = rng.sample(range(1, 1000), rng.randrange(2, 8))
+    return tool, {"numbers": numbers}
+
+
+# ---- mcp-server-spreadsheet: structured rows (outputSchema), JSON text, bare text, several blocks ----
+
+REGIONS = ("north", "south", "east", "west")
+
+
+def spreadsheet_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
+    items = [["id", "sku", "name", "qty", "unit_price", "updated"]]
+    day0 = dt.date(2025, 1, 1)
+    for i in range(30):
+        items.append([i + 1, f"SKU-{rng.randrange(10_000, 99_999)}", f"{rng.choice(ADJ)} {rng.choice(NOUN)}",
+                      rng.randrange(1, 300), round(rng.uniform(1, 250), 2),
+                      (day0 + dt.timedelta(days=rng.randrange(300))).isoformat()])  # fmt: skip
+    sales = [["id", "region", "month", "amount"]]
+    for i in range(24):
+        sales.append([i + 1, rng.choice(REGIONS), f"2025-{i % 12 + 1:02d}", round(rng.uniform(100, 9000), 2)])
+    books = {
+        "inventory.xlsx": {"Items": items},
+        "sales.csv": {None: sales},
+        "staff.xlsx": {"People": [["id", "name", "team"]] + [[i + 1, f"{rng.choice(FIRST)} {rng.choice(LAST)}",
+                                                              rng.choice(("ops", "sales", "dev"))] for i in range(12)],
+                       "Teams": [["team", "lead"], ["ops", "Grace"], ["sales", "Hugo"], ["dev", "Keiko"]]},
+    }  # fmt: skip
+    calls: list[Call] = []
+    for fname, sheets in books.items():
+        path = str(work / fname)
+        first = next(iter(sheets))
+        calls.append(("create_workbook_file", {"file": path, **({"sheet_name": first} if first else {})}))
+        for sheet, rows in sheets.items():
+            if sheet != first:
+                calls.append(("add_sheet", {"file": path, "name": sheet}))
+            calls.append(("write_range", {"file": path, "start_cell": "A1", "data": rows,
+                                          **({"sheet": sheet} if sheet else {})}))  # fmt: skip
+    command = [*binary]
+    with (work / "setup.log").open("w") as log:
+        session(command, calls, errlog=log)
+    sheets = {str(work / f): [s for s in sh if s] for f, sh in books.items()}
+    return Fixture(command, {"sheets": sheets, "items": len(items), "work": str(work)})
+
+
+def spreadsheet_call(rng: random.Random, fx: Fixture) -> Call:
+    sheets: dict[str, list[str]] = fx.facts["sheets"]
+    inventory = next(f for f in sheets if f.endswith("inventory.xlsx"))
+    file = rng.choice(sorted(sheets))
+    sheet = {"sheet": rng.choice(sheets[file])} if sheets[file] else {}
+    r = rng.random()
+    if r < 0.15:
+        return "read_sheet", {"file": file, **sheet}
+    if r < 0.3:
+        k = rng.randrange(3, fx.facts["items"])
+        return "read_range", {"file": inventory, "range_str": f"A2:F{k}"}
+    if r < 0.45:
+        return "read_cell", {
+            "file": inventory,
+            "cell": f"{rng.choice('BC')}{rng.randrange(2, fx.facts['items'])}",
+        }
+    if r < 0.55:
+        return "get_sheet_dimensions", {"file": file, **sheet}
+    if r < 0.62:
+        return "list_sheets", {"file": file}
+    if r < 0.75:
+        return "search_sheet", {"file": inventory, "pattern": rng.choice(NOUN)}
+    if r < 0.85:
+        return "describe_table", {"file": file, **sheet}
+    return "sql_query", {
+        "file": inventory,
+        "sql": f"SELECT id, name, qty FROM Items WHERE qty > {rng.randrange(1, 250)} ORDER BY qty DESC LIMIT "
+        f"{rng.randrange(1, 6)}",
+    }
+
+
+SERVERS: tuple[Server, ...] = (
+    Server("time", "mcp-server-time==2026.10.19", "sdk2", "mcp-server-time", "tuning",
+           "structured JSON with an outputSchema", time_setup, time_call),
+    Server("git", "mcp-server-git==2026.10.19", "sdk2", "mcp-server-git", "tuning",
+           "bare text (logs, diffs, branch lists)", git_setup, git_call),
+    Server("sqlite", "mcp-server-sqlite==2025.4.25", "sdk1", "mcp-server-sqlite", "tuning",
+           "SQL rows as Python-literal text (dict rows)", sqlite_setup, sqlite_call),
+    Server("calculator", "mcp-server-calculator==0.2.1", "sdk1", "mcp-server-calculator", "tuning",
+           "a number as a string wrapped in structure, {\"result\": \"14\"} (outputSchema)", calculator_setup,
+           calculator_call),
+    Server("duckdb", "mcp-server-duckdb==1.1.0", "sdk1", "mcp-server-duckdb", "held-out",
+           "SQL rows as tuple text with datetime.date(...) (not a literal)", duckdb_setup, duckdb_call),
+    Server("math", "mcp-server-math==0.1.0", "sdk1", "mcp-server-math", "held-out",
+           "JSON text without an outputSchema, numbers as strings", math_setup, math_call),
+    Server("spreadsheet", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "held-out",
+           "structured rows with an outputSchema; JSON text; bare text", spreadsheet_setup, spreadsheet_call),
+    Server("spreadsheet-blocks", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "held-out",
+           "several content blocks (SHIM-PRESENTED: the shim drops structuredContent and outputSchema)",
+           spreadsheet_setup, spreadsheet_call, present="blocks"),
+)  # fmt: skip
+BY_NAME = {s.name: s for s in SERVERS}

@@ -1,0 +1,174 @@
+"""The fault shim: an MCP server on stdio between the monitor's proxy and a real server.
+
+    python scripts/mcpbench/shim.py --faults KIND[,KIND...] --seed N [--log FILE] [--present blocks]
+        -- COMMAND ARGS...
+
+It starts ``COMMAND`` (stdio), forwards tool listing and calls, and changes each result that is not an
+error with one fault of ``mcpbench.faults`` (``--faults none``: forwards unchanged). Call k prefers the
+k-th kind of a seeded rotation; where that kind cannot apply to this result, the next kind (seeded order)
+that can is used, and where none can the result passes unchanged. ``--log`` gets one JSON line per call:
+the tool, the fault applied (or null), the number of content blocks and the sha256 of the first block's
+text as sent, so the benchmark can tell which calls were faulted and that the proxy kept the raw result
+first. The monitor never sees the log.
+
+``--present blocks`` is a presentation, not a fault, and the report says so wherever it is used: the
+structured content is dropped (and each tool's ``outputSchema``), so the client and the proxy see only
+the server's several content blocks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import anyio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from mcp.server.lowlevel import Server  # noqa: E402
+from mcp.server.stdio import stdio_server  # noqa: E402
+
+from mcpbench.faults import FAULTS, Context, Payload, read_text, render, same  # noqa: E402
+
+WHOLE = ("error_text", "error_page")  # faults that replace the whole result, whatever its form
+BLOCK_LIST = ("drop_field", "truncated_list")  # on several blocks: the list of blocks itself
+
+
+def payload_of(result: types.CallToolResult) -> Payload | None:
+    if result.structured_content is not None:
+        return Payload("structured", result.structured_content)
+    texts = [b for b in result.content if isinstance(b, types.TextContent)]
+    if len(result.content) == 1 and texts:
+        return read_text(texts[0].text)
+    if len(result.content) > 1:
+        return Payload("blocks", list(result.content))
+    return None
+
+
+def result_of(original: types.CallToolResult, p: Payload) -> types.CallToolResult:
+    if p.form == "blocks":
+        return original.model_copy(update={"structured_content": None, "content": list(p.value)})
+    structured = p.value if p.form == "structured" else None
+    block = types.TextContent(text=render(p))
+    return original.model_copy(update={"structured_content": structured, "content": [block]})
+
+
+def apply(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Payload | None:
+    fault = FAULTS[kind]
+    if p.form != "blocks" or kind in WHOLE or kind in BLOCK_LIST:
+        got = fault(p, rng, ctx)
+        return None if got is None or same(got, p) else got
+    # another fault on several blocks: inside one text block (seeded), the others unchanged
+    texts = [i for i, b in enumerate(p.value) if isinstance(b, types.TextContent)]
+    for i in rng.sample(texts, len(texts)):
+        inner = read_text(p.value[i].text)
+        got = fault(inner, rng, ctx)
+        if got is not None and not same(got, inner):
+            blocks = list(p.value)
+            blocks[i] = blocks[i].model_copy(update={"text": render(got)})
+            return Payload("blocks", blocks)
+    return None
+
+
+class Shim:
+    def __init__(self, kinds: list[str], seed: int, log: Path | None, present: str | None) -> None:
+        self.kinds, self.rng, self.log, self.present = kinds, random.Random(seed), log, present
+        self.rotation: list[str] = []
+        self.seen: dict[tuple[str, str], list[Any]] = {}
+
+    def next_kinds(self) -> list[str]:
+        """The kinds to try for the next result: the rotation's next one first, then the rest, seeded."""
+        if not self.rotation:
+            self.rotation = self.rng.sample(self.kinds, len(self.kinds))
+        first = self.rotation.pop()
+        rest = [k for k in self.kinds if k != first]
+        return [first, *self.rng.sample(rest, len(rest))]
+
+    def change(
+        self, name: str, arguments: dict[str, Any], result: types.CallToolResult
+    ) -> types.CallToolResult:
+        if self.present == "blocks":
+            result = result.model_copy(update={"structured_content": None})
+        applied = None
+        p = payload_of(result)
+        if self.kinds and not result.is_error and p is not None:
+            ctx = Context(name, arguments, self.seen)
+            for kind in self.next_kinds():
+                got = apply(kind, p, self.rng, ctx)
+                if got is not None:
+                    result, applied = result_of(result, got), kind
+                    break
+        for k, v in arguments.items():
+            self.seen.setdefault((name, k), []).append(v)
+        if self.log is not None:
+            first = result.content[0] if result.content else None
+            text = first.text if isinstance(first, types.TextContent) else ""
+            line = {
+                "tool": name,
+                "fault": applied,
+                "error": bool(result.is_error),
+                "blocks": len(result.content),
+                "first": hashlib.sha256(text.encode()).hexdigest(),
+            }
+            with self.log.open("a") as f:
+                f.write(json.dumps(line) + "\n")
+        return result
+
+
+async def serve(shim: Shim, command: list[str]) -> None:
+    params = StdioServerParameters(command=command[0], args=command[1:])
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as upstream:
+        await upstream.initialize()
+
+        async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+            listed = await upstream.list_tools(params=params)
+            if shim.present == "blocks":
+                tools = [t.model_copy(update={"output_schema": None}) for t in listed.tools]
+                listed = listed.model_copy(update={"tools": tools})
+            return listed
+
+        async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+            request = types.CallToolRequest(
+                params=types.CallToolRequestParams(name=params.name, arguments=params.arguments)
+            )
+            # send_request, not call_tool: the SDK's client would validate the result against its schema
+            result = await upstream.send_request(request, types.CallToolResult)
+            return shim.change(params.name, dict(params.arguments or {}), result)
+
+        server = Server("mcpbench-shim", on_list_tools=list_tools, on_call_tool=call_tool)
+        async with stdio_server() as (r, w):
+            await server.run(r, w, server.create_initialization_options())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv or argv.index("--") == len(argv) - 1:
+        print("shim: usage: shim.py --faults KINDS --seed N [--log FILE] -- COMMAND ARGS...", file=sys.stderr)
+        return 2
+    cut = argv.index("--")
+    ap = argparse.ArgumentParser(prog="shim.py")
+    ap.add_argument("--faults", required=True, help=f"none, or a comma list of: {', '.join(FAULTS)}")
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--log", type=Path)
+    ap.add_argument("--present", choices=("blocks",))
+    a = ap.parse_args(argv[:cut])
+    kinds = [] if a.faults == "none" else a.faults.split(",")
+    unknown = [k for k in kinds if k not in FAULTS]
+    if unknown:
+        print(
+            f"shim: unknown fault kind(s) {', '.join(unknown)}; known: {', '.join(FAULTS)}", file=sys.stderr
+        )
+        return 2
+    anyio.run(serve, Shim(kinds, a.seed, a.log, a.present), argv[cut + 1 :])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
