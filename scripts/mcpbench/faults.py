@@ -60,8 +60,12 @@ ERROR_PAGES = tuple(
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 # a standalone number in text: not part of a word, a date, a hash or a version
 NUMBER = re.compile(r"(?<![\w.:/-])\d+(?:\.\d+)?(?![\w.:/-])")
+# DuckDB prints DATE columns as datetime.date(2024, 2, 1), which no literal reader takes: read as a marked
+# ISO string (so a date fault can move it), printed back as it was
+DATE_CALL = re.compile(r"datetime\.date\((\d{4}), (\d{1,2}), (\d{1,2})\)")
+MARKED = re.compile(r"'\u00a7date:(\d{4})-(\d{2})-(\d{2})\u00a7'")
 KEY_LINE = re.compile(r"^(\s*[A-Za-z][\w .-]{0,30}:\s+)(\S.*)$", re.M)
-CATEGORICAL = re.compile(r"^[A-Za-z][A-Za-z _-]{1,24}$")
+CATEGORICAL = re.compile(r"^[A-Za-z][A-Za-z_-]{1,24}$")  # one word: a status, a type, a day
 
 
 # ---- reading and writing a tree (dicts, lists, tuples, scalars) ----
@@ -247,10 +251,12 @@ def truncated_list(p: Payload, rng: random.Random, ctx: Context) -> Payload | No
         path, v = _pick(rng, spots)
         return Payload(p.form, replaced(p.value, path, v[: rng.randrange(1, len(v))]))
     if p.form == "text":
-        records = [r for r in re.split(r"\n\s*\n", p.value.strip()) if r.strip()]
-        if len(records) < 3:  # a header and at least two records
+        # records separated by blank lines, each separator kept as it was
+        parts = re.split(r"(\n[ \t]*\n\s*)", p.value)
+        records = len([r for r in parts[::2] if r.strip()])
+        if records < 2 or not parts[0].strip():
             return None
-        return Payload("text", "\n\n".join(records[: rng.randrange(1, len(records) - 1) + 1]) + "\n")
+        return Payload("text", "".join(parts[: 2 * rng.randrange(1, records)]))
     if p.form == "blocks" and len(p.value) > 1:
         return Payload("blocks", p.value[: rng.randrange(1, len(p.value))])
     return None
@@ -279,7 +285,11 @@ def placeholder(p: Payload, rng: random.Random, ctx: Context) -> Payload | None:
     """A value replaced by a placeholder (``N/A``, ``TODO``, lorem text) where a real value belongs."""
     ph = _pick(rng, list(PLACEHOLDERS))
     if _tree(p):
-        spots = [(path, v) for path, v in _scalars(p.value) if v not in (None, "") and v not in PLACEHOLDERS]
+        spots = [
+            (path, v)
+            for path, v in _scalars(p.value)
+            if v not in (None, "", *PLACEHOLDERS) and not _marked(v)
+        ]
         if not spots:
             return None
         return Payload(p.form, replaced(p.value, _pick(rng, spots)[0], ph))
@@ -383,7 +393,11 @@ def truncated_text(p: Payload, rng: random.Random, ctx: Context) -> Payload | No
         return s[: max(1, int(len(s) * rng.uniform(0.3, 0.7)))] + ("..." if rng.random() < 0.5 else "")
 
     if _tree(p):
-        spots = [(path, v) for path, v in _scalars(p.value) if isinstance(v, str) and len(v) >= 12]
+        spots = [
+            (path, v)
+            for path, v in _scalars(p.value)
+            if isinstance(v, str) and len(v) >= 12 and not _marked(v)
+        ]
         if not spots:
             return None
         path, v = _pick(rng, spots)
@@ -424,8 +438,11 @@ def read_text(text: str) -> Payload:
         except ValueError:
             pass
     if stripped[:1] in ("[", "(", "{"):
+        marked = DATE_CALL.sub(
+            lambda m: f"'\u00a7date:{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}\u00a7'", stripped
+        )
         try:
-            value = ast.literal_eval(stripped)
+            value = ast.literal_eval(marked)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             value = None
         if isinstance(value, list | tuple | dict):
@@ -433,12 +450,16 @@ def read_text(text: str) -> Payload:
     return Payload("text", text)
 
 
+def _marked(v: Any) -> bool:
+    return isinstance(v, str) and v.startswith("\u00a7date:")
+
+
 def render(p: Payload) -> str:
     """The text a server would print for this payload (its first text block)."""
     if p.form == "text":
         return str(p.value)
     if p.form == "literal_text":
-        return repr(p.value)
+        return MARKED.sub(lambda m: f"datetime.date({int(m[1])}, {int(m[2])}, {int(m[3])})", repr(p.value))
     if p.form == "structured" and isinstance(p.value, dict) and list(p.value) == ["result"]:
         v = p.value["result"]
         if isinstance(v, str):  # FastMCP's wrapped text: the block is the bare text
