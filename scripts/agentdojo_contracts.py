@@ -1,13 +1,17 @@
 """AgentDojo contracts, held out: the clean fire rate per suite and the share of faulted results flagged.
 
     python scripts/agentdojo_contracts.py [--suite all|workspace|travel|banking|slack] [--json]
+        [--vocabulary paper|wide|both] [--examples N]
 
 The registries are the ones the studies build (the world's contract sources: the tools' declared return
 types and clean traces of the ground truths and argument-free reads, five folds by task): each clean
 result is checked by the fold that did not learn from its task. Prints, per suite, the clean fire rate
 (share of ok results with at least one violation) and the rules that fired; then, for each fault class of
 the agentdojo-faults study, the read results it can touch (one field per result, a seeded choice) and how
-many of those the monitor flags (a violation the clean result does not raise).
+many of those the monitor flags (a violation the clean result does not raise). Each figure is given for
+the paper's seven rule classes (``vocabulary="paper"``, what the studies use) beside the wide vocabulary
+(``vocabulary="wide"``); a class below 90% flagged with the wide one is named with why its misses were
+missed (``scripts/vocabcompare.py``), and ``--examples N`` prints N of them.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vocabcompare import Comparison, add_arguments, chosen  # noqa: E402
 
 from core import offline  # noqa: E402
 from core.seeding import rng  # noqa: E402
@@ -38,20 +45,10 @@ STUDY_FAULTS = (
 )
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suite", default="all", choices=("all", "workspace", "travel", "banking", "slack"))
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    offline.apply()
-    plugin = get_plugin("agentdojo")
-    why = plugin.unavailable()
-    if why:
-        print(f"error: {why}", file=sys.stderr)
-        return 2
-    env = plugin.make(suite=a.suite)
+def measure(plugin, env, vocab: str, cmp: Comparison) -> dict:
+    """The held-out figures of one vocabulary: clean fire per suite and the faults (into ``cmp``)."""
     t0 = time.perf_counter()
-    parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources)))
+    parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), vocabulary=vocab))
     regs, cf = parts.registries(), parts.mined.crossfit
     took = time.perf_counter() - t0
     rows = [r for r in plugin.clean_traces(env) if r["status"] == "ok"]
@@ -70,10 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         per_suite[suite]["fired"] += bool(vs)
         fired.update(f"{v.rule_class} {r['tool']} {v.path}" for v in vs)
         clean_ids.append({v.rule_id for v in vs})
-    faults: dict[str, dict[str, int]] = {}
     for name in STUDY_FAULTS:
         fc = get_class(name)
-        touched = flagged = 0
+        cmp.tally(vocab, name)
         for i, r in enumerate(rows):
             if specs[r["tool"]].category != "read":
                 continue  # the studies' faults spare writes
@@ -83,41 +79,58 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             g = rng(0, "agentdojo-contracts", name, i)
             applied = fc.apply(content, g.choice(eligible), r["arguments"], g, {})
-            touched += 1
             vs = held_out(r).check(r["tool"], r["arguments"], applied.content)
-            flagged += any(v.rule_id not in clean_ids[i] for v in vs)
-        faults[name] = {"touched": touched, "flagged": flagged}
+            cmp.record(vocab, name, held_out(r), r, applied, clean_ids[i], vs)
     total = {"results": len(rows), "fired": sum(s["fired"] for s in per_suite.values())}
-    out = {
-        "suite": a.suite,
+    return {
         "rules_per_fold": [r.n_rules for r in regs],
         "seconds": round(took, 2),
         "clean": dict(per_suite),
         "clean_total": total,
         "top_fired": dict(fired.most_common(8)),
-        "faults": faults,
+        "faults": cmp.faults_json(vocab),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--suite", default="all", choices=("all", "workspace", "travel", "banking", "slack"))
+    ap.add_argument("--json", action="store_true")
+    add_arguments(ap)
+    a = ap.parse_args(argv)
+    offline.apply()
+    plugin = get_plugin("agentdojo")
+    why = plugin.unavailable()
+    if why:
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    env = plugin.make(suite=a.suite)
+    vocabs = chosen(a.vocabulary)
+    cmp = Comparison(vocabs, a.examples)
+    by_vocab = {v: measure(plugin, env, v, cmp) for v in vocabs}
     if a.json:
+        out = {"suite": a.suite, "vocabularies": list(vocabs), **by_vocab}
+        if "wide" in vocabs:
+            out["below_target_wide"] = cmp.below_target("wide")
         print(json.dumps(out, indent=2))
         return 0
-    print(
-        f"agentdojo contracts (sources {', '.join(plugin.contract_sources)}; 5 folds by task): "
-        f"{out['rules_per_fold']} rules per fold in {took:.1f} s"
-    )
-    for suite, s in sorted(per_suite.items()):
+    for vocab, out in by_vocab.items():
+        total, took = out["clean_total"], out["seconds"]
         print(
-            f"held-out clean fire, {suite}: {s['fired']}/{s['results']} results = "
-            f"{100 * s['fired'] / max(1, s['results']):.2f}%"
+            f"agentdojo contracts, {vocab} vocabulary (sources {', '.join(plugin.contract_sources)}; "
+            f"5 folds by task): {out['rules_per_fold']} rules per fold in {took:.1f} s"
         )
-    print(
-        f"held-out clean fire, {a.suite}: {total['fired']}/{total['results']} results = "
-        f"{100 * total['fired'] / max(1, total['results']):.2f}%  top: {out['top_fired']}"
-    )
-    for name, f in faults.items():
+        for suite, s in sorted(out["clean"].items()):
+            print(
+                f"  held-out clean fire, {suite}: {s['fired']}/{s['results']} results = "
+                f"{100 * s['fired'] / max(1, s['results']):.2f}%"
+            )
         print(
-            f"fault {name}: flagged {f['flagged']}/{f['touched']} touched read results = "
-            f"{100 * f['flagged'] / max(1, f['touched']):.1f}%"
+            f"  held-out clean fire, {a.suite}: {total['fired']}/{total['results']} results = "
+            f"{100 * total['fired'] / max(1, total['results']):.2f}%  top: {out['top_fired']}"
         )
+    print("faulted read results flagged (a violation the clean result does not raise):")
+    print("\n".join(cmp.lines()))
     return 0
 
 
