@@ -216,15 +216,23 @@ def check_all(
     return checked, fires
 
 
-def crossfit_arm(calls: Sequence[Call], seed: int = 0, recording: bool = True) -> tuple[int, list[Fire]]:
-    """Fold k learned (``learn``) from the other folds' clean results, checks fold k's results."""
+def _learn(rows: list[dict[str, Any]], vocabulary: str | None) -> Any:
     from harness.monitor import learn
+
+    return learn(rows) if vocabulary is None else learn(rows, vocabulary=vocabulary)
+
+
+def crossfit_arm(
+    calls: Sequence[Call], seed: int = 0, vocabulary: str | None = None
+) -> tuple[int, list[Fire]]:
+    """Fold k learned (``learn``, its default vocabulary unless told) from the other folds' clean
+    results, checks fold k's results."""
     from harness.monitor.crossfit import assign_folds
 
     fold = assign_folds((c.workflow for c in calls), N_FOLDS, seed)
     clean = [c for c in calls if not c.error]  # an error result is never learned as clean
     registries = {
-        k: learn([c.row() for c in clean if fold[c.workflow] != k], recording=recording)
+        k: _learn([c.row() for c in clean if fold[c.workflow] != k], vocabulary)
         for k in sorted(set(fold.values()))
     }
     return check_all(calls, lambda c: registries[fold[c.workflow]])
@@ -408,15 +416,16 @@ def organic(
         arm_summary(
             "crossfit",
             "the traffic, cross-fitted by task: learn()",
-            f"{N_FOLDS} folds over task ids; fold k learned with learn(rows), a user's recording (the "
-            "library's default), from the other folds' clean results",
+            f"{N_FOLDS} folds over task ids; fold k learned with learn(rows), the library's default for a "
+            "user's recording, from the other folds' clean results",
             *crossfit_arm(calls, seed),
         ),
         arm_summary(
-            "crossfit-study",
-            "the traffic, cross-fitted by task: recording=False",
-            "the same folds learned with learn(rows, recording=False), the studies' pinned protocol",
-            *crossfit_arm(calls, seed, recording=False),
+            "crossfit-paper",
+            "the traffic, cross-fitted by task: paper vocabulary",
+            "the same folds learned with learn(rows, vocabulary='paper'): the paper's rule classes, as "
+            "its studies learn them",
+            *crossfit_arm(calls, seed, vocabulary="paper"),
         ),
     ]
     changes: list[dict[str, Any]] = []
@@ -457,6 +466,8 @@ def organic(
         "checked": sum(not c.error for c in calls),
         "tool_errors": sum(errors.values()),
         "tool_errors_by_tool": dict(errors.most_common()),
+        # what learn's own status inference took for errors among the results the tools did not
+        "set_aside_by_learn": _learn([c.row() for c in calls if not c.error], None).meta.get("set_aside"),
         "world": world,
         "data_changes": changes,
         "seed": seed,
@@ -487,6 +498,11 @@ def format_report(rep: Mapping[str, Any], paper: Mapping[str, Any] | None = None
         lines.append(
             "  errors by tool: " + ", ".join(f"{t} {n}" for t, n in rep["tool_errors_by_tool"].items())
         )
+    aside = (rep.get("set_aside_by_learn") or {}).get("inferred") or {}
+    lines.append(
+        f"  learn's status inference set aside {sum(aside.values())} of the {rep['checked']} as errors"
+        + (": " + ", ".join(f"{t} {n}" for t, n in aside.items()) if aside else "")
+    )
     if rep["unpaired"]:
         lines.append("  not paired: " + ", ".join(f"{k} {n}" for k, n in rep["unpaired"].items()))
     w = 52

@@ -222,7 +222,7 @@ def test_cli_json_and_table(tmp_path, capsys):
     assert main(["organic", "--file", str(path), "--no-world", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["runs"] == 40 and rep["tasks"] == 20 and rep["trials"] == 2 and rep["world"] is None
-    assert [a["arm"] for a in rep["arms"]] == ["crossfit", "crossfit-study"]
+    assert [a["arm"] for a in rep["arms"]] == ["crossfit", "crossfit-paper"]
     assert main(["organic", "--file", str(path), "--no-world"]) == 0
     out = capsys.readouterr().out
     assert "40 runs (20 tasks x 2 trials)" in out and "witness -42.5" in out
