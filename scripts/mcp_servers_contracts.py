@@ -1,8 +1,8 @@
 """The monitor's proxy in front of third-party MCP servers: clean calls recorded, contracts learned, silent
 faults injected between the proxy and the server, the share flagged per server and fault kind.
 
-    python scripts/mcp_servers_contracts.py [--servers all|NAME,...] [--record N] [--clean N] [--passes P]
-        [--seed S] [--faults KIND,...] [--json FILE] [--keep DIR]
+    python scripts/mcp_servers_contracts.py [--servers all|NAME,...] [--group all|tuning|held-out]
+        [--record N] [--clean N] [--passes P] [--seed S] [--faults KIND,...] [--json FILE] [--keep DIR]
 
 For each server of the catalogue (scripts/mcpbench/servers.py; ``make mcp-servers`` installs them from
 PyPI, hash-locked, into .cache/mcp-servers and .cache/mcp-servers-mcp1):
@@ -20,10 +20,11 @@ PyPI, hash-locked, into .cache/mcp-servers and .cache/mcp-servers-mcp1):
 
 Every fault kind changes what the result says. The servers come in two groups, reported apart: ``tuning``
 (time, git, sqlite, calculator) may be looked at while the monitor's learning is tuned; ``held-out``
-(duckdb, math, spreadsheet) must not be. ``spreadsheet-blocks`` is the spreadsheet server with its
-structured content dropped by the shim, so its several content blocks are what the proxy sees: a form the
-shim presents, said so in every table. Prints the tables; ``--json`` writes every figure, each clean
-receipt and one example per kind. The figures are the monitor's on these servers, not the paper's.
+(duckdb, math, spreadsheet, spreadsheet-blocks) must not be (``--group tuning`` runs the first alone).
+``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
+several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
+the tables; ``--json`` writes every figure, each clean receipt and one example per kind. The figures are
+the monitor's on these servers, not the paper's.
 """
 
 from __future__ import annotations
@@ -59,15 +60,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--servers", default="all", help=f"all, or a comma list of: {', '.join(BY_NAME)}")
     ap.add_argument("--record", type=int, default=150, help="clean calls recorded per server (default 150)")
-    ap.add_argument("--clean", type=int, default=60, help="held-out clean calls per server (default 60)")
-    ap.add_argument("--passes", type=int, default=3, help="times the held-out calls are replayed faulted")
+    ap.add_argument("--clean", type=int, default=80, help="held-out clean calls per server (default 80)")
+    ap.add_argument("--passes", type=int, default=2, help="times the held-out calls are replayed faulted (2)")
+    ap.add_argument(
+        "--group",
+        default="all",
+        choices=("all", "tuning", "held-out"),
+        help="only this group's servers (while tuning the monitor: tuning, so the held-out stay unseen)",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--faults", default="all", help=f"all, or a comma list of: {', '.join(FAULTS)}")
     ap.add_argument("--json", type=Path, help="write every figure here")
     ap.add_argument("--keep", type=Path, help="keep recordings, registries and shim logs under this folder")
     a = ap.parse_args(argv)
     try:
-        servers = _choose(a.servers)
+        servers = [s for s in _choose(a.servers) if a.group in ("all", s.group)]
+        if not servers:
+            raise ValueError(f"no server of group {a.group} among {a.servers}")
         kinds = ALL_KINDS if a.faults == "all" else [k.strip() for k in a.faults.split(",")]
         if any(k not in FAULTS for k in kinds):
             raise ValueError(f"unknown fault kind in {a.faults!r}; known: {', '.join(FAULTS)}")
