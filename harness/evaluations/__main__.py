@@ -1,6 +1,7 @@
 """Command line of the evaluations that combine the fault library and the monitor.
 
 python -m harness.evaluations validity --env WORLD [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
+    [--vocabulary paper|wide|both] [--examples N]
 python -m harness.evaluations stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
 python -m harness.evaluations organic [--file PATH] [--env taubench] [--domain airline] [--no-world] [--json]
 """
@@ -79,6 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     val.add_argument("--per-fault", type=int, default=10)
     val.add_argument("--propagation-tasks", type=int, default=3)
     val.add_argument("--json", action="store_true")
+    val.add_argument(
+        "--vocabulary",
+        default="both",
+        choices=("paper", "wide", "both"),
+        help="the registries' rule vocabulary: the paper's seven classes, the wide one, or both side by side",
+    )
+    val.add_argument(
+        "--examples", type=int, default=0, metavar="N", help="missed applications kept per fault"
+    )
     stb = sub.add_parser("stabletoolbench", help="organic fire rate on StableToolBench's response cache")
     stb.add_argument("--cache", required=True, help="the unpacked tool_response_cache folder")
     stb.add_argument("--train-fraction", type=float, default=0.5)
@@ -110,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             folds=folds,
             per_fault=args.per_fault,
             propagation_tasks=args.propagation_tasks,
+            vocabularies=("paper", "wide") if args.vocabulary == "both" else (args.vocabulary,),
+            examples=max(0, args.examples),
         )
         try:
             rep = run_validity(opts)

@@ -10,23 +10,33 @@
   fault with the fault injected; ``propagation.track_episode`` says whether a corrupted value reached later
   arguments or the finish answer, and the judge says whether the episode still passed.
 
-Everything is seeded from ``seed``; the monitor is used unchanged (imported, never configured here).
+Each of the first two is measured with the registries of each vocabulary asked for
+(``vocabularies``: the paper's seven rule classes, ``paper``, as the studies use; the ``wide`` one,
+issue 44), side by side; a miss is sorted by why (``diagnose_miss``), so a type left below
+``TARGET`` is named with its reasons. Everything is seeded from ``seed``; the monitor is used
+unchanged (imported, never configured here but for the vocabulary, a study option).
 """
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.protocol import ToolCall, ToolResult, ToolSpec
 from core.seeding import canonical_json, rng
+from harness.faults import paths as fpaths
 from harness.faults.incidents import IncidentFault, Suite, load_suite
 from harness.faults.inject import FaultInjector, inject_once
 from harness.faults.propagation import summarise, track_episode
 from harness.stream import Interposer, StreamContext
 
 NON_TARGET_CATEGORIES = ("write", "terminal")  # implicit faults hit what the agent reads, never side effects
+VOCABULARIES = ("paper", "wide")
+TARGET = 0.90  # issue 44: a structured type flagged below this with the wide vocabulary is named, with why
+STRING_TARGET = 0.80  # issue 44: strings in the incident suite
 
 
 @dataclass
@@ -40,6 +50,8 @@ class StudyOptions:
     propagation_tasks: int = 3  # trusting-policy episodes per incident fault
     max_attempts: int = 400  # candidate results tried per fault before calling it not applicable
     fault_ids: tuple[str, ...] | None = None
+    vocabularies: tuple[str, ...] = ("paper",)  # the first is the report's headline (and top-level keys)
+    examples: int = 0  # missed applications kept per fault, to read why
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -63,7 +75,12 @@ def clean_rows(env: Any) -> list[dict[str, Any]]:
 
 
 def build_registries(
-    env: Any, rows: Sequence[Mapping[str, Any]], n_folds: int, seed: int, folds: Iterable[int] | None
+    env: Any,
+    rows: Sequence[Mapping[str, Any]],
+    n_folds: int,
+    seed: int,
+    folds: Iterable[int] | None,
+    vocabulary: str = "paper",
 ) -> tuple[dict[str, int], dict[int, Any]]:
     """``(fold of each workflow, {fold: registry})`` for the folds studied: the registries a run of this
     world checks with (its contract sources, cross-fitted; ``harness.run.registries``), not a copy."""
@@ -71,7 +88,8 @@ def build_registries(
     from harness.run.registries import ContractSpec, contract_parts
 
     plugin = get_plugin(env.name)
-    parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), n_folds, seed))
+    spec = ContractSpec(tuple(plugin.contract_sources), n_folds, seed, vocabulary=vocabulary)
+    parts = contract_parts(plugin, env, spec)
     wanted = sorted(set(folds) if folds is not None else range(n_folds))
     registries = {}
     for k in wanted:
@@ -93,6 +111,44 @@ def corrupt_row(
 ) -> ToolResult:
     inj = FaultInjector(fault.config(), seed=seed)
     return inject_once(inj, row["tool"], row["arguments"], row["result"], specs, row["task_id"], seed)
+
+
+# ------------------------------------------------------------------------------------------
+# Why a faulted result drew no new violation.
+
+REASONS = {
+    "unchanged": "the fault left the result as it was: nothing in the result to observe",
+    "no_contract": "the tool has no rule in its held-out fold (its results were never learned)",
+    "no_rule": "no rule reads the faulted place (a probe of another type there passes too)",
+    "passes": "a rule reads the faulted place, but the faulted value satisfies it",
+}
+_PROBE = "\u2400probe\u2400"
+
+
+def diagnose_miss(
+    reg: Any, tool: str, arguments: Any, clean: Any, faulted: Any, path: str, clean_ids: set[str]
+) -> str:
+    """Why ``faulted`` drew no violation ``clean`` did not (a key of ``REASONS``). It asks the
+    registry again with the faulted place of the clean result replaced by a probe of another type:
+    flagged, a rule reads that place and the faulted value passes it; not, no rule reads it."""
+    if json.dumps(clean, sort_keys=True, default=str) == json.dumps(faulted, sort_keys=True, default=str):
+        return "unchanged"
+    if not reg.rules_for(tool):
+        return "no_contract"
+    try:
+        original = fpaths.get(clean, path)
+        probe = _PROBE if isinstance(original, (dict, list)) else {_PROBE: [_PROBE]}
+        probed = fpaths.set_(copy.deepcopy(clean), path, probe)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return "no_rule"
+    return (
+        "passes" if any(v.rule_id not in clean_ids for v in reg.check(tool, arguments, probed)) else "no_rule"
+    )
+
+
+def short(value: Any, n: int = 80) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 # ------------------------------------------------------------------------------------------
@@ -121,6 +177,8 @@ def incident_detection(
         rng(opts.seed, "validity-rows", fault.id).shuffle(order)
         applied = flagged = covered = covered_flagged = 0
         classes: dict[str, int] = {}
+        reasons: dict[str, int] = {}
+        examples: list[dict[str, Any]] = []
         for attempt, i in enumerate(order):
             if applied >= opts.per_fault or attempt >= opts.max_attempts:
                 break
@@ -141,6 +199,22 @@ def incident_detection(
                 covered_flagged += has_contract
                 for v in new:
                     classes[v.rule_class] = classes.get(v.rule_class, 0) + 1
+            else:
+                label = res.meta["injected_fault"]
+                why = diagnose_miss(
+                    reg, row["tool"], row["arguments"], row["result"], res.content, label["path"], before
+                )
+                reasons[why] = reasons.get(why, 0) + 1
+                if len(examples) < opts.examples:
+                    examples.append(
+                        {
+                            "tool": row["tool"],
+                            "path": label["path"],
+                            "clean": short(label.get("original")),
+                            "faulted": short(label.get("corrupted")),
+                            "reason": why,
+                        }
+                    )
         per_fault.append(
             {
                 "id": fault.id,
@@ -156,6 +230,8 @@ def incident_detection(
                 "flagged_covered": covered_flagged,
                 "detected_covered": bool(covered) and covered_flagged / covered >= 0.5,
                 "violated_rule_classes": dict(sorted(classes.items())),
+                "missed_by_reason": dict(sorted(reasons.items())),
+                "missed_examples": examples,
             }
         )
     return {"faults": per_fault, "summary": _detection_summary(per_fault)}
@@ -307,19 +383,34 @@ def make_world(name: str, seed: int) -> Any:
 
 
 def run_validity(opts: StudyOptions) -> dict[str, Any]:
+    unknown = [v for v in opts.vocabularies if v not in VOCABULARIES]
+    if unknown or not opts.vocabularies:
+        raise ValueError(f"unknown vocabulary {', '.join(unknown) or '(none)'} (paper, wide or both)")
     env = make_world(opts.env, opts.env_seed)
     suite = load_suite()
     specs = env.tool_specs()
     rows = clean_rows(env)
-    assignment, registries = build_registries(env, rows, opts.n_folds, opts.seed, opts.folds)
+    by_vocabulary: dict[str, dict[str, Any]] = {}
+    for vocab in opts.vocabularies:
+        assignment, registries = build_registries(
+            env, rows, opts.n_folds, opts.seed, opts.folds, vocabulary=vocab
+        )
+        by_vocabulary[vocab] = {
+            "incident_detection": incident_detection(suite, rows, specs, assignment, registries, opts),
+            "clean": clean_fire_rate(rows, assignment, registries),
+        }
     held_out = sorted(w for w, k in assignment.items() if k in registries)
+    head = by_vocabulary[opts.vocabularies[0]]
     return {
         "env": opts.env,
         "seed": opts.seed,
         "folds": sorted(registries),
         "n_folds": opts.n_folds,
-        "incident_detection": incident_detection(suite, rows, specs, assignment, registries, opts),
-        "clean": clean_fire_rate(rows, assignment, registries),
+        "vocabulary": opts.vocabularies[0],
+        "incident_detection": head["incident_detection"],
+        "clean": head["clean"],
+        "by_vocabulary": by_vocabulary,
+        # the trusting policy sees no monitor: one measurement serves every vocabulary
         "propagation": propagation(suite, env, held_out, opts),
     }
 
@@ -333,7 +424,8 @@ def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -
     lines = [
         f"Validity study on {rep['env']} (seed {rep['seed']}, folds {rep['folds']} of {rep['n_folds']})",
         "",
-        "Incident detection (monitor unchanged)     faults  detected        applications  flagged",
+        f"{'Incident detection (' + rep.get('vocabulary', 'paper') + ' vocabulary)':<43}"
+        "faults  detected        applications  flagged",
     ]
     for name in ("overall", "structured", "string"):
         r = s[name]
@@ -362,6 +454,10 @@ def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -
         f"Clean fire rate: {c['fired']} of {c['responses']} clean responses ({_pct(c['fire_rate_pct']).strip()}),"
         f" {c['tools_with_fires']} tools",
     ]
+    if len(rep.get("by_vocabulary", {})) > 1:
+        lines += ["", *compare_lines(rep["by_vocabulary"])]
+    if "wide" in rep.get("by_vocabulary", {}):
+        lines += ["", *below_target_lines(rep["by_vocabulary"]["wide"]["incident_detection"])]
     p = rep["propagation"]["summary"]
     lines += [
         "",
@@ -379,3 +475,75 @@ def format_report(rep: dict[str, Any], paper: Mapping[str, Any] | None = None) -
             f"propagation: {paper.get('propagation')}",
         ]
     return "\n".join(lines)
+
+
+def _cell(r: Mapping[str, Any]) -> str:
+    return f"{r['flagged']}/{r['applications']} = {_pct(r['flagged_pct']).strip()}"
+
+
+def compare_lines(by_vocabulary: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The applications flagged per incident type, one column per vocabulary; the clean fire rates."""
+    vocabs = list(by_vocabulary)
+    sums = {v: by_vocabulary[v]["incident_detection"]["summary"] for v in vocabs}
+    lines = ["Applications flagged, side by side" + "".join(f"  {v + ' vocabulary':>22}" for v in vocabs)]
+    for name in ("overall", "structured", "string"):
+        lines.append(f"  {name:<32}" + "".join(f"  {_cell(sums[v][name]):>22}" for v in vocabs))
+    types = sorted({t for v in vocabs for t in sums[v]["by_type"]})
+    for t in types:
+        cells = "".join(
+            f"  {_cell(sums[v]['by_type'][t]) if t in sums[v]['by_type'] else 'n/a':>22}" for v in vocabs
+        )
+        lines.append(f"    {t:<30}{cells}")
+    cells = ""
+    for v in vocabs:
+        c = by_vocabulary[v]["clean"]
+        cell = f"{c['fired']}/{c['responses']} = {_pct(c['fire_rate_pct']).strip()}"
+        cells += f"  {cell:>22}"
+    lines.append(f"  {'clean fire (held-out responses)':<32}{cells}")
+    return lines
+
+
+def below_target_lines(detection: Mapping[str, Any]) -> list[str]:
+    """With the wide vocabulary: each structured type below ``TARGET`` flagged (and strings below
+    ``STRING_TARGET``), its faults below target and why their misses were missed."""
+    s = detection["summary"]
+    faults = [f for f in detection["faults"] if f["applied"]]
+    lines = []
+    for t, r in s["by_type"].items():
+        of_type = [f for f in faults if f["type"] == t and f["kind"] == "structured"]
+        if not of_type or r["flagged_pct"] is None:
+            continue
+        apps = sum(f["applied"] for f in of_type)
+        flagged = sum(f["flagged"] for f in of_type)
+        if flagged >= TARGET * apps:
+            continue
+        lines.append(f"  {t} (structured faults): {flagged}/{apps} flagged; missed:")
+        lines += _why(of_type)
+    st = s["string"]
+    if st["applications"] and st["flagged"] < STRING_TARGET * st["applications"]:
+        lines.append(
+            f"  strings: {st['flagged']}/{st['applications']} flagged (target {STRING_TARGET:.0%}); missed:"
+        )
+        lines += _why([f for f in faults if f["kind"] == "string"])
+    head = f"Below {TARGET:.0%} flagged with the wide vocabulary (structured types; strings below {STRING_TARGET:.0%}):"
+    return (
+        [head, *lines]
+        if lines
+        else [f"Every structured type flagged at >= {TARGET:.0%} with the wide vocabulary"]
+    )
+
+
+def _why(faults: list[dict[str, Any]]) -> list[str]:
+    reasons: dict[str, int] = {}
+    for f in faults:
+        for k, n in f.get("missed_by_reason", {}).items():
+            reasons[k] = reasons.get(k, 0) + n
+    lines = [f"      {n:>4}  {REASONS[k]}" for k, n in sorted(reasons.items(), key=lambda kv: -kv[1])]
+    for f in faults:
+        if f["flagged"] < f["applied"]:
+            lines.append(f"    {f['id']} ({f['fault_class']}): {f['flagged']}/{f['applied']}")
+            for e in f.get("missed_examples", []):
+                lines.append(
+                    f"      e.g. {e['tool']} {e['path']}: {e['clean']} -> {e['faulted']} ({e['reason']})"
+                )
+    return lines

@@ -3,7 +3,15 @@
 from dataclasses import dataclass
 
 from core.protocol import ToolSpec
-from harness.evaluations.validity import StudyOptions, clean_fire_rate, incident_detection
+from harness.evaluations.validity import (
+    StudyOptions,
+    below_target_lines,
+    clean_fire_rate,
+    compare_lines,
+    diagnose_miss,
+    incident_detection,
+    run_validity,
+)
 from harness.faults.incidents import load_suite
 
 
@@ -68,3 +76,57 @@ def test_clean_fire_rate_counts_only_studied_folds():
     }
     rep = clean_fire_rate(rows, assignment, {0: SignRegistry(), 1: SignRegistry()})
     assert rep["responses"] == 9 and rep["fired"] == 1 and rep["tools_with_fires"] == 1
+
+
+def test_misses_are_sorted_by_why():
+    reg = SignRegistry()
+    clean = {"ticker": "AAPL", "price": 10.0}
+    same = diagnose_miss(reg, "quote", {}, clean, dict(clean), "$.price", set())
+    assert same == "unchanged"
+    assert (
+        diagnose_miss(reg, "nothing", {}, clean, {**clean, "price": 11.0}, "$.price", set()) == "no_contract"
+    )
+    # no rule of the fake reads ticker: a probe of another type there passes too
+    assert diagnose_miss(reg, "quote", {}, clean, {**clean, "ticker": "MSFT"}, "$.ticker", set()) == "no_rule"
+
+    class TypeRegistry(SignRegistry):
+        def check(self, tool, arguments, result):
+            bad = not isinstance(result.get("price"), (int, float))
+            return [V("price:type", "type")] if bad else super().check(tool, arguments, result)
+
+    assert (
+        diagnose_miss(TypeRegistry(), "quote", {}, clean, {**clean, "price": 20.0}, "$.price", set())
+        == "passes"
+    )
+
+
+def test_detection_keeps_why_each_miss_was_missed():
+    opts = StudyOptions(env="toolmaze", per_fault=4, fault_ids=("steam-1",), examples=2)
+    assignment = {r["workflow_id"]: 0 for r in ROWS}
+    rep = incident_detection(load_suite(), ROWS, SPECS, assignment, {0: SignRegistry()}, opts)
+    echo = rep["faults"][0]
+    assert sum(echo["missed_by_reason"].values()) == echo["applied"] - echo["flagged"] == 4
+    assert len(echo["missed_examples"]) == 2 and {"tool", "path", "reason"} <= set(echo["missed_examples"][0])
+
+
+def test_side_by_side_report_names_the_types_below_target():
+    opts = StudyOptions(env="toolmaze", per_fault=4, fault_ids=("united-2", "steam-1"))
+    assignment = {r["workflow_id"]: 0 for r in ROWS}
+    det = incident_detection(load_suite(), ROWS, SPECS, assignment, {0: SignRegistry()}, opts)
+    clean = clean_fire_rate(ROWS, assignment, {0: SignRegistry()})
+    by = {
+        "paper": {"incident_detection": det, "clean": clean},
+        "wide": {"incident_detection": det, "clean": clean},
+    }
+    text = "\n".join(compare_lines(by))
+    assert "paper vocabulary" in text and "wide vocabulary" in text and "clean fire" in text
+    below = "\n".join(below_target_lines(det))
+    echo = next(f for f in det["faults"] if f["id"] == "steam-1")
+    assert echo["type"] in below and "steam-1" in below
+
+
+def test_an_unknown_vocabulary_is_one_clear_error():
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown vocabulary"):
+        run_validity(StudyOptions(env="toolmaze", vocabularies=("broad",)))
