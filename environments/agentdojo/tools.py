@@ -71,18 +71,42 @@ def result_schema(return_type: Any) -> dict[str, Any] | None:
     return _plain_schema(TypeAdapter(return_type).json_schema(mode="serialization"))
 
 
+def output_paths(schema: Any, defs: Mapping[str, Any] | None = None, at: str = "$") -> tuple[str, ...]:
+    """The JSON paths of a result schema's fields (``$[*].sender``, ``$.balance``): what a receipt's
+    recovery list matches a violated field against (``ToolSpec.output_fields``). Maps keyed by names
+    (``additionalProperties``) are ``$.*``."""
+    if not isinstance(schema, Mapping):
+        return ()
+    defs = defs if defs is not None else schema.get("$defs") or {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return output_paths(defs.get(ref.rsplit("/", 1)[-1]), defs, at)
+    out: list[str] = []
+    for branch in schema.get("anyOf") or ():
+        out += output_paths(branch, defs, at)
+    for name, sub in (schema.get("properties") or {}).items():
+        out += [f"{at}.{name}", *output_paths(sub, defs, f"{at}.{name}")]
+    if isinstance(schema.get("items"), Mapping):
+        out += output_paths(schema["items"], defs, f"{at}[*]")
+    if isinstance(schema.get("additionalProperties"), Mapping):
+        out += [f"{at}.*", *output_paths(schema["additionalProperties"], defs, f"{at}.*")]
+    return tuple(dict.fromkeys(out))
+
+
 def spec_of(function: Any, suite: str) -> ToolSpec:
     """A ``ToolSpec`` of one of the package's ``Function`` objects."""
     params = _plain_schema(function.parameters.model_json_schema())
     params.setdefault("properties", {})
     params["type"] = "object"
+    output = result_schema(function.return_type)
     return ToolSpec(
         name=function.name,
         description=function.description,
         parameters=params,
         category=category_of(function.name),
         domain=suite,
-        output_schema=result_schema(function.return_type),
+        output_fields=output_paths(output),
+        output_schema=output,
     )
 
 
