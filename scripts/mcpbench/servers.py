@@ -367,7 +367,8 @@ def spreadsheet_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixt
                                                               rng.choice(("ops", "sales", "dev"))] for i in range(12)],
                        "Teams": [["team", "lead"], ["ops", "Grace"], ["sales", "Hugo"], ["dev", "Keiko"]]},
     }  # fmt: skip
-    calls: list[Call] = []
+    scratch = str(work / "scratch.xlsx")  # written by the workload, never read by it
+    calls: list[Call] = [("create_workbook_file", {"file": scratch, "sheet_name": "Notes"})]
     for fname, sheets in books.items():
         path = str(work / fname)
         first = next(iter(sheets))
@@ -381,7 +382,7 @@ def spreadsheet_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixt
     with (work / "setup.log").open("w") as log:
         session(command, calls, errlog=log)
     sheets = {str(work / f): [s for s in sh if s] for f, sh in books.items()}
-    return Fixture(command, {"sheets": sheets, "items": len(items), "work": str(work)})
+    return Fixture(command, {"sheets": sheets, "items": len(items), "scratch": scratch})
 
 
 def spreadsheet_call(rng: random.Random, fx: Fixture) -> Call:
@@ -390,7 +391,13 @@ def spreadsheet_call(rng: random.Random, fx: Fixture) -> Call:
     file = rng.choice(sorted(sheets))
     sheet = {"sheet": rng.choice(sheets[file])} if sheets[file] else {}
     r = rng.random()
-    if r < 0.15:
+    if r < 0.12:  # a write: the server's text wrapped as {"result": "Wrote to C7"} (outputSchema)
+        cell = f"{rng.choice('ABCDEF')}{rng.randrange(1, 40)}"
+        if rng.random() < 0.7:
+            value = rng.choice((rng.randrange(1, 1000), f"{rng.choice(ADJ)} {rng.choice(NOUN)}"))
+            return "write_cell", {"file": fx.facts["scratch"], "cell": cell, "value": value}
+        return "clear_range", {"file": fx.facts["scratch"], "range_str": f"A{rng.randrange(1, 20)}:{cell}"}
+    if r < 0.24:
         return "read_sheet", {"file": file, **sheet}
     if r < 0.3:
         k = rng.randrange(3, fx.facts["items"])
@@ -430,7 +437,7 @@ SERVERS: tuple[Server, ...] = (
     Server("math", "mcp-server-math==0.1.0", "sdk1", "mcp-server-math", "held-out",
            "JSON text without an outputSchema, numbers as strings", math_setup, math_call),
     Server("spreadsheet", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "held-out",
-           "structured rows with an outputSchema; JSON text; bare text", spreadsheet_setup, spreadsheet_call),
+           "structured rows and text wrapped as {\"result\": ...} (outputSchema); JSON text; bare text", spreadsheet_setup, spreadsheet_call),
     Server("spreadsheet-blocks", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "held-out",
            "several content blocks (SHIM-PRESENTED: the shim drops structuredContent and outputSchema)",
            spreadsheet_setup, spreadsheet_call, present="blocks"),
