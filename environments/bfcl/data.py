@@ -18,8 +18,11 @@ from typing import Any
 from environments.bfcl.paths import load, wheel_path
 
 CATEGORIES = ("base", "long_context", "miss_func", "miss_param")
-WORLD_CATEGORIES = ("base", "long_context")  # miss_func withholds tools until a later turn: not yet a world
+WORLD_CATEGORIES = CATEGORIES  # miss_func's tools change between turns (the loop reads them each turn)
 PREFIX = "multi_turn_"
+# what the package's own inference loop says on a miss_func turn that adds the withheld functions
+# (bfcl_eval.constants.default_prompts.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC; checked by a test)
+ADDED_FUNCTIONS_PROMPT = "I have updated some more functions you can choose from. What about now?"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,18 @@ class Entry:
     @property
     def excluded(self) -> frozenset[str]:
         return frozenset(self.raw.get("excluded_function") or ())
+
+    @property
+    def missed(self) -> dict[int, tuple[str, ...]]:
+        """miss_func: the functions withheld until a turn, by that turn (the turn has no user text)."""
+        return {int(k): tuple(v) for k, v in (self.raw.get("missed_function") or {}).items()}
+
+    def said(self, turn: int) -> str:
+        """The user's words at ``turn`` as the package's inference loop says them: a miss_func turn that
+        adds the withheld functions has no text of its own and says that functions were added."""
+        if not self.turns[turn] and turn in self.missed:
+            return ADDED_FUNCTIONS_PROMPT
+        return self.turns[turn]
 
 
 def _lines(z: zipfile.ZipFile, name: str) -> list[dict[str, Any]]:

@@ -32,17 +32,14 @@ def task_of(e: Entry) -> Task:
 
 
 class BfclEnv:
-    """One category of BFCL multi-turn (``base`` or ``long_context``)."""
+    """One category of BFCL multi-turn (``base``, ``long_context``, ``miss_func`` or ``miss_param``)."""
 
     name = NAME
     needs_user = False  # the user's turns are the task's own: the world says them
 
     def __init__(self, category: str = "base"):
         if category not in WORLD_CATEGORIES:
-            raise ValueError(
-                f"bfcl: category {category!r} is not a world here (one of {', '.join(WORLD_CATEGORIES)}; "
-                "miss_func withholds tools until a later turn and is not built yet)"
-            )
+            raise ValueError(f"bfcl: no category {category!r} (one of {', '.join(WORLD_CATEGORIES)})")
         self.category = category
         # the wheel's folder is $BFCL_DATA or data/bfcl for every part of the world (players and forked
         # workers included): one place, so no option can point one part elsewhere
@@ -72,29 +69,34 @@ class BfclEnv:
 
 
 class BfclEpisode:
-    """One conversation: the task's turns in order, every call run live, graded by the package."""
+    """One conversation: the task's turns in order, every call run live, graded by the package.
+
+    miss_func: the functions the task withholds are not offered until their turn, which says (as the
+    package's inference loop does) that functions were added; ``tools()`` is the list of the current
+    turn, and a withheld function called before its turn is an unknown tool."""
 
     def __init__(self, entry: Entry, task: Task):
         self.entry = entry
         self.task = task
-        self._tools = class_tools(entry.involved_classes, entry.excluded)
-        self._names = {t.name for t in self._tools}
+        self._all = class_tools(entry.involved_classes, entry.excluded)
         self.turn = 0
         self.calls: list[list[str]] = [[] for _ in entry.turns]  # call strings, per turn
         self._live: str | None = None
 
     def tools(self) -> list[ToolSpec]:
-        return list(self._tools)
+        later = {f for k, names in self.entry.missed.items() if k > self.turn for f in names}
+        return [t for t in self._all if t.name not in later]
 
     async def open(self) -> str:
         if self._live is None:
             self._live = checker.unique_name("live")
             checker.execute(self.entry, self._live, [])  # the instances, loaded from the task's configuration
-        return self.entry.turns[0]
+        return self.entry.said(0)
 
     async def call(self, call: ToolCall) -> ToolResult:
-        if call.name not in self._names:
-            return unknown_tool_error(call.name, sorted(self._names))
+        names = {t.name for t in self.tools()}
+        if call.name not in names:
+            return unknown_tool_error(call.name, sorted(names))
         text = checker.call_string(call.name, call.arguments)
         if text is None:
             return ToolResult(
@@ -115,7 +117,7 @@ class BfclEpisode:
         """The agent ended its turn: the user says the next one, or the conversation is over."""
         self.turn += 1
         if self.turn < len(self.entry.turns):
-            return UserTurn(self.entry.turns[self.turn])
+            return UserTurn(self.entry.said(self.turn))
         return UserTurn(None, done=True)
 
     async def score(self) -> Outcome:

@@ -1,24 +1,30 @@
-"""Scripted agents for BFCL multi-turn: they follow each turn's ground truth and carry values from results.
+"""Scripted agents for BFCL multi-turn: they plan from each turn's ground truth and take values from what
+they read.
 
-Instruments for testing the harness, not models. A player finds its task by the user's turns (the
-world's base and long_context tasks; where two match, the one whose clean results match the results seen
-so far, after one probing read where their plans part before anything seen differs), then makes the current turn's ground-truth calls in order, one per request,
-and ends the turn with text. An argument the ground truth took from an earlier result (its value is
-in that result's clean copy at some field and nowhere in the user's words) is read from the result the
-player was shown, at that field: so a corrupted result the player believes reaches its next call, and
-the checker's replay sees it. A value not believed is taken as the ground truth states it (the player
-"asks", as a user would answer), after one re-read when its tool is a read.
+Instruments for testing the harness, not models. A player finds its task (``identify``), then makes the
+current turn's ground-truth calls in order, one per request, and ends the turn with text. The plan says
+which tool and which argument; it never supplies a value that came from an earlier result: such an
+argument (``provenance``: the value sits in an earlier clean result at some path, possibly written as
+text, rounded or as one component of a file path, and not in the user's words) is read from the result
+*this episode* showed, at that path. What a player cannot find there it passes on as it has it: a value
+of another type as it is, a missing field as the empty value of the parameter's type (``""``, ``0``,
+``[]``), never a dropped argument. So a silent fault that reaches an argument reaches the grade silently.
+
+A turn whose plan is empty is ended with text: on a miss_param task the player asks the user for the
+argument the next turn supplies; on a miss_func task it says the function it needs is not offered.
 
 Behaviours (each rebuilt from the messages at every request; one shared instance plays every episode):
 - ``trusting`` believes every result and reads past receipts.
-- ``receipt-aware``: a receipt on a result a later argument comes from makes it re-read once (a read
-  tool); still flagged (or a write's result): not believed.
-- ``skeptic``: as receipt-aware, and a value of another JSON type than the clean one, or a missing
-  field, counts as flagged without a receipt.
-- ``noisy``: per receipt on a result a later argument comes from, abandons the turn with ``p_overreact``
-  (0.2), else follows it with ``p_follow`` (0.7), else ignores it; notices an odd value with ``p_notice``
-  (0.15). A receipt on a result no argument comes from changes nothing for any player. Draws come from
+- ``receipt-aware``: a receipt that names the field a later argument comes from (or names no field) is
+  acted on through the world's tools: a re-read of the same call, then each other tool the receipt lists
+  whose result carries the value; the first result without such a receipt is used. None: the player
+  tells the user it has no value it trusts and ends the turn (it never takes the plan's value).
+- ``skeptic``: as receipt-aware, and a needed field that is missing, or whose value does not fit the
+  parameter's type, is checked the same way without a receipt (a re-read).
+- ``noisy``: per receipt on a needed field, stops the turn with ``p_overreact`` (0.2), else follows it
+  with ``p_follow`` (0.7), else ignores it; notices an odd value with ``p_notice`` (0.15). Draws come from
   the request's rng and are written into its messages (``{judged: <call id>=<choice>}``).
+A receipt on a result no later argument comes from changes nothing for any player.
 """
 
 from __future__ import annotations
@@ -26,17 +32,25 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from environments.bfcl import checker
+from environments.bfcl import checker, identify
 from environments.bfcl.calls import parse
-from environments.bfcl.data import WORLD_CATEGORIES, Entry, entries
+from environments.bfcl.data import Entry
+from environments.bfcl.provenance import Source, apply, get, leaves, provenance, simulated
 
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
-_REREAD = re.compile(r"\{reread: ([^}]+)\}")
+_SIDE = re.compile(r"\{recover: ([^ }]+) (\d+)\}")
 _PROBE = "{probe}"
-Path = tuple[Any, ...]
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_EMPTY: dict[str, Any] = {
+    "string": "",
+    "integer": 0,
+    "number": 0.0,
+    "array": [],
+    "object": {},
+    "boolean": False,
+}
 
 
 def unwrap(content: Any) -> tuple[Any, dict | None]:
@@ -56,96 +70,40 @@ def unwrap(content: Any) -> tuple[Any, dict | None]:
     return obj, None
 
 
-def _leaves(obj: Any, at: Path = ()) -> list[tuple[Path, Any]]:
-    if isinstance(obj, dict):
-        return [p for k, v in obj.items() for p in _leaves(v, (*at, k))]
-    if isinstance(obj, list):
-        return [p for i, v in enumerate(obj) for p in _leaves(v, (*at, i))]
-    return [(at, obj)]
+def _norm(word: str) -> str:
+    return word.replace("_", "").lower()
 
 
-def _get(obj: Any, path: Path) -> tuple[bool, Any]:
-    for part in path:
-        if isinstance(obj, dict) and part in obj:
-            obj = obj[part]
-        elif isinstance(obj, list) and isinstance(part, int) and 0 <= part < len(obj):
-            obj = obj[part]
-        else:
-            return False, None
-    return True, obj
+def concerns(receipt: Mapping[str, Any], result: Any, path: tuple) -> bool:
+    """Whether a receipt is about the value at ``path``: it names the path's field (in any spelling:
+    ``travelCost`` is ``travel_cost``), or names no field of the result but the path's own containers."""
+    text = json.dumps({k: v for k, v in receipt.items() if k != "recovery_tools"}, default=str)
+    said = {_norm(w) for w in _WORD.findall(text)}
+    keys = [str(p) for p in path if isinstance(p, str)]
+    if keys and _norm(keys[-1]) in said:
+        return True
+    fields = {_norm(str(p[-1])) for p, _ in leaves(result) if p and isinstance(p[-1], str)}
+    return not (said & (fields - {_norm(k) for k in keys}))
 
 
-def _carriable(value: Any) -> bool:
-    if isinstance(value, bool) or value is None:
-        return False
-    if isinstance(value, str):
-        return len(value) >= 3
-    return isinstance(value, (int, float)) and abs(value) >= 10 or isinstance(value, float)
+def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
+    want = schema.get("type")
+    if want is None:
+        return True
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return {
+        "string": isinstance(value, str),
+        "integer": number and float(value).is_integer(),
+        "number": number,
+        "boolean": isinstance(value, bool),
+        "array": isinstance(value, list),
+        "object": isinstance(value, dict),
+    }.get(str(want), True)
 
 
-@cache
-def _index() -> dict[str, tuple[Entry, ...]]:
-    out: dict[str, list[Entry]] = {}
-    for cat in WORLD_CATEGORIES:
-        for e in entries(cat):
-            out.setdefault(e.turns[0], []).append(e)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def provenance(entry_id: str) -> dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]]:
-    """For each ground-truth call (turn, position): the arguments taken from an earlier clean result,
-    as ``{arg: ((turn, position) of the source call, path in its result, clean value)}``."""
-    return _replayed(entry_id)[0]
-
-
-def clean_results(entry_id: str) -> dict[tuple[int, int], str]:
-    """Each ground-truth call's clean result, as the executor's string."""
-    return _replayed(entry_id)[1]
-
-
-@cache
-def _replayed(entry_id: str) -> tuple[dict, dict]:
-    entry = next(e for es in _index().values() for e in es if e.id == entry_id)
-    name = checker.unique_name("provenance")
-    seen: list[tuple[tuple[int, int], Any]] = []
-    out: dict[tuple[int, int], dict[str, tuple[tuple[int, int], Path, Any]]] = {}
-    raws: dict[tuple[int, int], str] = {}
-    try:
-        for k, turn in enumerate(entry.ground_truth):
-            said = "\n".join(entry.turns[: k + 1])
-            for i, text in enumerate(turn):
-                call = parse(text)
-                for arg, value in call.arguments.items():
-                    if not _carriable(value) or str(value) in said:
-                        continue
-                    for src, result in reversed(seen):
-                        hit = next(
-                            (p for p, v in _leaves(result) if v == value and type(v) is type(value)), None
-                        )
-                        if hit is not None:
-                            out.setdefault((k, i), {})[arg] = (src, hit, value)
-                            break
-                (raw,), _ = checker.execute(entry, name, [text])
-                raws[(k, i)] = raw
-                content, is_error = checker.parse_result(raw)
-                if not is_error and isinstance(content, (dict, list)):
-                    seen.append(((k, i), content))
-    finally:
-        checker.release(name)
-    return out, raws
-
-
-@cache
-def _simulated(entry_id: str, steps: tuple[tuple[int, int], ...], probe: str) -> str:
-    """The result of ``probe`` after the ground-truth calls at ``steps``, on fresh instances of the task."""
-    entry = next(e for es in _index().values() for e in es if e.id == entry_id)
-    name = checker.unique_name("probe")
-    try:
-        texts = [entry.ground_truth[k][i] for k, i in steps]
-        results, _ = checker.execute(entry, name, [*texts, probe])
-        return results[-1]
-    finally:
-        checker.release(name)
+def empty(schema: Mapping[str, Any]) -> Any:
+    """What a player that found nothing passes: the empty value of the parameter's type."""
+    return _EMPTY.get(str(schema.get("type")), "")
 
 
 class Player:
@@ -160,8 +118,9 @@ class Player:
         if not users:
             return self._text("no request yet")
         turn = len(users) - 1
-        candidates = [e for e in _index().get(users[0], ()) if list(e.turns[: turn + 1]) == users]
-        if not candidates or turn >= len(candidates[0].ground_truth):
+        offered = {str((t.get("function") or t).get("name", "")) for t in tools}
+        cands = identify.candidates(users, offered)
+        if not cands:
             return self._text("cannot plan: this conversation is not a BFCL task this player knows")
         calls = self._calls(messages)
         judged = {
@@ -170,11 +129,11 @@ class Player:
             if m.get("role") == "assistant"
             for k, v in _JUDGED.findall(m.get("content") or "")
         }
-        entry = self._choose(candidates, turn, calls)
-        probe = self._probe(candidates, entry, turn, calls, tools)
+        entry = identify.choose(cands, calls)
+        probe = identify.probe(cands, entry, turn, calls, tools)
         if probe is not None:
             return self._call(probe, {}, "", [_PROBE], rng)
-        steps = [c for c in calls if not c["reread"]]
+        steps = [c for c in calls if not c["side"]]
         by_step = {(c["turn"], c["pos"]): c for c in steps}
         done = [c for c in steps if c["turn"] == turn]
         if any(
@@ -184,49 +143,112 @@ class Player:
             return self._text(
                 "I stop here: a result I was warned about makes me unsure this request can be done"
             )
-        if len(done) >= len(entry.ground_truth[turn]):
-            return self._text("done with this request")
+        plan = entry.ground_truth[turn]
+        if len(done) >= len(plan):
+            return self._text(self._turn_end(entry, turn, offered) if not plan else "done with this request")
         pos = len(done)
-        planned = parse(entry.ground_truth[turn][pos])
+        planned = parse(plan[pos])
+        params = self._params(tools, planned.name)
         args = dict(planned.arguments)
         notes: list[str] = []
-        for arg, (src, path, clean) in provenance(entry.id).get((turn, pos), {}).items():
-            source = by_step.get(src)
-            if source is None:
-                continue  # the source call was never made: the value is the ground truth's as stated
-            verdict = self._judge(source, path, clean, calls, judged, rng, notes)
-            if verdict == "overreact":
-                return self._text(
-                    "I stop here: a result I was warned about makes me unsure this request can be done", notes
-                )
-            if isinstance(verdict, dict):  # a re-read to make first
+        for arg, src in provenance(entry.id).get((turn, pos), {}).items():
+            schema = params.get(arg, {})
+            source = by_step.get(src.step)
+            if source is None:  # the source step was never made (its turn was abandoned): nothing read
+                args[arg] = empty(schema)
+                continue
+            verdict = self._judge(entry, source, src, schema, calls, steps, judged, rng, notes)
+            if isinstance(verdict, dict):  # a recovery call to make first
                 return verdict
-            if verdict == "believe":
-                found, value = _get(source["result"], path)
-                if found:
-                    args[arg] = value
-                else:
-                    args.pop(arg, None)
+            if verdict is None:
+                why = f"{source['name']} {'.'.join(map(str, src.path))}"
+                return self._text(f"I stop here: I could not get a value I trust for {arg} ({why})", notes)
+            result, path = verdict
+            found, value = get(result, path)
+            args[arg] = apply(src.how, value) if found else empty(schema)
         return self._call(planned.name, args, f"step {turn}.{pos}", notes, rng)
+
+    # --- a turn the plan makes no call in -------------------------------------------------------------
+    @staticmethod
+    def _turn_end(entry: Entry, turn: int, offered: set[str]) -> str:
+        """miss_param: ask for what the next turn supplies; miss_func: name the function not offered."""
+        if turn + 1 >= len(entry.ground_truth):
+            return "done with this request"
+        nxt = [parse(c) for c in entry.ground_truth[turn + 1]]
+        missing = sorted(
+            {c.name for c in nxt if c.name not in offered and c.name in entry.missed.get(turn + 1, ())}
+        )
+        if missing:
+            return f"I cannot do this with the functions I have: it needs {', '.join(missing)}"
+        before = "\n".join(entry.turns[: turn + 1])
+        told = [
+            (c.name, arg, str(v))
+            for c in nxt
+            for arg, v in c.arguments.items()
+            if str(v) in entry.turns[turn + 1]
+        ]
+        asks = [
+            t for t in told if t[2] not in before
+        ] or told  # what only the next turn says, else what it says
+        if asks:
+            return f"I need more to do this: which {asks[0][1]} should I use for {asks[0][0]}?"
+        if not entry.ground_truth[turn] and entry.category == "miss_param":
+            return "I need more to do this: what exactly should I use?"
+        return "done with this request"
 
     # --- judging the source of a carried value --------------------------------------------------------
     def _judge(
         self,
+        entry: Entry,
         source: dict,
-        path: Path,
-        clean: Any,
+        src: Source,
+        schema: Mapping[str, Any],
         calls: list[dict],
+        steps: list[dict],
         judged: dict[str, str],
         rng: Any,
         notes: list[str],
     ) -> Any:
-        flagged = source["receipt"] is not None
-        found, value = _get(source["result"], path)
-        odd = not found or type(value) is not type(clean)
+        """(result, path) to read the value from; a recovery call (a message) to make first; or None when
+        no result the player trusts carries it."""
+        receipt = source["receipt"]
+        flagged = receipt is not None and concerns(receipt, source["result"], src.path)
+        odd = self._odd(source["result"], src, schema)
         mode = "believe"
         if flagged and self.noisy:
-            choice = judged.get(source["id"])
-            if choice is None:
+            choice = self._draw(judged, source["id"], rng, notes, receipt=True)
+            if choice == "overreact":
+                return None
+            mode = "check" if choice == "follow" else "believe"
+        elif flagged and self.follows_receipts:
+            mode = "check"
+        if not flagged and odd:
+            if self.skeptic:
+                mode = "check"
+            elif self.noisy:
+                mode = (
+                    "check"
+                    if self._draw(judged, f"{source['id']}.odd", rng, notes) == "notice"
+                    else "believe"
+                )
+        if mode == "believe":
+            return source["result"], src.path
+        routes = self._routes(entry, source, src, steps, flagged)
+        for i, (tool, args, path) in enumerate(routes):
+            made = next((c for c in calls if c["side"] == f"{source['id']} {i}"), None)
+            if made is None:
+                return self._call(tool, args, "", [*notes, f"{{recover: {source['id']} {i}}}"], rng)
+            again = made["receipt"] is not None and concerns(made["receipt"], made["result"], path)
+            if not again and not (self.skeptic and self._odd(made["result"], src, schema, path)):
+                return made["result"], path
+        return None
+
+    def _draw(
+        self, judged: dict[str, str], key: str, rng: Any, notes: list[str], receipt: bool = False
+    ) -> str:
+        choice = judged.get(key)
+        if choice is None:
+            if receipt:
                 draw = rng.random()
                 choice = (
                     "overreact"
@@ -235,40 +257,53 @@ class Player:
                     if rng.random() < self.p_follow
                     else "ignore"
                 )
-                judged[source["id"]] = choice
-                notes.append(f"{{judged: {source['id']}={choice}}}")
-            if choice == "overreact":
-                return "overreact"
-            mode = "check" if choice == "follow" else "believe"
-        elif flagged and self.follows_receipts:
-            mode = "check"
-        if not flagged and odd:
-            if self.skeptic:
-                mode = "check"
-            elif self.noisy:
-                key = f"{source['id']}.odd"
-                choice = judged.get(key)
-                if choice is None:
-                    choice = "notice" if rng.random() < self.p_notice else "miss"
-                    judged[key] = choice
-                    notes.append(f"{{judged: {key}={choice}}}")
-                mode = "check" if choice == "notice" else "believe"
-        if mode == "believe":
-            return "believe"
-        reread = next((c for c in calls if c["reread"] == source["id"]), None)
-        if reread is None and self._is_read(source["name"]):
-            return self._call(
-                source["name"], source["args"], "", [*notes, f"{{reread: {source['id']}}}"], rng
-            )
-        if reread is not None and reread["receipt"] is None:
-            found2, value2 = _get(reread["result"], path)
-            if found2 and (not self.skeptic or type(value2) is type(clean)):
-                source["result"] = reread["result"]
-                return "believe"
-        notes.append(
-            f"(not believed: {source['name']} {'.'.join(map(str, path))}; taking the value as asked)"
-        )
-        return "literal"
+            else:
+                choice = "notice" if rng.random() < self.p_notice else "miss"
+            judged[key] = choice
+            notes.append(f"{{judged: {key}={choice}}}")
+        return choice
+
+    @staticmethod
+    def _odd(result: Any, src: Source, schema: Mapping[str, Any], path: tuple | None = None) -> bool:
+        found, value = get(result, src.path if path is None else path)
+        return not found or not _fits(apply(src.how, value), schema)
+
+    def _routes(
+        self, entry: Entry, source: dict, src: Source, steps: list[dict], flagged: bool
+    ) -> list[tuple[str, dict, tuple]]:
+        """Where the value can be read again: the same call (a read), then each other read the receipt
+        lists whose result, on a clean replay of the steps made so far, carries the value (the plan says
+        which tool and where; the value is read from this episode's result)."""
+        routes: list[tuple[str, dict, tuple]] = []
+        if self._is_read(source["name"]):
+            routes.append((source["name"], source["args"], src.path))
+        listed = (source["receipt"] or {}).get("recovery_tools") if flagged else None
+        made = tuple((c["turn"], c["pos"]) for c in steps)
+        for tool in listed if isinstance(listed, list) else []:
+            if tool == source["name"] or not self._is_read(str(tool)):
+                continue
+            args = self._fill(str(tool), source["args"])
+            text = None if args is None else checker.call_string(str(tool), args)
+            if text is None:
+                continue
+            content, is_error = checker.parse_result(simulated(entry.id, made, text))
+            path = next((p for p, leaf in leaves(content) if apply(src.how, leaf) == src.clean), None)
+            if not is_error and path is not None:
+                routes.append((str(tool), args or {}, path))
+        return routes
+
+    @staticmethod
+    def _fill(tool: str, known: Mapping[str, Any]) -> dict | None:
+        """A listed tool's arguments from the source call's (by name); None when a required one is unknown."""
+        from environments.bfcl.tools import catalog
+
+        spec = catalog().get(tool)
+        if spec is None:
+            return None
+        props = spec.parameters.get("properties", {}) or {}
+        if any(r not in known for r in spec.parameters.get("required", [])):
+            return None
+        return {k: v for k, v in known.items() if k in props}
 
     @staticmethod
     def _is_read(name: str) -> bool:
@@ -277,11 +312,19 @@ class Player:
         spec = catalog().get(name)
         return spec is not None and spec.category == "read"
 
+    @staticmethod
+    def _params(tools: list[dict], name: str) -> dict[str, Any]:
+        for t in tools:
+            fn = t.get("function", t)
+            if fn.get("name") == name:
+                return dict((fn.get("parameters") or {}).get("properties") or {})
+        return {}
+
     # --- reading the conversation ---------------------------------------------------------------------
     @staticmethod
     def _calls(messages: list[dict]) -> list[dict]:
         """Every answered tool call: id, name, args, the user turn it belongs to, its position among the
-        turn's planned steps (re-reads have none), result and receipt."""
+        turn's planned steps (recoveries and probes have none: ``side`` says which), result and receipt."""
         out: list[dict] = []
         pending: dict[str, dict] = {}
         done: list[tuple[int, int]] = []
@@ -292,21 +335,24 @@ class Player:
                 turn, pos = turn + 1, 0
             elif role == "assistant":
                 content = m.get("content") or ""
-                reread = _REREAD.search(content)
-                probe = _PROBE in content
+                side_m = _SIDE.search(content)
+                side = (
+                    f"{side_m.group(1)} {side_m.group(2)}"
+                    if side_m
+                    else ("probe" if _PROBE in content else "")
+                )
                 for tc in m.get("tool_calls") or []:
                     try:
                         args = json.loads(tc["function"]["arguments"] or "{}")
                     except ValueError:
                         args = {}
-                    side = reread.group(1) if reread else ("probe" if probe else "")
                     c = {
                         "id": tc["id"],
                         "name": tc["function"]["name"],
                         "args": args,
                         "turn": turn,
                         "pos": None if side else pos,
-                        "reread": side,  # a re-read or a probe: not a step of the plan
+                        "side": side,  # a recovery read or a probe: not a step of the plan
                         "before": tuple(done),  # the plan's steps made before this call
                     }
                     if not side:
@@ -318,70 +364,6 @@ class Player:
                 c["result"], c["receipt"] = unwrap(m.get("content"))
                 out.append(c)
         return out
-
-    @staticmethod
-    def _choose(candidates: list[Entry], turn: int, calls: list[dict]) -> Entry:
-        """The candidate whose clean results match the results seen so far at the most steps (base and
-        long_context share questions; long context's results carry the package's long extensions)."""
-        if len(candidates) == 1:
-            return candidates[0]
-
-        return max(candidates, key=lambda e: Player._score(e, calls))  # max keeps the first (base) on a tie
-
-    @staticmethod
-    def _score(e: Entry, calls: list[dict]) -> int:
-        """Steps whose result is this candidate's clean result, and probes whose result it predicts."""
-        clean = clean_results(e.id)
-
-        def shown(c: dict) -> str:
-            return c["result"] if isinstance(c["result"], str) else json.dumps(c["result"])
-
-        steps = sum(
-            1
-            for c in calls
-            if not c["reread"] and (c["turn"], c["pos"]) in clean and clean[(c["turn"], c["pos"])] == shown(c)
-        )
-        probes = sum(
-            1
-            for c in calls
-            if c["reread"] == "probe" and _simulated(e.id, c["before"], f"{c['name']}()") == shown(c)
-        )
-        return steps + probes
-
-    @staticmethod
-    def _probe(
-        candidates: list[Entry], chosen: Entry, turn: int, calls: list[dict], tools: list[dict]
-    ) -> str | None:
-        """A read the player makes to tell tied candidates apart where their plans part (base and
-        long_context share questions and often their first calls): the first of the task's read tools with
-        no required parameter whose result differs between them here, unless one was made here already."""
-        if len(candidates) < 2:
-            return None
-        best = Player._score(chosen, calls)
-        tied = [e for e in candidates if Player._score(e, calls) == best]
-        steps = tuple((c["turn"], c["pos"]) for c in calls if not c["reread"])
-        pos = sum(1 for c in calls if not c["reread"] and c["turn"] == turn)
-
-        def nxt(e: Entry) -> str | None:
-            gt = e.ground_truth[turn] if turn < len(e.ground_truth) else ()
-            return gt[pos] if pos < len(gt) else None
-
-        if len(tied) < 2 or len({nxt(e) for e in tied}) < 2:
-            return None
-        if any(c["reread"] == "probe" and c["before"] == steps for c in calls):
-            return None  # probed here already and still tied: nothing tells them apart
-        from environments.bfcl.tools import catalog
-
-        cat = catalog()
-        for schema in tools:
-            fn = schema.get("function", schema)
-            name = str(fn.get("name", ""))
-            spec = cat.get(name)
-            if spec is None or spec.category != "read" or (fn.get("parameters") or {}).get("required"):
-                continue
-            if len({_simulated(e.id, steps, f"{name}()") for e in tied}) > 1:
-                return name
-        return None
 
     # --- messages -------------------------------------------------------------------------------------
     def _text(self, text: str, notes: list[str] | None = None) -> dict:

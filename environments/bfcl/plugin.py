@@ -2,8 +2,8 @@
 
 Contracts come from the tools' documented ``response`` schemas (less the few types the package's own
 ground-truth results contradict: ``contract_schemas``) and from clean traces of the ground truth, mined
-per fold so a task is checked by contracts of other tasks. Players (``players.py``) follow each turn's
-ground truth and read the values it takes from earlier results out of the results they were shown.
+per fold so a task is checked by contracts of other tasks. Players (``players.py``) plan each turn from its
+ground truth and take every value that came from an earlier result out of the results they were shown.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ class BfclPlugin(Plugin):
     name = "bfcl"
     description = (
         "BFCL multi-turn (bfcl-eval 2026.3.23, imported from the pinned wheel): 8 stateful API classes, "
-        "128 tools with documented responses, 200 tasks per category; option category=base|long_context"
+        "128 tools with documented responses, 200 tasks per category; option "
+        "category=base|long_context|miss_func|miss_param"
     )
     contract_sources = ("traces", "schemas")
 
@@ -76,8 +77,9 @@ class BfclPlugin(Plugin):
             "paper": None,
             "notes": [
                 "paper: not studied (the paper ran no BFCL study; nothing here is compared)",
-                "the scripted players follow each turn's ground truth and take the values it reads from "
-                "earlier results out of the results they were shown: a test of the harness, not of a model",
+                "the scripted players plan each turn from its ground truth (which tool, which argument) and take "
+                "every value that came from an earlier result out of the results this episode showed them; "
+                "recovery goes through the world's tools: a test of the harness, not of a model",
             ],
         }
 

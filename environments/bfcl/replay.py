@@ -4,8 +4,11 @@ played through an episode, and the world's on the ground truth less its last cal
 For every task of a category: (1) the package's ``multi_turn_checker`` on the ground truth as the model's
 answer; (2) an episode of this world that makes each ground-truth call as a tool call in its turn, ends
 each turn with text, and is scored; (3) the same episode without the task's last ground-truth call.
-(1) and (2) must agree; (3) should fail. Every category can be replayed (miss_func and miss_param too:
-the episode offers every tool of the task's classes), although only base and long_context are worlds.
+(1) and (2) must agree; (3) should fail. Every category is a world and can be replayed. A miss_func episode
+offers a withheld function only from the turn that adds it (as the package's inference loop does), so a
+ground truth that calls one earlier (``early`` below) cannot be played through the world: the package's
+executor runs any call string, the world answers "unknown tool". Those tasks are named, not counted as
+disagreements.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Row:
     world: bool
     dropped: bool | None  # None: the ground truth has no call to drop
     error: str = ""
+    early: tuple[str, ...] = ()  # functions the ground truth calls before the turn that adds them
 
 
 @dataclass
@@ -40,6 +44,11 @@ class Report:
     @property
     def agree(self) -> int:
         return sum(r.package == r.world for r in self.rows)
+
+    @property
+    def explained(self) -> list[Row]:
+        """Disagreements where the ground truth calls a withheld function before its turn."""
+        return [r for r in self.rows if r.package != r.world and r.early]
 
     @property
     def dropped_fail(self) -> int:
@@ -76,6 +85,16 @@ def without_last(gt: tuple[tuple[str, ...], ...]) -> list[list[str]] | None:
     return None
 
 
+def early_calls(entry: Entry) -> tuple[str, ...]:
+    """Functions the ground truth calls in a turn before the one that adds them (miss_func)."""
+    added = {f: k for k, names in entry.missed.items() for f in names}
+    return tuple(
+        sorted(
+            {n for k, t in enumerate(entry.ground_truth) for c in t if k < added.get(n := parse(c).name, 0)}
+        )
+    )
+
+
 def replay(category: str, ids: list[str] | None = None) -> Report:
     report = Report(category)
     for entry in entries(category):
@@ -85,5 +104,5 @@ def replay(category: str, ids: list[str] | None = None) -> Report:
         world, why = _play(entry, [list(t) for t in entry.ground_truth])
         short = without_last(entry.ground_truth)
         dropped = None if short is None else _play(entry, short)[0]
-        report.rows.append(Row(entry.id, package, world, dropped, why))
+        report.rows.append(Row(entry.id, package, world, dropped, why, early_calls(entry)))
     return report

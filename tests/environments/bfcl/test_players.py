@@ -18,7 +18,8 @@ require_bfcl()
 
 from core.protocol import ToolCall  # noqa: E402
 from environments.bfcl.calls import parse  # noqa: E402
-from environments.bfcl.players import POLICIES, provenance  # noqa: E402
+from environments.bfcl.players import POLICIES  # noqa: E402
+from environments.bfcl.provenance import provenance  # noqa: E402
 
 Corrupt = Callable[[str, Any], tuple[Any, bool]]  # (tool, result) -> (shown result, flagged?)
 
@@ -45,6 +46,7 @@ def play(
                     if turn.done:
                         break
                     messages.append({"role": "user", "content": turn.text})
+                    schemas = [t.openai_schema() for t in ep.tools()]  # as the loop: read again each turn
                     continue
                 for tc in msg["tool_calls"]:
                     name, args = tc["function"]["name"], json.loads(tc["function"]["arguments"])
@@ -78,14 +80,15 @@ def test_long_context_tasks_are_told_apart_from_base():
 
 
 def _carrying_task(env) -> tuple[str, str, tuple, Any]:
-    """A task whose ground truth takes a value from an earlier result: (task, source tool, path, value)."""
+    """A task whose ground truth takes a number from a read result: (task, source tool, path, value)."""
     for task in env.tasks():
         prov = provenance(task.task_id)
         for _step, args in sorted(prov.items()):
-            for _arg, (src, path, value) in args.items():
-                tool = parse(env.entry(task.task_id).ground_truth[src[0]][src[1]]).name
-                if env.tool_specs()[tool].category == "read" and isinstance(value, (int, float)):
-                    return task.task_id, tool, path, value
+            for _arg, src in args.items():
+                tool = parse(env.entry(task.task_id).ground_truth[src.step[0]][src.step[1]]).name
+                if env.tool_specs()[tool].category == "read" and isinstance(src.clean, (int, float)):
+                    if src.how == "same":
+                        return task.task_id, tool, src.path, src.clean
     raise AssertionError("no task carries a number from a read result")
 
 
@@ -94,36 +97,95 @@ def _set(obj: Any, path: tuple, value: Any) -> Any:
     cur = obj
     for p in path[:-1]:
         cur = cur[p]
-    cur[path[-1]] = value
+    if value is _DROP:
+        del cur[path[-1]]
+    else:
+        cur[path[-1]] = value
     return obj
 
 
-def test_a_believed_corruption_reaches_the_grade_and_a_receipt_recovers_it(base_env):
-    task_id, tool, path, value = _carrying_task(base_env)
+_DROP = object()
 
-    def corrupt(flag: bool) -> Corrupt:
-        def f(name: str, result: Any) -> tuple[Any, bool]:
-            if name == tool and isinstance(result, dict):
-                return _set(result, path, -abs(value) - 1), flag
-            return result, False
 
-        return f
+def _corrupt(tool: str, path: tuple, value: Any, flag: bool, times: int = 10**6) -> Corrupt:
+    """Corrupt ``tool``'s result at ``path`` on its first ``times`` calls (persistent by default)."""
+    seen = [0]
 
-    assert play(base_env, task_id, "trusting")[0]
-    assert not play(base_env, task_id, "trusting", corrupt(False))[0]  # believed: the next call carries it
-    assert not play(base_env, task_id, "trusting", corrupt(True))[0]  # trusting reads past receipts
-    ok, messages = play(base_env, task_id, "receipt-aware", corrupt(True))
-    assert ok  # re-read once, still flagged: not believed, the value taken as asked
-    assert any("{reread:" in (m.get("content") or "") for m in messages if m["role"] == "assistant")
-    assert not play(base_env, task_id, "receipt-aware", corrupt(False))[0]  # no receipt, nothing to follow
-
-    def drift(name: str, result: Any) -> tuple[Any, bool]:
-        if name == tool and isinstance(result, dict):
-            return _set(result, path, f"{value} (approx.)"), False
+    def f(name: str, result: Any) -> tuple[Any, bool]:
+        if name == tool and isinstance(result, dict) and seen[0] < times:
+            seen[0] += 1
+            return _set(result, path, value), flag
         return result, False
 
-    assert not play(base_env, task_id, "trusting", drift)[0]
-    assert play(base_env, task_id, "skeptic", drift)[0]  # another JSON type: odd without a receipt
+    return f
+
+
+def _args_of(messages: list[dict]) -> list[dict]:
+    return [
+        json.loads(tc["function"]["arguments"])
+        for m in messages
+        if m["role"] == "assistant"
+        for tc in m.get("tool_calls") or []
+    ]
+
+
+def _said(messages: list[dict], text: str) -> bool:
+    return any(text in (m.get("content") or "") for m in messages if m["role"] == "assistant")
+
+
+def test_a_believed_corruption_reaches_the_next_call_and_no_player_takes_the_plan_value(base_env):
+    task_id, tool, path, value = _carrying_task(base_env)
+    wrong = -abs(value) - 1
+    assert play(base_env, task_id, "trusting")[0]
+    ok, messages = play(base_env, task_id, "trusting", _corrupt(tool, path, wrong, False))
+    assert not ok and any(wrong in a.values() for a in _args_of(messages))  # carried into the next call
+    assert not play(base_env, task_id, "trusting", _corrupt(tool, path, wrong, True))[
+        0
+    ]  # reads past receipts
+    # a persistent corruption with a receipt: receipt-aware re-reads through the world's tool, finds it still
+    # flagged and stops the turn; it never passes the value the plan states
+    ok, messages = play(base_env, task_id, "receipt-aware", _corrupt(tool, path, wrong, True))
+    assert not ok and _said(messages, "{recover:") and _said(messages, "could not get a value I trust")
+    consumer = next(
+        parse(base_env.entry(task_id).ground_truth[k][i])
+        for (k, i), args in sorted(provenance(task_id).items())
+        for src in args.values()
+        if src.clean == value and src.path == path
+    )
+    calls = [
+        tc["function"]["name"]
+        for m in messages
+        if m["role"] == "assistant"
+        for tc in m.get("tool_calls") or []
+    ]
+    assert consumer.name not in calls  # the call the value feeds is not made with the plan's value
+    # the same corruption on the first read only: the re-read is clean and the value comes from it
+    ok, messages = play(base_env, task_id, "receipt-aware", _corrupt(tool, path, wrong, True, times=1))
+    assert ok and _said(messages, "{recover:")
+    assert not play(base_env, task_id, "receipt-aware", _corrupt(tool, path, wrong, False))[0]  # no receipt
+
+
+def test_a_missing_field_is_passed_on_empty_not_dropped(base_env):
+    """The trusting player's failures are silent: a missing field becomes the parameter type's empty value,
+    never a missing argument (no tool result says an argument is missing)."""
+    task_id, tool, path, value = _carrying_task(base_env)
+    ok, messages = play(base_env, task_id, "trusting", _corrupt(tool, path, _DROP, False))
+    assert not ok
+    plan = [parse(c) for t in base_env.entry(task_id).ground_truth for c in t]
+    made = _args_of(messages)
+    assert [set(a) for a in made] == [set(c.arguments) for c in plan]  # every argument present
+    assert 0 in [v for a in made for v in a.values()]  # the carried number passed as 0
+    results = [m["content"] for m in messages if m["role"] == "tool"]
+    assert not any("missing" in r and "argument" in r for r in results)
+
+
+def test_the_skeptic_checks_an_odd_value_without_a_receipt(base_env):
+    task_id, tool, path, value = _carrying_task(base_env)
+    drift = f"{value} (approx.)"
+    assert not play(base_env, task_id, "trusting", _corrupt(tool, path, drift, False))[0]
+    ok, messages = play(base_env, task_id, "skeptic", _corrupt(tool, path, drift, False))
+    assert not ok and _said(messages, "{recover:")  # re-read, still another type: it stops
+    assert play(base_env, task_id, "skeptic", _corrupt(tool, path, drift, False, times=1))[0]
 
 
 def test_noisy_draws_are_written_down_and_replayed(base_env):
@@ -151,3 +213,17 @@ def test_a_probe_tells_long_context_from_base_where_their_plans_part():
     assert sum("{probe}" in (m.get("content") or "") for m in messages if m["role"] == "assistant") == 1
     ok, messages = play(BfclEnv("base"), "multi_turn_base_46", "trusting")
     assert ok  # the same probe sends base's episode down base's plan
+
+
+def test_miss_func_and_miss_param_are_played_by_saying_what_is_missing():
+    from environments.bfcl.env import BfclEnv
+
+    ok, messages = play(BfclEnv("miss_func"), "multi_turn_miss_func_0", "trusting")
+    assert ok and _said(messages, "I cannot do this with the functions I have: it needs sort")
+    ok, messages = play(BfclEnv("miss_param"), "multi_turn_miss_param_0", "trusting")
+    assert ok and _said(messages, "which source should I use for mv?")
+    for cat in ("miss_func", "miss_param"):
+        env = BfclEnv(cat)
+        for task in env.tasks()[:10]:
+            for name in POLICIES:
+                assert play(env, task.task_id, name)[0], (task.task_id, name)
