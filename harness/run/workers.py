@@ -39,16 +39,16 @@ from harness.llm.models import drain_success_logging
 from harness.records import RecordWriter
 from harness.records.files import signals_held
 from harness.run.episode import chain_for, episode_chains, run_episode
-from harness.run.process import (
+from harness.run.registries import monitor_parts
+from harness.run.shared import (
     Progress,
+    SharedSpend,
     arm_factories,
     close_world,
-    cost_of,
     pending_work,
     run_summary,
     within_budget,
 )
-from harness.run.registries import monitor_parts
 from harness.run.stopping import as_worker, leave_quietly, raising_on_signals
 
 log = logging.getLogger(__name__)
@@ -113,36 +113,6 @@ def shared_budgets(ctx: Any, plan: Any) -> tuple[dict[str, SharedSlots], list[An
         if spec.requests_per_minute or spec.tokens_per_minute
     }
     return slots, ratelimit.share(ctx, limits)
-
-
-class SharedSpend:
-    """``execution.Spend`` across processes: every worker charges the same two counters."""
-
-    def __init__(self, ctx: Any, usd: float, tokens: int):
-        self._usd = ctx.Value("d", usd)
-        self._tokens = ctx.Value("q", tokens)
-        self._calls = ctx.Value("q", 0)
-
-    @property
-    def usd(self) -> float:
-        return float(self._usd.value)
-
-    @property
-    def tokens(self) -> int:
-        return int(self._tokens.value)
-
-    @property
-    def calls(self) -> int:
-        return int(self._calls.value)
-
-    def charge(self, completion: Any) -> None:
-        usd, tokens = cost_of(completion)
-        with self._usd.get_lock():
-            self._usd.value += usd
-        with self._tokens.get_lock():
-            self._tokens.value += tokens
-        with self._calls.get_lock():
-            self._calls.value += 1
 
 
 def execute_forked(

@@ -198,7 +198,7 @@ def test_round_cap_is_an_agent_failure(tmp_path):
 
 
 def test_progress_text_shows_outcomes_mix_and_cost():
-    from harness.run.process import Spend, progress_text
+    from harness.run.shared import Spend, progress_text
 
     text = progress_text(
         Counter(completed=2, infra_error=1), Counter(baseline=2, monitor=1), Counter(m=3), Spend(usd=0.25)
@@ -208,7 +208,7 @@ def test_progress_text_shows_outcomes_mix_and_cost():
 
 
 def test_the_summary_and_the_bar_give_the_effective_model_call_rate(finished):
-    from harness.run.process import rate_text
+    from harness.run.shared import rate_text
 
     _, counts, records = finished
     assert counts["model_calls"] >= sum(int(r["rounds"]) for r in records) > 0  # reviewer calls too
@@ -253,7 +253,7 @@ def test_calls_made_before_the_bar_exists_are_counted():
     when the work began, not from the bar (a loaded machine once dropped 9 of 132 calls)."""
     import time
 
-    from harness.run.process import Progress, Spend
+    from harness.run.shared import Progress, Spend
 
     spend = Spend(tokens=100)
     since = (time.monotonic(), spend.calls, spend.tokens)
