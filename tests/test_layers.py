@@ -119,11 +119,37 @@ def test_no_file_outside_a_world_names_it():
     assert not offenders, offenders
 
 
-def test_no_module_in_the_harness_over_650_lines():
-    """Modules stay small enough to hold one idea (issue 39): split along the seams before this grows."""
-    long = {
-        str(p.relative_to(ROOT)): n
-        for p in sorted((ROOT / "harness").rglob("*.py"))
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 650
-    }
-    assert not long, long
+CIRCLE_PACKAGES = ("core", "harness", "analysis", "environments")
+
+
+def mutual_imports(*packages: str) -> list[tuple[str, str]]:
+    """Every pair of modules of ``packages`` that import each other, directly: at module level, inside a
+    function or under ``if TYPE_CHECKING:`` alike (a reader cannot tell which of such a pair comes first)."""
+    import grimp
+
+    graph = grimp.build_graph(*packages, include_external_packages=False, cache_dir=None)
+    return sorted(
+        (a, b)
+        for a in graph.modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if a < b and a in graph.find_modules_directly_imported_by(b)
+    )
+
+
+def test_no_module_imports_a_module_that_imports_it():
+    pairs = mutual_imports(*CIRCLE_PACKAGES)
+    assert not pairs, "modules that import each other: " + "; ".join(f"{a} <-> {b}" for a, b in pairs)
+
+
+def test_a_pair_that_imports_each_other_is_named(tmp_path, monkeypatch):
+    """The check finds a pair (one side importing only for annotations) and names both modules."""
+    pkg = tmp_path / "circlepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "first.py").write_text("from circlepkg import second\n")
+    (pkg / "second.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from circlepkg.first import x\n"
+    )
+    (pkg / "third.py").write_text("import circlepkg.first\n")  # one way only: no pair
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert mutual_imports("circlepkg") == [("circlepkg.first", "circlepkg.second")]
