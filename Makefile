@@ -141,8 +141,8 @@ ablations: $(STAMP) ## the ablation arms (114 paired workflows): a job per model
 verify: $(STAMP) ## recompute a run's fingerprint (tasks, seeds, prompts, specs, data, contracts) and name what changed (RUN=dir)
 	$(BIN)/python -m harness.verify --run $(RUN)
 
-studies: $(STAMP) ## list the studies (conf/study), one line each
-	@$(BIN)/python -m harness.studies_list
+studies: $(STAMP) ## list the studies, one line each: world, ready here (or the command that makes it ready), episodes, description
+	@$(BIN)/python -m harness.run.sizes
 
 report: $(STAMP) ## one self-contained HTML page: tables, figures, every transcript (RUN=run or sweep folder; HTML=file)
 	$(BIN)/python -m analysis report --run $(RUN) --out "$(or $(HTML),$(RUN)/report.html)"
