@@ -47,7 +47,8 @@ from core.protocol import ToolSpec
 from harness.monitor.crossfit import CROSSFIT_KIND
 from harness.monitor.receipt import Monitor
 from harness.monitor.registry import Registry
-from harness.monitor.text import error_reason, error_shape, parse_text
+from harness.monitor.status import result_error
+from harness.monitor.text import error_shape, parse_text
 
 if TYPE_CHECKING:
     from harness.stream import Receipt
@@ -170,22 +171,34 @@ class Checker:
     def process(self, name: str, arguments: dict[str, Any], result: Any) -> Any:
         """``result`` (an upstream CallToolResult) as the client gets it."""
         if result.is_error:
-            shape = error_shape(_texts(result))
+            text = _texts(result)
+            shape = error_shape(text)
             if shape:
                 self.error_shapes.setdefault(name, set()).add(shape)
+            if self.record is not None:
+                # kept as an error row: learn reads the tool's own error shape from it
+                self._write(
+                    {
+                        "tool": name,
+                        "arguments": arguments,
+                        "result": text,
+                        "status": "error",
+                        "error": "isError",
+                    }
+                )
             return self._deliver(result, [])
         if self.record is None and self.monitor is None:
             return result  # forwarding only
         value = parse_result(result)
         if self.record is not None:
-            why = error_reason(value, self.error_shapes.get(name, ())) if type(value) is str else None
+            # the one status inference learn uses too (status.py): error text, error objects, wrapped errors
+            why = result_error(value, self.error_shapes.get(name, ()))
             row = {"tool": name, "arguments": arguments, "result": value, "status": "ok"}
             if why is not None:  # an error the server sent without isError: not a clean row
                 row["status"] = "error"
-                row["error"] = f"text without isError matching {why}"
+                row["error"] = f"a result without isError that is {why}"
                 self.n_error_text += 1
-            self.record.write(json.dumps(row, ensure_ascii=False, default=repr) + "\n")
-            self.record.flush()
+            self._write(row)
         fresh: list[tuple[str, Receipt]] = []
         if self.monitor is not None:
             ann = self.monitor.annotate(name, arguments, value)
@@ -196,6 +209,11 @@ class Checker:
             due, self.pending = self.pending, fresh
             return self._deliver(result, due, deferred=True)
         return self._deliver(result, fresh)
+
+    def _write(self, row: dict[str, Any]) -> None:
+        assert self.record is not None
+        self.record.write(json.dumps(row, ensure_ascii=False, default=repr) + "\n")
+        self.record.flush()
 
     def _deliver(self, result: Any, receipts: list[tuple[str, Receipt]], deferred: bool = False) -> Any:
         if self.delivery == "deferred" and result.is_error:

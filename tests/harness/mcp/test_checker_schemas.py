@@ -71,7 +71,9 @@ def test_error_text_without_is_error_is_not_recorded_as_clean():
     checker.process("q", {"sql": "z"}, _text("Traceback (most recent call last):\n  ..."))  # a common prefix
     checker.process("q", {"sql": "w"}, _text("[{'id': 1}]"))
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [r["status"] for r in rows] == ["error", "error", "ok"]
-    assert "own error shape" in rows[0]["error"] and "common error prefix" in rows[1]["error"]
-    assert rows[2]["result"] == [{"id": 1}]
+    # the flagged one is kept as an error row (its shape), then the two sent without isError
+    assert [r["status"] for r in rows] == ["error", "error", "error", "ok"]
+    assert rows[0]["error"] == "isError"
+    assert "own error shape" in rows[1]["error"] and "common error prefix" in rows[2]["error"]
+    assert rows[3]["result"] == [{"id": 1}]
     assert checker.n_error_text == 2

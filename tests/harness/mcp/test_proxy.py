@@ -83,14 +83,15 @@ def test_record_learn_and_receipts_through_the_proxy(data_root, tmp_path):
         [("get_order_details", {"order_id": o}) for o in train]
         + [("get_user_details", {"user_id": u}) for u in users]
         + [("get_product_details", {"product_id": p}) for p in products]
-        + [("get_order_details", {"order_id": "#W0000000"})]  # an error: not recorded
+        + [("get_order_details", {"order_id": "#W0000000"})]  # an error: recorded as one, never learned
     )
     direct = _session(_world(), env, calls)
     recorded = _session(_proxy("--record", str(recording), upstream=_world()), env, calls)
     assert [_texts(r) for r in recorded] == [_texts(r) for r in direct]  # forwarded unchanged
     assert recorded[-1].is_error
     rows = [json.loads(line) for line in recording.read_text().splitlines()]
-    assert len(rows) == len(calls) - 1 >= 200
+    assert len(rows) == len(calls) >= 200
+    assert [r["status"] for r in rows].count("error") == 1 and rows[-1]["status"] == "error"
     assert rows[0] == {
         "tool": "get_order_details",
         "arguments": {"order_id": train[0]},
