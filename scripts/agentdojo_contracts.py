@@ -53,6 +53,7 @@ def measure(plugin, env, vocab: str, cmp: Comparison) -> dict:
     took = time.perf_counter() - t0
     rows = [r for r in plugin.clean_traces(env) if r["status"] == "ok"]
     specs = env.tool_specs()
+    cmp.know(rows)
 
     def held_out(r: dict):
         return regs[cf.fold(r["group_id"])]

@@ -50,6 +50,7 @@ def measure(plugin, env, category: str, names: list[str], vocab: str, cmp: Compa
     took = time.perf_counter() - t0
     rows = [r for r in plugin.clean_traces(env, categories=[category]) if r["status"] == "ok"]
     specs = env.tool_specs()
+    cmp.know(rows)
 
     def held_out(r: dict):
         return regs[cf.fold(r["group_id"])]

@@ -150,6 +150,7 @@ def airline_heldout(plugin, env, vocab: str, cmp: Comparison) -> None:
         return regs[cf.fold(r["group_id"])]
 
     n_fire, fired = fire_rate(ok, held_out)
+    cmp.know(ok)
     print(
         f"  held-out clean fire rate: {n_fire}/{len(ok)} results = {100 * n_fire / max(1, len(ok)):.2f}%"
         f"  top: {dict(fired.most_common(6))}"
@@ -229,6 +230,7 @@ def retail(plugin, env, a: argparse.Namespace, vocab: str, cmp: Comparison) -> N
         crossfit_fire_rate(plugin, env, a.learn_split, vocab)
 
     orders = [r for r in rows if r["tool"] == "get_order_details"]
+    cmp.know(rows)
     for name, cls, pattern in RETAIL_FAULTS:
         cmp.tally(vocab, name)
         flagged_share(orders, name, cls, pattern, lambda r: reg, cmp, vocab)

@@ -3,36 +3,28 @@
 Each script checks the same faulted results with the registries of each vocabulary asked for
 (``--vocabulary paper|wide|both``, both by default) and prints one line per class with the figure
 of each side by side. Where a class stays below ``TARGET`` flagged with the wide vocabulary, the
-misses are sorted by why (``diagnose``) and the class is named with its counts; ``--examples N``
-prints N missed results of each such class (the path, the clean and the faulted value, the reason).
+misses are sorted by why (``harness.evaluations.validity.diagnose_miss``, shared with the validity
+study) and the class is named with its counts; ``--examples N`` prints N missed results of each such
+class (the path, the clean and the faulted value, the reason).
 
-``diagnose`` knows no monitor internals: it asks the registry again about the same result with the
-faulted place replaced by a probe no clean value could be (a value of another type). A probe that is
-flagged means a rule reads that place and the faulted value passes it; a probe that is not means no
-rule reads the place at all.
+The diagnosis knows no monitor internals: a faulted result that holds at the faulted place only what
+some clean result of the tool holds there (the same value, a list as long, the field absent) is not
+observable from the result; otherwise the registry is asked again about the clean result with the
+faulted place replaced by a probe of another type: flagged, a rule reads that place and the faulted
+value passes it; not, no rule reads the place at all.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.faults import paths as fpaths
+from harness.evaluations.validity import REASONS, CleanIndex, diagnose_miss, short
 
 VOCABULARIES = ("paper", "wide")
 TARGET = 0.90  # issue 44: every structured class flagged at >= 90% where the fault is observable
-
-REASONS = {
-    "unchanged": "the fault left the result as it was: nothing in the result to observe",
-    "no_contract": "the tool has no rule in its held-out fold (its results were never learned)",
-    "no_rule": "no rule reads the faulted place (a probe of another type there passes too)",
-    "passes": "a rule reads the faulted place, but the faulted value satisfies it",
-}
-_PROBE = "\u2400probe\u2400"
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -59,27 +51,6 @@ def pct(k: int, n: int) -> str:
     return f"{100 * k / max(1, n):.1f}%"
 
 
-def _probe_for(value: Any) -> Any:
-    return _PROBE if isinstance(value, (dict, list)) else {_PROBE: [_PROBE]}
-
-
-def diagnose(
-    reg: Any, tool: str, arguments: Any, clean: Any, faulted: Any, path: str, clean_ids: set[str]
-) -> str:
-    """Why the faulted result drew no new violation (a key of ``REASONS``)."""
-    if json.dumps(clean, sort_keys=True, default=str) == json.dumps(faulted, sort_keys=True, default=str):
-        return "unchanged"
-    if not reg.rules_for(tool):
-        return "no_contract"
-    try:
-        original = fpaths.get(clean, path)
-        probed = fpaths.set_(copy.deepcopy(clean), path, _probe_for(original))
-    except (KeyError, IndexError, TypeError, ValueError):
-        return "no_rule"
-    vs = reg.check(tool, arguments, probed)
-    return "passes" if any(v.rule_id not in clean_ids for v in vs) else "no_rule"
-
-
 @dataclass
 class Tally:
     touched: int = 0
@@ -98,12 +69,22 @@ class Comparison:
     """Per vocabulary and fault class: touched, flagged, and (wide only) why each miss was missed."""
 
     def __init__(
-        self, vocabularies: tuple[str, ...], examples: int = 0, diagnose_in: tuple[str, ...] = ("wide",)
+        self,
+        vocabularies: tuple[str, ...],
+        examples: int = 0,
+        diagnose_in: tuple[str, ...] = ("wide",),
+        clean_rows: list[dict] | None = None,
     ):
+        self.index = CleanIndex(clean_rows) if clean_rows is not None else None
         self.vocabularies = vocabularies
         self.n_examples = examples
         self.diagnose_in = diagnose_in
         self.tallies: dict[str, dict[str, Tally]] = {v: {} for v in vocabularies}
+
+    def know(self, rows: list[dict]) -> None:
+        """The clean results a miss is compared with (to tell a fault no result could show)."""
+        if self.index is None:
+            self.index = CleanIndex(rows)
 
     def tally(self, vocab: str, cls: str) -> Tally:
         return self.tallies[vocab].setdefault(cls, Tally())
@@ -124,8 +105,15 @@ class Comparison:
         flagged = any(v.rule_id not in clean_ids for v in faulted_vs)
         t.flagged += flagged
         if not flagged and vocab in self.diagnose_in:
-            why = diagnose(
-                reg, row["tool"], row["arguments"], row["result"], applied.content, applied.path, clean_ids
+            why = diagnose_miss(
+                reg,
+                row["tool"],
+                row["arguments"],
+                row["result"],
+                applied.content,
+                applied.path,
+                clean_ids,
+                self.index,
             )
             t.reasons[why] += 1
             if len(t.examples) < max(self.n_examples, 0):
@@ -133,8 +121,8 @@ class Comparison:
                     {
                         "tool": row["tool"],
                         "path": applied.path,
-                        "clean": _short(applied.original),
-                        "faulted": _short(applied.corrupted),
+                        "clean": short(applied.original),
+                        "faulted": short(applied.corrupted),
                         "reason": why,
                     }
                 )
@@ -160,14 +148,15 @@ class Comparison:
     def lines(self, indent: str = "  ", label: Any = None) -> list[str]:
         """One line per class, the vocabularies side by side; then the classes below target and why."""
         label = label or (lambda cls: cls)
+        width = max([40, *(len(label(c)) for c in self.classes())])
         head = "".join(f"  {v + ' vocabulary':>24}" for v in self.vocabularies)
-        out = [f"{indent}{'fault class':<40}{head}"]
+        out = [f"{indent}{'fault class':<{width}}{head}"]
         for cls in self.classes():
             cells = ""
             for v in self.vocabularies:
                 t = self.tallies[v].get(cls, Tally())
                 cells += f"  {f'{t.flagged}/{t.touched} = {pct(t.flagged, t.touched)}':>24}"
-            out.append(f"{indent}{label(cls):<40}{cells}")
+            out.append(f"{indent}{label(cls):<{width}}{cells}")
         if "wide" in self.vocabularies:
             out += self.reason_lines(indent)
         return out
@@ -189,8 +178,3 @@ class Comparison:
                     f"{indent}    e.g. {e['tool']} {e['path']}: {e['clean']} -> {e['faulted']} ({e['reason']})"
                 )
         return out
-
-
-def _short(value: Any, n: int = 80) -> str:
-    s = json.dumps(value, default=str, ensure_ascii=False)
-    return s if len(s) <= n else s[: n - 3] + "..."

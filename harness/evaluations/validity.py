@@ -118,6 +118,8 @@ def corrupt_row(
 
 REASONS = {
     "unchanged": "the fault left the result as it was: nothing in the result to observe",
+    "looks_clean": "the faulted place holds what clean results of the tool hold there (the same value, a "
+    "list as long, or no such field): no rule of that place alone can tell it from a clean result",
     "no_contract": "the tool has no rule in its held-out fold (its results were never learned)",
     "no_rule": "no rule reads the faulted place (a probe of another type there passes too)",
     "passes": "a rule reads the faulted place, but the faulted value satisfies it",
@@ -125,14 +127,61 @@ REASONS = {
 _PROBE = "\u2400probe\u2400"
 
 
+class CleanIndex:
+    """What the clean results of each tool hold at each place (indices dropped): values, list lengths,
+    and in how many results the place exists. A faulted result that holds only what some clean result
+    holds there cannot be told from a clean one by looking at it."""
+
+    def __init__(self, rows: Iterable[Mapping[str, Any]]):
+        self.seen: dict[tuple[str, str], set[str]] = {}
+        self.present: dict[tuple[str, str], int] = {}
+        self.results: dict[str, int] = {}
+        for r in rows:
+            tool = str(r["tool"])
+            self.results[tool] = self.results.get(tool, 0) + 1
+            places = set()
+            for p, node in fpaths.walk(r["result"]):
+                place = fpaths.generic(p)
+                places.add(place)
+                self.seen.setdefault((tool, place), set()).add(self._key(node))
+            for place in places:
+                self.present[tool, place] = self.present.get((tool, place), 0) + 1
+
+    @staticmethod
+    def _key(node: Any) -> str:
+        if isinstance(node, list):
+            return f"len {len(node)}"
+        if isinstance(node, dict):
+            return "an object"
+        return json.dumps(node, sort_keys=True, default=str)
+
+    def looks_clean(self, tool: str, faulted: Any, path: str) -> bool:
+        place = fpaths.generic(path)
+        try:
+            node = fpaths.get(faulted, path)
+        except (KeyError, IndexError, TypeError, ValueError):  # the fault removed the place
+            return self.present.get((tool, place), 0) < self.results.get(tool, 0)
+        return self._key(node) in self.seen.get((tool, place), set())
+
+
 def diagnose_miss(
-    reg: Any, tool: str, arguments: Any, clean: Any, faulted: Any, path: str, clean_ids: set[str]
+    reg: Any,
+    tool: str,
+    arguments: Any,
+    clean: Any,
+    faulted: Any,
+    path: str,
+    clean_ids: set[str],
+    index: CleanIndex | None = None,
 ) -> str:
-    """Why ``faulted`` drew no violation ``clean`` did not (a key of ``REASONS``). It asks the
-    registry again with the faulted place of the clean result replaced by a probe of another type:
-    flagged, a rule reads that place and the faulted value passes it; not, no rule reads it."""
+    """Why ``faulted`` drew no violation ``clean`` did not (a key of ``REASONS``). Unless the faulted
+    result looks like a clean one (``index``), it asks the registry again with the faulted place of
+    the clean result replaced by a probe of another type: flagged, a rule reads that place and the
+    faulted value passes it; not, no rule reads it."""
     if json.dumps(clean, sort_keys=True, default=str) == json.dumps(faulted, sort_keys=True, default=str):
         return "unchanged"
+    if index is not None and index.looks_clean(tool, faulted, path):
+        return "looks_clean"
     if not reg.rules_for(tool):
         return "no_contract"
     try:
@@ -170,6 +219,7 @@ def incident_detection(
         and (specs.get(r["tool"]) is None or specs[r["tool"]].category not in NON_TARGET_CATEGORIES)
     ]
     per_fault = []
+    index: CleanIndex | None = None  # built at the first miss
     for fault in suite.faults:
         if opts.fault_ids and fault.id not in opts.fault_ids:
             continue
@@ -201,8 +251,16 @@ def incident_detection(
                     classes[v.rule_class] = classes.get(v.rule_class, 0) + 1
             else:
                 label = res.meta["injected_fault"]
+                index = index or CleanIndex(rows)
                 why = diagnose_miss(
-                    reg, row["tool"], row["arguments"], row["result"], res.content, label["path"], before
+                    reg,
+                    row["tool"],
+                    row["arguments"],
+                    row["result"],
+                    res.content,
+                    label["path"],
+                    before,
+                    index,
                 )
                 reasons[why] = reasons.get(why, 0) + 1
                 if len(examples) < opts.examples:

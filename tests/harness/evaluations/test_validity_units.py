@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from core.protocol import ToolSpec
 from harness.evaluations.validity import (
+    CleanIndex,
     StudyOptions,
     below_target_lines,
     clean_fire_rate,
@@ -130,3 +131,19 @@ def test_an_unknown_vocabulary_is_one_clear_error():
 
     with pytest.raises(ValueError, match="unknown vocabulary"):
         run_validity(StudyOptions(env="toolmaze", vocabularies=("broad",)))
+
+
+def test_a_fault_that_leaves_what_clean_results_hold_is_named_as_such():
+    rows = [
+        {"tool": "ls", "result": {"files": ["a", "b"], "owner": "me"}},
+        {"tool": "ls", "result": {"files": []}},  # an empty folder and no owner: both legitimate
+    ]
+    index = CleanIndex(rows)
+    clean = rows[0]["result"]
+    assert index.looks_clean("ls", {"files": [], "owner": "me"}, "$.files")  # a list that short is clean
+    assert index.looks_clean("ls", {"files": ["a", "b"]}, "$.owner")  # the field is absent in a clean one
+    assert not index.looks_clean("ls", {"files": ["a", "b"], "owner": -1}, "$.owner")
+    reg = SignRegistry()
+    faulted = {"files": [], "owner": "me"}
+    assert diagnose_miss(reg, "ls", {}, clean, faulted, "$.files", set(), index) == "looks_clean"
+    assert diagnose_miss(reg, "ls", {}, clean, faulted, "$.files", set()) == "no_contract"
