@@ -102,6 +102,72 @@ def test_a_page_renders_in_chromium_and_fetches_nothing_outside(site, tmp_path):
         server.shutdown()
 
 
+WIDTH = 1280  # px: a laptop's window; no page of the site may scroll sideways in it
+
+# What does not fit at this width, said per element: the page wider than the window, a block that
+# scrolls sideways inside the page (a code block, a table), or an element running past the window.
+FIT_JS = """
+const W = window.innerWidth, bad = [];
+const name = el => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string'
+    ? '.' + el.className.trim().split(/\\s+/)[0] : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+if (document.documentElement.scrollWidth > W) bad.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+for (const el of document.querySelectorAll('.md-content *')) {
+  const x = getComputedStyle(el).overflowX;
+  if ((x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
+    bad.push(name(el) + ' scrolls sideways (' + el.scrollWidth + ' > ' + el.clientWidth + ' px)');
+  } else if (el.getBoundingClientRect().right > W + 1) {
+    bad.push(name(el) + ' runs past the window');
+  }
+}
+return {width: W, bad: bad.slice(0, 5), titles: document.querySelectorAll('.md-content h1').length};
+"""
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site, as its URL path."""
+    skip = ("assets", "search")
+    pages = (p.parent.relative_to(site) for p in site.rglob("index.html"))
+    return sorted("" if str(p) == "." else f"{p}/" for p in pages if not str(p).startswith(skip))
+
+
+def test_every_page_fits_1280_px_with_one_title(site, tmp_path):
+    """Each page in chromium at 1280 px: a screenshot, nothing wider than the window (no sideways
+    scrolling, also none inside a code block or table), and one title (an embedded package README
+    brings no second one)."""
+    from analysis.report.browser import browser_missing, headless_chromium
+
+    why = browser_missing()
+    if why:
+        pytest.skip(f"no headless browser for the docs test: {why}")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *a, **k: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages = site_pages(site)
+    assert len(pages) >= 15 and "architecture/" in pages and "monitor/" in pages, pages
+    failures = {}
+    try:
+        with headless_chromium(WIDTH, 900) as d:
+            for page in pages:
+                d.get(f"{base}/{page}")
+                fit = d.execute_script(FIT_JS)
+                assert fit["width"] == WIDTH, fit  # measured at the width the test names
+                shot = tmp_path / f"{page.strip('/').replace('/', '_') or 'home'}.png"
+                assert d.save_screenshot(str(shot)) and shot.stat().st_size > 10_000, page
+                said = [*fit["bad"], *([f"{fit['titles']} page titles"] if fit["titles"] != 1 else [])]
+                if said:
+                    failures[page] = said
+            # and the check sees what it looks for: a page with a block wider than the window
+            d.get("data:text/html,<div class='md-content'><pre style='overflow-x:auto'>" + "x" * 400 + "</pre>"
+                  "<h1>one</h1><h1>two</h1></div>")  # fmt: skip
+            wide = d.execute_script(FIT_JS)
+            assert wide["titles"] == 2 and any("scrolls sideways" in b for b in wide["bad"]), wide
+    finally:
+        server.shutdown()
+    assert not failures, f"pages that do not fit {WIDTH} px: {failures}"
+
+
 def test_every_module_the_architecture_page_draws_exists():
     """The drawing is by hand: each path it names must still be in the tree."""
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
