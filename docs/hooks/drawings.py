@@ -45,7 +45,9 @@ def svg(text: str) -> str:
         f'<figure class="drawing"><svg xmlns="http://www.w3.org/2000/svg" role="img" '
         f'viewBox="0 0 {width:.1f} {height:.1f}" style="max-width: {width:.0f}px">'
         f"<title>{html.escape(lines[0].strip() if lines else 'drawing')}</title>"
-        f'<rect class="drawing-ground" width="100%" height="100%" rx="4"/>' + "".join(rows) + "</svg></figure>"
+        f'<rect class="drawing-ground" width="100%" height="100%" rx="4"/>'
+        + "".join(rows)
+        + "</svg></figure>"
     )
 
 
