@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mcpbench.faults import FAULTS  # noqa: E402
-from mcpbench.report import group_lines, receipt_lines, server_lines  # noqa: E402
+from mcpbench.report import group_lines, receipt_lines, server_lines, summary_lines  # noqa: E402
 from mcpbench.run import ALL_KINDS, Outcome, measure  # noqa: E402
 from mcpbench.servers import BY_NAME, SERVERS, VENVS, Server  # noqa: E402
 
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     for group in ("tuning", "held-out"):
         for line in group_lines(group, [o for o in outcomes if o.group == group]):
             print(line)
-    for line in receipt_lines(outcomes):
+    for line in [*receipt_lines(outcomes), *summary_lines(outcomes)]:
         print(line)
     if any(o.present for o in outcomes):
         print("Note: spreadsheet-blocks is a form the shim presents (structuredContent and outputSchema dropped), "

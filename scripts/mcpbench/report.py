@@ -78,3 +78,27 @@ def receipt_lines(outcomes: Iterable[Outcome], limit: int = 3) -> list[str]:
                 f"(observed {str(first.get('observed'))[:60]})"
             )
     return lines
+
+
+def summary_lines(outcomes: list[Outcome]) -> list[str]:
+    """One line per group against the issue's target, then both groups' clean calls together."""
+    lines = []
+    for group in ("tuning", "held-out"):
+        chosen = [o for o in outcomes if o.group == group]
+        if not chosen:
+            continue
+        n = sum(t[0] for o in chosen for t in o.faulted.values())
+        hit = sum(t[1] for o in chosen for t in o.faulted.values())
+        cc = sum(o.clean_calls for o in chosen)
+        cr = sum(len(o.clean_receipts) for o in chosen)
+        lines.append(
+            f"summary, {group}: {_share(hit, n)} of faulted calls flagged over every kind; "
+            f"{cr} receipts on {cc} held-out clean calls"
+        )
+    cc = sum(o.clean_calls for o in outcomes)
+    cr = sum(len(o.clean_receipts) for o in outcomes)
+    lines.append(
+        f"summary, all servers: {cr} receipts on {cc} held-out clean calls "
+        "(the issue's target: >= 80% flagged, 0 receipts on >= 300 held-out clean calls, the raw result first)"
+    )
+    return lines
