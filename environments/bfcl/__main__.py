@@ -3,6 +3,7 @@
     python -m environments.bfcl fetch [--dest DIR]            # pip download the pinned wheel, check sha256
     python -m environments.bfcl replay [--category C] [--task ID] [--json]
     python -m environments.bfcl describe [--json]             # categories, classes, tools, reads and writes
+    python -m environments.bfcl failures RUN_DIR [--json]     # a faults run's failures: dropped, tool error, silent
 
 ``replay`` prints ``N/M ground truths pass`` (the package's checker on each task's ground truth), whether
 the world's grade of the same calls played through an episode agrees on every task, and how many tasks
@@ -36,7 +37,26 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true")
     d = sub.add_parser("describe", help="categories, classes and tools")
     d.add_argument("--json", action="store_true")
+    f = sub.add_parser(
+        "failures", help="a faults run's failed episodes: dropped argument, tool error, silent"
+    )
+    f.add_argument("run", help="the run folder (results/bfcl-faults/<run>)")
+    f.add_argument("--json", action="store_true")
     return p
+
+
+def _failures(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from environments.bfcl.report import failures, render
+
+    run = Path(args.run)
+    if not (run / "episodes.jsonl").is_file():
+        sys.stderr.write(f"bfcl: error: no episodes.jsonl in {run}\n")
+        return 2
+    table = failures(run)
+    print(json.dumps(table, indent=1) if args.json else render(table))
+    return 0
 
 
 def _fetch(args: argparse.Namespace) -> int:
@@ -126,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        return {"fetch": _fetch, "replay": _replay, "describe": _describe}[args.command](args)
+        return {"fetch": _fetch, "replay": _replay, "describe": _describe, "failures": _failures}[
+            args.command
+        ](args)
     except (DataError, FetchError) as exc:
         sys.stderr.write(f"bfcl: error: {exc}\n")
         return 2

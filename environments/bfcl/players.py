@@ -106,6 +106,21 @@ def empty(schema: Mapping[str, Any]) -> Any:
     return _EMPTY.get(str(schema.get("type")), "")
 
 
+def carried_from_reads(entry_id: str) -> list[tuple[tuple[int, int], str]]:
+    """The ground-truth steps and arguments whose value comes from an earlier *read* result: where an
+    observation fault (which spares writes) can flow into a call, and so into the grade."""
+    from environments.bfcl.provenance import entry_of
+    from environments.bfcl.tools import catalog
+
+    gt, cat = entry_of(entry_id).ground_truth, catalog()
+    return [
+        (step, arg)
+        for step, args in sorted(provenance(entry_id).items())
+        for arg, src in args.items()
+        if cat[parse(gt[src.step[0]][src.step[1]]).name].category == "read"
+    ]
+
+
 class Player:
     name = "trusting"
     follows_receipts = False

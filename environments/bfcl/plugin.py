@@ -40,16 +40,23 @@ class BfclPlugin(Plugin):
         return unavailable()
 
     def select(self, env: Any, rule: str, params: Mapping[str, Any], seed: int) -> list | None:
-        """``bfcl_hash``: the ``n`` tasks with the smallest stable_int(seed, salt, task_id)."""
+        """``bfcl_hash``: the ``n`` tasks with the smallest stable_int(seed, salt, task_id); with
+        ``carried: true`` only among tasks whose ground truth passes a value read from an earlier read
+        result (``players.carried_from_reads``: elsewhere an observation fault cannot reach the grade)."""
         if rule != "bfcl_hash":
             return None
         from core.seeding import stable_int
 
         salt = str(params.get("salt", "bfcl"))
-        ranked = sorted(env.tasks(), key=lambda t: stable_int(seed, salt, t.task_id))
+        pool = env.tasks()
+        if params.get("carried"):
+            from environments.bfcl.players import carried_from_reads
+
+            pool = [t for t in pool if carried_from_reads(t.task_id)]
+        ranked = sorted(pool, key=lambda t: stable_int(seed, salt, t.task_id))
         n = int(params.get("n", len(ranked)))
         if n > len(ranked):
-            raise ValueError(f"bfcl_hash: asked for {n} tasks, the category has {len(ranked)}")
+            raise ValueError(f"bfcl_hash: asked for {n} tasks, the rule leaves {len(ranked)}")
         return ranked[:n]
 
     def clean_traces(

@@ -170,8 +170,14 @@ def test_plugin_selection_and_presentation(base_env):
     assert [t.task_id for t in a] == [t.task_id for t in b] and len(a) == 5
     assert [t.task_id for t in a] != [t.task_id for t in c]
     assert plugin.select(base_env, "other_rule", {}, 0) is None
-    with pytest.raises(ValueError, match="has 200"):
+    with pytest.raises(ValueError, match="leaves 200"):
         plugin.select(base_env, "bfcl_hash", {"n": 201}, 0)
+    from environments.bfcl.players import carried_from_reads
+
+    carried = plugin.select(base_env, "bfcl_hash", {"n": 50, "salt": "s", "carried": True}, 0)
+    assert len(carried) == 50 and all(carried_from_reads(t.task_id) for t in carried)
+    assert not carried_from_reads("multi_turn_base_0")  # its values are the user's or its own
+    assert ((3, 0), "value") in carried_from_reads("multi_turn_base_49")  # wc's count feeds logarithm
     shown = plugin.presentation(base_env)
     assert shown["paper"] is None and any(n.startswith("paper: not studied") for n in shown["notes"])
     oracle = plugin.oracle(base_env, "multi_turn_base_1")
