@@ -20,6 +20,7 @@ from typing import Protocol
 from core import worlds
 
 DESCRIPTION_WIDTH = 100  # characters: a description fits one line beside the table's other columns
+READY_WIDTH = 30  # the readiness column: a longer command is said under the table only
 HEADER = "python -m harness.run study=<name> [overrides]   (arm=[a,b] model=[m] fault=[f] select; -m arm=a,b sweeps)"
 
 
@@ -55,7 +56,9 @@ def ready_cell(why: str | None) -> str:
     if why is None:
         return "ready"
     command = re.search(r"`([^`]+)`", why)
-    return f"needs {command[1]}" if command else "not ready"
+    if command and len(command[1]) <= READY_WIDTH - len("needs "):
+        return f"needs {command[1]}"
+    return "not ready (see below)"  # the whole reason, with its command, is printed under the table
 
 
 class Counter(Protocol):

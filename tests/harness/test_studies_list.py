@@ -86,3 +86,10 @@ def test_make_studies_prints_counts_and_readiness(monkeypatch, capsys):
     assert studies_list.studies()["smoke"] in smoke
     bfcl = next(ln for ln in out if ln.split()[:1] == ["bfcl-clean"])
     assert bfcl.split()[1:5] == ["bfcl", "needs", "make", "bfcl"] and bfcl.split()[5] == "-"
+
+
+def test_a_long_command_is_said_under_the_table_not_in_its_column():
+    assert studies_list.ready_cell("run `make data-x` first") == "needs make data-x"
+    long = "run `DATA_ROOT=<dir> /a/very/long/path/to/a/venv/bin/tool download data`"
+    assert studies_list.ready_cell(long) == "not ready (see below)"
+    assert studies_list.ready_cell(None) == "ready"
