@@ -42,7 +42,6 @@ from environments.bfcl.provenance import Source, apply, get, leaves, provenance,
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
 _SIDE = re.compile(r"\{recover: ([^ }]+) (\d+)\}")
 _PROBE = "{probe}"
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _EMPTY: dict[str, Any] = {
     "string": "",
     "integer": 0,
@@ -74,16 +73,34 @@ def _norm(word: str) -> str:
     return word.replace("_", "").lower()
 
 
+def _segments(subject: str) -> list[str]:
+    """The field names a rule's subject walks: ``$.invoice.transaction_id`` -> [invoice, transaction_id];
+    ``len($.items)`` -> [items]; list indices and wildcards dropped."""
+    inner = subject.strip()
+    for fn in ("len(", "sum("):
+        if inner.startswith(fn) and inner.endswith(")"):
+            inner = inner[len(fn) : -1]
+    parts = re.split(r"[.\[\]]", inner.removeprefix("$"))
+    return [_norm(p) for p in parts if p and p != "*" and not p.isdigit()]
+
+
 def concerns(receipt: Mapping[str, Any], result: Any, path: tuple) -> bool:
-    """Whether a receipt is about the value at ``path``: it names the path's field (in any spelling:
-    ``travelCost`` is ``travel_cost``), or names no field of the result but the path's own containers."""
-    text = json.dumps({k: v for k, v in receipt.items() if k != "recovery_tools"}, default=str)
-    said = {_norm(w) for w in _WORD.findall(text)}
-    keys = [str(p) for p in path if isinstance(p, str)]
-    if keys and _norm(keys[-1]) in said:
+    """Whether a receipt is about the value at ``path``: a violated rule's subject (the words before
+    "must") is the path's field in any spelling (``travelCost`` is ``travel_cost``) or one of its
+    containers. A receipt that names no rule (a bare warning) concerns every value of the result."""
+    texts: list[str] = []
+    for key in ("violated", "also_violated"):
+        v = receipt.get(key)
+        texts += [v] if isinstance(v, str) else [str(x) for x in v] if isinstance(v, list) else []
+    subjects = [_segments(t.split(" must ", 1)[0] if " must " in t else t.split(" ", 1)[0]) for t in texts]
+    subjects = [sub for sub in subjects if sub]
+    if not subjects:
         return True
-    fields = {_norm(str(p[-1])) for p, _ in leaves(result) if p and isinstance(p[-1], str)}
-    return not (said & (fields - {_norm(k) for k in keys}))
+    keys = [_norm(str(p)) for p in path if isinstance(p, str)]
+    return any(
+        (keys and sub[-1] == keys[-1]) or sub == keys[: len(sub)] or keys == sub[: len(keys)]
+        for sub in subjects
+    )
 
 
 def _fits(value: Any, schema: Mapping[str, Any]) -> bool:

@@ -227,3 +227,16 @@ def test_miss_func_and_miss_param_are_played_by_saying_what_is_missing():
         for task in env.tasks()[:10]:
             for name in POLICIES:
                 assert play(env, task.task_id, name)[0], (task.task_id, name)
+
+
+def test_a_receipt_concerns_a_value_only_when_its_rule_is_about_that_field():
+    from environments.bfcl.players import concerns
+
+    result = {"price": 227.16, "MA(5)": "227.11", "invoice": {"travel_cost": 560.0}}
+    assert not concerns({"violated": "MA(5) must be a number"}, result, ("price",))
+    assert concerns({"violated": "price must be present", "observed": "<missing>"}, result, ("price",))
+    assert not concerns({"violated": "description must be present"}, result, ("price",))
+    assert concerns({"violated": "invoice.travelCost must be positive"}, result, ("invoice", "travel_cost"))
+    assert concerns({"violated": "invoice must be present"}, result, ("invoice", "travel_cost"))
+    assert concerns({"violated": "invoice.travel_cost must be positive"}, result, ("invoice",))
+    assert concerns({"warning": "this result may be wrong"}, result, ("price",))  # no rule named: all of it
