@@ -93,7 +93,7 @@ lint: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## ruff's linter and formatter over
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -103,6 +103,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) browser ## speed benchmarks: T
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
+	$(BIN)/python scripts/mcp_servers_contracts.py  # 4-6 minutes: the proxy in front of 7 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
