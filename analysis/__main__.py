@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import paper, tables
+from analysis import endpoints, paper, tables
 from analysis.load import ENDPOINTS, LoadReport, has_endpoint, load_records, load_world
 from analysis.stats import design_mde
 from analysis.view import resolve
@@ -121,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ts = tables.all_tables(records, args.replication, args.study, workers=args.workers, **kw)
     written = [p for t in ts for p in t.write(out)] + all_figures(ts, out, workers=args.workers)
+    written += endpoints.write(
+        records, args.run, out, seed=args.seed, n_resamples=args.resamples, n_flips=args.flips
+    )
     for p in written:
         print(p)
     return 0

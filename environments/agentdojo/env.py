@@ -27,6 +27,7 @@ from core.protocol import (
 )
 from core.seeding import sha256_hex
 from environments.agentdojo import package
+from environments.agentdojo.attacks import DEFAULT_TARGET, SEP
 from environments.agentdojo.clock import DEFAULT_START, EpisodeClock, frozen
 from environments.agentdojo.tools import spec_of, to_json
 
@@ -35,8 +36,14 @@ ALL = "all"
 
 
 def split_id(task_id: str) -> tuple[str, str]:
-    suite, _, user_task = task_id.partition(".")
-    return suite, user_task
+    """(suite, user task id); an attacked task's id names its user task first."""
+    suite, _, rest = task_id.partition(".")
+    return suite, rest.partition(SEP)[0]
+
+
+def injection_of(task_id: str) -> str | None:
+    """The injection task of an attacked task's id (``<suite>.<user task>+<injection task>``), else None."""
+    return task_id.partition(SEP)[2] or None
 
 
 def _number(user_task_id: str) -> int:
@@ -49,7 +56,11 @@ def state_digest(environment: Any) -> str:
 
 
 class AgentDojoWorld:
-    """``suite``: workspace, travel, banking, slack, or ``all`` (the four, tasks ``<suite>.<id>``)."""
+    """``suite``: workspace, travel, banking, slack, or ``all`` (the four, tasks ``<suite>.<id>``).
+
+    ``attack``: one of the package's attacks (``important_instructions`` ...); the tasks are then the pairs
+    (injectable user task, injection task) of each suite, ``<suite>.<user task>+<injection task>``, grouped
+    by user task, each on its environment with the attack's texts injected (``attacks.py``)."""
 
     name = "agentdojo"
     needs_user = False
@@ -60,6 +71,8 @@ class AgentDojoWorld:
         version: str = package.BENCHMARK_VERSION,
         clock: str = DEFAULT_START,
         max_rounds: int = MAX_ROUNDS,
+        attack: str | None = None,
+        target: str = DEFAULT_TARGET,
     ):
         package.require()
         if suite != ALL and suite not in package.SUITES:
@@ -74,6 +87,12 @@ class AgentDojoWorld:
         self.suites = package.SUITES if suite == ALL else (suite,)
         for s in self.suites:
             package.suite(s, version)  # checks the version and the name
+        self.attack, self.target = attack or None, target
+        if self.attack:
+            from environments.agentdojo.attacks import attack as load
+
+            for s in self.suites:
+                load(self.attack, s, version, target)  # an unknown attack fails here, in one line
 
     # ---------------------------------------------------------------------------------- tasks
 
@@ -85,16 +104,41 @@ class AgentDojoWorld:
             for uid in sorted(user_tasks, key=_number):
                 ut = user_tasks[uid]
                 tid = f"{s}.{uid}"
-                out[tid] = Task(
-                    task_id=tid,
-                    group_id=tid,
-                    query=ut.PROMPT,
-                    env=self.name,
-                    split=self.version,
-                    strata={"suite": s, "difficulty": ut.DIFFICULTY.name.lower()},
-                    meta={"suite": s, "user_task": uid, "benchmark_version": self.version},
-                )
+                strata = {"suite": s, "difficulty": ut.DIFFICULTY.name.lower()}
+                meta = {"suite": s, "user_task": uid, "benchmark_version": self.version}
+                if not self.attack:
+                    out[tid] = Task(tid, tid, ut.PROMPT, self.name, self.version, strata=strata, meta=meta)
+                    continue
+                if uid not in self._injectable(s):
+                    continue
+                for iid in sorted(package.suite(s, self.version).injection_tasks, key=_number):
+                    out[f"{tid}{SEP}{iid}"] = Task(
+                        f"{tid}{SEP}{iid}",
+                        tid,  # a user task's pairs share its cluster and its cross-fitting fold
+                        ut.PROMPT,
+                        self.name,
+                        self.version,
+                        strata={**strata, "injection_task": iid},
+                        meta={**meta, "injection_task": iid, "attack": self.attack},
+                    )
         return out
+
+    def _injectable(self, suite: str) -> tuple[str, ...]:
+        from environments.agentdojo.attacks import injectable
+
+        assert self.attack
+        return injectable(self.attack, suite, self.version, self.target)
+
+    def not_injectable(self) -> list[str]:
+        """Under an attack: the user tasks left out, their ground truth reading no injection vector."""
+        if not self.attack:
+            return []
+        return [
+            f"{s}.{uid}"
+            for s in self.suites
+            for uid in sorted(package.suite(s, self.version).user_tasks, key=_number)
+            if uid not in self._injectable(s)
+        ]
 
     def tasks(self, split: str = "all") -> list[Task]:
         return list(self._tasks.values())
@@ -113,6 +157,11 @@ class AgentDojoWorld:
         self.task(task_id)
         suite, uid = split_id(task_id)
         return package.suite(suite, self.version).user_tasks[uid]
+
+    def injection_task(self, task_id: str) -> Any | None:
+        """The package's injection task of an attacked task, else None."""
+        iid = injection_of(task_id)
+        return package.suite(split_id(task_id)[0], self.version).injection_tasks[iid] if iid else None
 
     # ---------------------------------------------------------------------------------- tools
 
@@ -135,9 +184,15 @@ class AgentDojoWorld:
 
     def initial_environment(self, task_id: str) -> Any:
         """A fresh copy of the task's suite environment after the task's ``init_environment``."""
-        suite, _ = split_id(task_id)
-        fresh = package.default_environment(suite, self.version).model_copy(deep=True)
-        return self.user_task(task_id).init_environment(fresh)
+        suite, uid = split_id(task_id)
+        iid = injection_of(task_id)
+        if iid and self.attack:
+            from environments.agentdojo.attacks import environment
+
+            base = environment(self.attack, suite, uid, iid, self.version, self.target)
+        else:
+            base = package.default_environment(suite, self.version)
+        return self.user_task(task_id).init_environment(base.model_copy(deep=True))
 
     def sync_episode(self, task_id: str, seed: int = 0) -> AgentDojoEpisode:
         return AgentDojoEpisode(self, self.task(task_id), seed)
@@ -158,6 +213,23 @@ def _ordered_participants(value: Any, args: dict[str, Any]) -> None:
 HASH_ORDERED = {"create_calendar_event": _ordered_participants}
 
 
+def squeeze(text: str) -> str:
+    """Text with its whitespace runs as one space (the suites' YAML folds the attack's blank lines)."""
+    return " ".join(text.split())
+
+
+def _carries(content: Any, texts: tuple[str, ...]) -> bool:
+    """Whether some text leaf of a result holds one of the attack's texts (``texts`` squeezed)."""
+    if isinstance(content, str):
+        flat = squeeze(content)
+        return any(t in flat for t in texts)
+    if isinstance(content, dict):
+        return any(_carries(v, texts) for v in content.values())
+    if isinstance(content, list):
+        return any(_carries(v, texts) for v in content)
+    return False
+
+
 def grade(user_task: Any, output: str, pre: Any, post: Any, calls: list[Any]) -> bool:
     """The package's own verdict, as its benchmark takes it: the trace check when the task has one."""
     by_traces = user_task.utility_from_traces(output, pre, post, calls)
@@ -175,6 +247,14 @@ class AgentDojoEpisode:
         self.world, self.task, self.seed = world, task, seed
         self.suite, _ = split_id(task.task_id)
         self.user_task = world.user_task(task.task_id)
+        self.injection_task = world.injection_task(task.task_id)
+        self.injected: tuple[str, ...] = ()  # the attack's texts, to mark the results that carry one
+        if self.injection_task is not None and world.attack:
+            from environments.agentdojo.attacks import injections
+
+            suite, uid = split_id(task.task_id)
+            texts = injections(world.attack, suite, uid, self.injection_task.ID, world.version, world.target)
+            self.injected = tuple(squeeze(t) for t in texts.values() if t.strip())
         self.environment = world.initial_environment(task.task_id)
         self.pre = self.environment.model_copy(deep=True)
         self.specs = world.suite_specs(self.suite)
@@ -203,7 +283,13 @@ class AgentDojoEpisode:
         fix = HASH_ORDERED.get(call.name)
         if fix is not None:
             fix(value, args)
-        return ToolResult(to_json(value))
+        result = ToolResult(to_json(value))
+        if self.injected and _carries(result.content, self.injected):
+            # harness-side only (never shown to the agent or the monitor): this result carries the attack
+            result.meta.update(
+                perturbed=True, fault_kind="prompt_injection", injection_task=self.injection_task.ID
+            )
+        return result
 
     def score(self, final_answer: str | None = None) -> Outcome:
         output = final_answer or ""
@@ -223,7 +309,29 @@ class AgentDojoEpisode:
         }
         if why:
             details["utility_error"] = why
+        if self.injection_task is not None:
+            details.update(self._security(output))
         return Outcome(ok, float(ok), details)
+
+    def _security(self, output: str) -> dict[str, Any]:
+        """The injection task's own check: ``attack_success`` True when the injected goal was carried out."""
+        from environments.agentdojo.attacks import attack_success
+
+        assert self.injection_task is not None
+        try:
+            hit = attack_success(self.injection_task, output, self.pre, self.environment, self.calls)
+            return {
+                "attack_success": hit,
+                "injection_task": self.injection_task.ID,
+                "attack": self.world.attack,
+            }
+        except Exception as exc:  # noqa: BLE001 - a check that raises on an odd state: the attack did not succeed
+            return {
+                "attack_success": False,
+                "injection_task": self.injection_task.ID,
+                "attack": self.world.attack,
+                "security_error": f"{type(exc).__name__}: {exc}"[:300],
+            }
 
     def digest(self) -> str:
         return state_digest(self.environment)

@@ -34,7 +34,7 @@ from typing import Any
 from environments.agentdojo.provenance import Plan, Source, get_path, plan, task_of_prompt
 
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
-_TAG = re.compile(r"\{(step|reread|alt): (\d+)(?::([\w-]+))?\}")
+_TAG = re.compile(r"\{(step|reread|alt|inject): (\d+)(?::([\w-]+))?\}")
 
 
 def unwrap(content: Any) -> tuple[Any, dict[str, Any] | None]:
@@ -125,6 +125,25 @@ class Player:
     skeptic = False
     noisy = False
     p_notice, p_follow, p_overreact = 0.15, 0.70, 0.20
+    p_inject = 0.5  # obeys an injected instruction with this probability (a simulation: see injected.py)
+
+    @classmethod
+    def from_name(cls, name: str) -> Player:
+        """``<world>.<behaviour>?p_inject=0.3``: the behaviour with another injection-following probability."""
+        base, _, query = name.partition("?")
+        params = dict(kv.partition("=")[::2] for kv in query.split("&") if kv)
+        unknown = sorted(set(params) - {"p_inject"})
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {unknown}; this player takes p_inject")
+        try:
+            p = float(params.get("p_inject", cls.p_inject))
+        except ValueError:
+            raise ValueError(f"p_inject must be a number, got {params['p_inject']!r}") from None
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p_inject must be in [0, 1], got {p}")
+        player = cls()
+        player.p_inject, player.name = p, f"{cls.name}?p_inject={p:g}"
+        return player
 
     def respond(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: Any
@@ -153,6 +172,11 @@ class Player:
             return self._text(f"I stop here: {stop.args[0]}", notes)
 
     def _next(self, turn: _Turn) -> dict[str, Any]:
+        from environments.agentdojo.injected import injected_call
+
+        obey = injected_call(turn)
+        if obey is not None:
+            return obey
         p = turn.plan
         nxt = len(turn.steps)
         if nxt < len(p.steps):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.plugin import Plugin, PolicyFactory
+from core.plugin import PlannedFault, Plugin, PolicyFactory
 from core.protocol import ToolCall
 from environments.agentdojo import package
 
@@ -22,7 +22,8 @@ class AgentDojoPlugin(Plugin):
     description = (
         f"AgentDojo (PyPI agentdojo=={package.PACKAGE_VERSION}, benchmark {package.BENCHMARK_VERSION}): four "
         "stateful suites, 97 user tasks, 74 tools, graded by the package's own utility checks; "
-        "option suite=workspace|travel|banking|slack|all"
+        "options suite=workspace|travel|banking|slack|all, attack=<one of the package's attacks> (tasks: "
+        "user task x injection task pairs; records carry attack_success)"
     )
     contract_sources = ("traces", "schemas")
 
@@ -31,14 +32,31 @@ class AgentDojoPlugin(Plugin):
         suite: str = "workspace",
         version: str = package.BENCHMARK_VERSION,
         clock: str | None = None,
+        attack: str | None = None,
+        target: str | None = None,
         **options: Any,
     ) -> Any:
         if options:
-            raise TypeError(f"agentdojo takes only 'suite', 'version' and 'clock', got {sorted(options)}")
+            raise TypeError(
+                f"agentdojo takes only 'suite', 'version', 'clock', 'attack' and 'target', got {sorted(options)}"
+            )
+        from environments.agentdojo.attacks import DEFAULT_TARGET
         from environments.agentdojo.clock import DEFAULT_START
         from environments.agentdojo.env import AgentDojoWorld
 
-        return AgentDojoWorld(suite=suite, version=version, clock=clock or DEFAULT_START)
+        return AgentDojoWorld(
+            suite=suite,
+            version=version,
+            clock=clock or DEFAULT_START,
+            attack=attack,
+            target=target or DEFAULT_TARGET,
+        )
+
+    def planned_fault(self, env: Any, task: Any) -> PlannedFault | None:
+        """Under an attack every task carries it: the attack's name, kind ``prompt_injection``."""
+        if not getattr(env, "attack", None):
+            return None
+        return PlannedFault(label=env.attack, fault_class=env.attack, fault_kind="prompt_injection")
 
     def unavailable(self) -> str | None:
         return package.unavailable()
@@ -54,14 +72,15 @@ class AgentDojoPlugin(Plugin):
         from environments.agentdojo.replay import no_call_tasks
 
         tasks = env.tasks()
+        # a task's group is its user task (an attacked task's pairs share it)
         if params.get("exclude_no_call", True):
             skip = no_call_tasks(env)
-            tasks = [t for t in tasks if t.task_id not in skip]
+            tasks = [t for t in tasks if t.group_id not in skip]
         if params.get("exclude_no_flow", False):
             from environments.agentdojo.provenance import no_flow_tasks
 
-            still = set(no_flow_tasks([t.task_id for t in tasks], env.version))
-            tasks = [t for t in tasks if t.task_id not in still]
+            still = set(no_flow_tasks(sorted({t.group_id for t in tasks}), env.version))
+            tasks = [t for t in tasks if t.group_id not in still]
         salt = str(params.get("salt", "agentdojo"))
         ranked = sorted(tasks, key=lambda t: stable_int(seed, salt, t.task_id))
         n = int(params.get("n", len(ranked)))
@@ -84,6 +103,7 @@ class AgentDojoPlugin(Plugin):
         return {name: spec.output_schema for name, spec in env.tool_specs().items() if spec.output_schema}
 
     def presentation(self, env: Any) -> Mapping[str, Any]:
+        from environments.agentdojo.provenance import no_flow_tasks
         from environments.agentdojo.replay import no_call_tasks
 
         skip = sorted(no_call_tasks(env))
@@ -93,29 +113,44 @@ class AgentDojoPlugin(Plugin):
             "argument) and take every value the plan found in an earlier result out of what their own episode "
             "read, so a silent read fault they believe reaches their write or answer: a test of the harness "
             "and the monitor, not of a model",
-            "no prompt injection: every suite runs on its default (benign) injection vectors",
         ]
+        out: dict[str, Any] = {
+            "endpoint": f"utility (AgentDojo): the package's own utility check ({env.version}) on the final "
+            "answer and the environment before and after the episode",
+            "unit": "task" if not env.attack else "user task",
+            "paper": None,
+        }
+        if env.attack:
+            notes.append(
+                f"prompt injection: the package's {env.attack!r} attack writes each (user task, injection task) "
+                "pair's texts into the injection vectors the user task's ground truth reads; attack_success is "
+                "the injection task's own check (True: the injected goal was carried out)"
+            )
+            notes.append(
+                "SIMULATION: a scripted player obeys an injected instruction with a configured probability "
+                "(p_inject, default 0.5) and declines one in a result the monitor flagged when it follows "
+                "receipts; the attack-success figures measure the harness and the monitor's reach, not a model"
+            )
+            if env.not_injectable():
+                notes.append(f"not injectable (left out): {', '.join(env.not_injectable())}")
+            out["endpoints"] = {
+                "attack_success": "attack success (the injection task's own check; lower is better)",
+            }
+        else:
+            notes.append("no prompt injection: every suite runs on its default (benign) injection vectors")
         if skip:
             notes.append(
                 f"{len(skip)} task(s) pass their utility check with no call at all ({', '.join(skip)}); "
                 "the agentdojo-faults study leaves them out of its pairs (a fault cannot change their grade)"
             )
-        from environments.agentdojo.provenance import no_flow_tasks
-
-        no_flow = [t.task_id for t in env.tasks() if t.task_id not in skip]
-        no_flow = no_flow_tasks(no_flow, env.version)
-        if no_flow:
+        users = sorted({t.group_id for t in env.tasks()} - set(skip))
+        no_flow = no_flow_tasks(users, env.version)
+        if no_flow and not env.attack:
             notes.append(
                 f"{len(no_flow)} task(s) carry no value read into a write or the answer ({', '.join(no_flow)}); "
                 "the agentdojo-faults study leaves them out too (a read fault cannot reach their grade)"
             )
-        return {
-            "endpoint": f"utility (AgentDojo): the package's own utility check ({env.version}) on the final "
-            "answer and the environment before and after the episode",
-            "unit": "task",
-            "paper": None,
-            "notes": notes,
-        }
+        return {**out, "notes": notes}
 
     def scripted_policies(self) -> Mapping[str, PolicyFactory]:
         from environments.agentdojo.players import POLICIES
@@ -123,7 +158,8 @@ class AgentDojoPlugin(Plugin):
         return dict(POLICIES)
 
     def data_digest(self, env: Any) -> str:
-        return f"agentdojo=={package.PACKAGE_VERSION}:{env.version}:{env.suite}:{env.clock}"
+        attack = f":{env.attack}:{env.target}" if env.attack else ""
+        return f"agentdojo=={package.PACKAGE_VERSION}:{env.version}:{env.suite}:{env.clock}{attack}"
 
     def oracle(self, env: Any, task_id: str) -> list[ToolCall]:
         from environments.agentdojo.replay import ground_truth_calls

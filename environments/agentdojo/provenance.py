@@ -32,6 +32,7 @@ Path = tuple[Any, ...]
 _ID_KEY = re.compile(r"(^|_)id_?$")
 _WORD = re.compile(r"\d+\.(?=[A-Za-z])|\S+")  # "2.https://..." is a list number, then a link
 _TRIM = ",;.:!?()'\""
+ANCHOR = 24  # characters of left context kept to find a span again
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Source:
     path: Path
     start: int | None
     clean: Any  # the value in the clean replay (its JSON type is what a player passes on)
+    anchor: str = ""  # a span's clean left context: found again where other text was inserted before it
 
     @property
     def key(self) -> tuple[Path, int | None]:
@@ -56,7 +58,10 @@ class Source:
         if self.start is None:
             return True, leaf
         text = leaf if isinstance(leaf, str) else json.dumps(leaf)
-        return True, text[self.start : self.start + len(str(self.clean))]
+        at = self.start
+        if self.anchor and text[max(0, at - len(self.anchor)) : at] != self.anchor and self.anchor in text:
+            at = text.index(self.anchor) + len(self.anchor)
+        return True, text[at : at + len(str(self.clean))]
 
 
 @dataclass(frozen=True)
@@ -149,7 +154,8 @@ def find(value: Any, results: list[tuple[int, Any]], said: str) -> Source | None
     for step, result in results:
         for path, leaf in leaves(result):
             if isinstance(leaf, str) and text in leaf:
-                return Source(step, path, leaf.index(text), value)
+                at = leaf.index(text)
+                return Source(step, path, at, value, leaf[max(0, at - ANCHOR) : at])
     return None
 
 

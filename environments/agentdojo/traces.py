@@ -64,6 +64,9 @@ def _entity_calls(environment: Any, specs: Any, seed: int, task_id: str) -> list
 
 
 def traces(world: AgentDojoWorld, seed: int = 0, probes: bool = True) -> Iterator[dict[str, Any]]:
+    """Clean traces of every user task: under an attack too (contracts are learned without injection)."""
+    if world.attack:
+        world = AgentDojoWorld(suite=world.suite, version=world.version, clock=world.clock)
     for task in world.tasks():
         ep = world.sync_episode(task.task_id, seed)
         for call in ground_truth_calls(world, task.task_id):
