@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from harness.monitor.candidates import DOMAIN_CANDIDATE, Candidate, Collected, Key, TemplateKey
@@ -91,11 +92,14 @@ def admit(
                 holders.setdefault(key, set()).add(i)
             if per_tool and cand.tool not in own_falsified:
                 own_falsified[cand.tool] = col.falsified
+    contradicted: set[Key] = set()
     if per_tool:
-        falsified = set()
+        anywhere, falsified = falsified, set()
         for key in list(by_key):
             if key.cls != DOMAIN_CANDIDATE:
                 kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
+                if key in anywhere:
+                    contradicted.add(key)
                 if kept_group:
                     by_key[key] = kept_group
                 else:
@@ -116,7 +120,9 @@ def admit(
         if key.cls == DOMAIN_CANDIDATE or key in falsified:
             continue
         ev = group[0].ev if len(group) == 1 else _merge([c.ev for c in group])
-        if not _admissible(group[0].cls, group[0].params, ev, th):
+        # a sibling tool's clean results contradict it: the property is not the field's by name,
+        # so the tools that hold it keep it only on evidence of their own CONTRADICTED_SUPPORT times as strong
+        if not _admissible(group[0].cls, group[0].params, ev, _stricter(th) if key in contradicted else th):
             continue
         tools = 1 if len(group) == 1 else len({c.tool for c in group})
         # a template's candidates carry the same evidence keys (see _merge), in this order
@@ -155,6 +161,20 @@ def admit(
     for tool in sorted(kept):
         out.extend(_suppress(kept[tool]))
     return out
+
+
+CONTRADICTED_SUPPORT = 3
+
+
+def _stricter(th: Thresholds) -> Thresholds:
+    return replace(
+        th,
+        min_presence=th.min_presence * CONTRADICTED_SUPPORT,
+        min_distinct_sign=th.min_distinct_sign * CONTRADICTED_SUPPORT,
+        min_distinct_eq=th.min_distinct_eq * CONTRADICTED_SUPPORT,
+        min_pair_samples=th.min_pair_samples * CONTRADICTED_SUPPORT,
+        min_distinct_dates=th.min_distinct_dates * CONTRADICTED_SUPPORT,
+    )
 
 
 def _find(parent: list[int], i: int) -> int:

@@ -33,7 +33,7 @@ from harness.monitor.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
 from harness.monitor.text import text_contracts
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
-from harness.monitor.views import View, apply_view
+from harness.monitor.views import View, apply_view, misreads
 
 FORMAT_VERSION = 1
 KIND = "outcome-monitor-registry"
@@ -145,13 +145,16 @@ class Registry:
         self.meta: dict[str, Any] = dict(meta or {})
         # per tool, how its text is read before checking (views.py; the wider vocabulary's)
         self._views: dict[str, View] = dict(self.meta.get("views") or {})
+        # the rules learned through those views (the rest, from other sources, read results as sent)
+        self._viewed: frozenset[str] = frozenset(self.meta.get("viewed_rules") or ())
+        self._split_plans: dict[str, tuple[list[_ContextPlan], list[_ContextPlan]]] = {}
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, list[_ContextPlan]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # compiled plans hold generated functions: a pickled registry (sent from a forked builder)
         # carries its rules and compiles again on its first check
-        return {**self.__dict__, "_plans": {}}
+        return {**self.__dict__, "_plans": {}, "_split_plans": {}}
 
     # --------------------------------------------------------------------- queries
 
@@ -232,6 +235,9 @@ class Registry:
         views = {**(other.meta.get("views") or {}), **(self.meta.get("views") or {})}
         if views:
             meta["views"] = views
+            meta["viewed_rules"] = sorted(
+                {*(self.meta.get("viewed_rules") or ()), *(other.meta.get("viewed_rules") or ())}
+            )
         return Registry(mine + extra, meta)
 
     # --------------------------------------------------------------------- the hot path
@@ -243,32 +249,38 @@ class Registry:
             rules = self.rules.get(tool)
             if not rules:
                 return []
-            plans = self._plans[tool] = _compile_tool(rules)
+            plans = self._plans[tool] = self._compile(tool, rules)
         args = arguments if arguments is not None else {}
         view = self._views.get(tool)
-        if view is not None:
-            result = apply_view(view, result)
         found: list[Violation] = []
-        for plan in plans:
-            for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
-                if plan.shape_types is not None:
-                    py, names, c = plan.shape_types
-                    if type(element) not in py and not type_ok(element, names):
-                        found.append(_violation(c, index, element))
-                        continue  # field rules of a non-object are implied: skip them
-                if type(element) is dict:
-                    if plan.getters or plan.keyed:
-                        vals = element.copy()
-                        for f, g in plan.getters:
-                            vals[f] = g(element)
-                    else:
-                        vals = element  # read-only: top-level fields straight from the result
-                else:
-                    vals = {"": element}
-                if plan.keyed:
-                    vals[KEY] = index[-1]
-                plan.run(vals, args, found, index)
+        if view is None:
+            _run(plans, result, args, found)
+            return found
+        for where, observed in misreads(view, result):
+            # text every clean result held here came as something else: what reads it cannot see it
+            found.append(
+                Violation(
+                    f"{tool}:type:view:{where}",
+                    "type",
+                    where,
+                    observed,
+                    "a string",
+                    f"{where.removeprefix('$.')} must be text, as every clean value was",
+                )
+            )
+        raw, viewed = self._split_plans[tool]
+        _run(viewed, apply_view(view, result), args, found)
+        # rules from other sources (a database, a declared schema) read the result as sent
+        _run(raw, result, args, found)
         return found
+
+    def _compile(self, tool: str, rules: list[Rule]) -> list[_ContextPlan]:
+        if tool not in self._views:
+            return _compile_tool(rules)
+        viewed = [r for r in rules if r.rule_id in self._viewed]
+        raw = [r for r in rules if r.rule_id not in self._viewed]
+        self._split_plans[tool] = (_compile_tool(raw) if raw else [], _compile_tool(viewed) if viewed else [])
+        return []
 
     # --------------------------------------------------------------------- storage
 
@@ -311,6 +323,28 @@ class Registry:
                 sup = ", ".join(f"{k}={v}" for k, v in r.support.items())
                 lines.append(f"  [{r.cls}] {r.sentence()}  ({sup}; {r.source})")
         return lines
+
+
+def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found: list[Violation]) -> None:
+    for plan in plans:
+        for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
+            if plan.shape_types is not None:
+                py, names, c = plan.shape_types
+                if type(element) not in py and not type_ok(element, names):
+                    found.append(_violation(c, index, element))
+                    continue  # field rules of a non-object are implied: skip them
+            if type(element) is dict:
+                if plan.getters or plan.keyed:
+                    vals = element.copy()
+                    for f, g in plan.getters:
+                        vals[f] = g(element)
+                else:
+                    vals = element  # read-only: top-level fields straight from the result
+            else:
+                vals = {"": element}
+            if plan.keyed:
+                vals[KEY] = index[-1]
+            plan.run(vals, args, found, index)
 
 
 def _guard_fields(r: Rule) -> tuple[str, ...]:

@@ -29,6 +29,12 @@ def coincidence_floor(confidence: float = 0.99, q0: float = 0.5) -> int:
     return math.floor(math.log(1.0 - confidence) / math.log(q0)) + 1
 
 
+def constant_floor(th: Thresholds) -> int:
+    """Distinct executions a one-value domain needs: an unseen value's chance after n identical ones
+    is 1 / (n + 1) (Laplace's rule of succession), which must fall below 1 - confidence."""
+    return math.ceil(1 / (1 - th.confidence))
+
+
 @dataclass(frozen=True)
 class Thresholds:
     confidence: float = 0.99

@@ -117,3 +117,15 @@ def supplied(v: Any, args: Any) -> bool:
     if type(args) is list:
         return any(supplied(v, a) for a in args)
     return args == v and type(args) is type(v)
+
+
+_WORDLIKE = re.compile(r"^(?:[a-z][a-z0-9_ ./+-]{0,39}|[A-Z]{1,4}|[A-Z][a-z]+(?: [A-Za-z]+)*)$")
+
+
+def id_like(value: Any) -> bool:
+    """A constant that reads like an identifier (``HATHAT``, ``W0100123``, a hash) rather than a word
+    of a vocabulary (``cancelled``, ``image/png``, ``USD``, ``Economy``): seen constant in a sample,
+    an identifier says only that the sample asked about one thing."""
+    if type(value) is not str:
+        return False
+    return not _WORDLIKE.match(value) or any(c.isdigit() for c in value) and not value.islower()

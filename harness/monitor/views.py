@@ -36,6 +36,7 @@ MAX_TUPLE = 30
 MAX_TEXT = 200_000  # longer text stays text: parsing it costs more than it tells
 POS = "pos"
 WRAP = "items"
+ENTRIES = "entries"  # the records of ``Key: value`` lines that repeat together
 
 _NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 _LEADING_ZERO = re.compile(r"^\s*[-+]?0\d")
@@ -148,6 +149,62 @@ def _csv(s: str) -> Any:
     return FAIL
 
 
+_KEY_LINE = re.compile(r"^\s*([A-Za-z][\w .()/-]{0,30}?):(?:\s+(.*?))?\s*$")
+
+
+def _key_counts(text: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for ln in text[:MAX_TEXT].splitlines():
+        m = _KEY_LINE.match(ln)
+        if m is not None:
+            out[m.group(1)] = out.get(m.group(1), 0) + 1
+    return out
+
+
+def _lines(text: str, view: View) -> Any:
+    """``Key: value`` lines among other text (a log, a commit): the keys every clean text held once
+    as fields, and the keys that repeat together as records under ``entries`` (a new record at each
+    ``start`` key). FAIL when none of the keys is there (an error page, an error message)."""
+    if len(text) > MAX_TEXT:
+        return FAIL
+    single, record, start = set(view["single"]), set(view["record"]), view.get("start")
+    out: dict[str, Any] = {}
+    entries: list[dict[str, str]] = []
+    for ln in text.splitlines():
+        m = _KEY_LINE.match(ln)
+        if m is None:
+            continue
+        key, value = m.group(1), m.group(2) or ""
+        if key in single and key not in out:
+            out[key] = value
+        elif key in record:
+            if key == start or not entries or key in entries[-1]:
+                entries.append({})
+            entries[-1][key] = value
+    if not out and not entries:
+        return FAIL
+    if record:
+        out[ENTRIES] = entries
+    return out
+
+
+def _infer_lines(distinct: list[str]) -> View | None:
+    counts = [_key_counts(v) for v in distinct]
+    common = set.intersection(*(set(c) for c in counts)) if counts else set()
+    if not common:
+        return None
+    single = sorted(k for k in common if all(c[k] == 1 for c in counts))
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for k in sorted(common - set(single)):
+        groups.setdefault(tuple(c[k] for c in counts), []).append(k)
+    record = max(groups.values(), key=len) if groups else []
+    view: View = {"parse": "lines", "single": single, "record": record}
+    if record:
+        first = distinct[0]
+        view["start"] = min(record, key=lambda k: first.find(f"{k}:"))
+    return view
+
+
 PARSERS: dict[str, Callable[[str], Any]] = {
     "number": _number,
     "boolean": _boolean,
@@ -172,6 +229,8 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 return {"parse": "boolean"}
             return None
         for kind, parse in PARSERS.items():
+            if kind == "number" and _codes(distinct):
+                continue
             parsed = [parse(v) for v in distinct]
             if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
                 view: View = {"parse": kind}
@@ -179,6 +238,12 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 if then is not None:
                     view["then"] = then
                 return view
+        lines = _infer_lines(distinct)
+        if lines is not None:
+            then = infer_view([_lines(v, lines) for v in distinct], depth + 1)
+            if then is not None:
+                lines["then"] = then
+            return lines
         return None
     if kinds == {dict}:
         keys = list(dict.fromkeys(k for v in vs for k in v))
@@ -211,6 +276,16 @@ def infer_root_view(results: Sequence[Any]) -> View | None:
     if read and all(type(r) is list for r in read) and any(r for r in read):
         view = {**(view or {}), "wrap": WRAP}
     return view
+
+
+def _codes(values: list[str]) -> bool:
+    """Digits that name rather than count: ids and postal codes (all digits, one length of four or
+    more, or eight digits or more). Read as numbers, they would meet rules of other sources that
+    hold them as strings (a database's product ids)."""
+    if not all(v.isdigit() for v in values):
+        return False
+    lengths = {len(v) for v in values}
+    return (len(lengths) == 1 and min(lengths) >= 4) or max(lengths) >= 8
 
 
 def _consistent(kind: str, parsed: list[Any]) -> bool:
@@ -248,7 +323,7 @@ def apply_view(view: View, value: Any) -> Any:
     if kind is not None:
         if type(value) is not str:
             return value
-        parsed = PARSERS[kind](value)
+        parsed = _lines(value, view) if kind == "lines" else PARSERS[kind](value)
         if parsed is FAIL:
             return value
         then = view.get("then")
@@ -270,6 +345,32 @@ def apply_view(view: View, value: Any) -> Any:
     if items is not None and type(value) is list:
         return [apply_view(items, e) for e in value]
     return value
+
+
+def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
+    """Places a view reads as text that hold something else (a number where ``"14"`` always was):
+    ``(path, value)`` each. The read value passes its own rules there, so this is what speaks."""
+    out: list[tuple[str, Any]] = []
+    if "wrap" in view:
+        inner = {k: v for k, v in view.items() if k != "wrap"}
+        return misreads(inner, value, where) if inner else out
+    if "parse" in view:
+        if value is not None and type(value) is not str:
+            out.append((where, value))
+        return out
+    if "tuple" in view:
+        if type(value) is not list:
+            return out
+        value = {f"{POS}{i}": e for i, e in enumerate(value)}
+    if "fields" in view and type(value) is dict:
+        for k, sub in view["fields"].items():
+            if k in value:
+                out.extend(misreads(sub, value[k], f"{where}.{k}"))
+    items = view.get("items")
+    if items is not None and type(value) is list:
+        for i, e in enumerate(value):
+            out.extend(misreads(items, e, f"{where}[{i}]"))
+    return out
 
 
 def describe(view: View, where: str = "$") -> list[str]:
@@ -296,4 +397,4 @@ def describe(view: View, where: str = "$") -> list[str]:
     return out
 
 
-__all__ = ["FAIL", "PARSERS", "View", "apply_view", "describe", "infer_root_view", "infer_view"]
+__all__ = ["FAIL", "PARSERS", "View", "apply_view", "describe", "infer_root_view", "infer_view", "misreads"]

@@ -21,8 +21,6 @@ The paper's studies keep ``vocabulary="paper"`` (the seven classes, registries p
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,8 +29,8 @@ from harness.monitor.paths import ARG, KEY, ROOT
 from harness.monitor.rules import Rule
 from harness.monitor.status import split_clean
 from harness.monitor.text import text_contracts, text_kinds
-from harness.monitor.thresholds import DEFAULT, Thresholds
-from harness.monitor.values import json_type
+from harness.monitor.thresholds import DEFAULT, Thresholds, constant_floor
+from harness.monitor.values import id_like, json_type
 from harness.monitor.views import View, apply_view, infer_root_view
 
 VOCABULARIES = ("paper", "wide")
@@ -59,25 +57,8 @@ KNOWN_SETS: tuple[tuple[str, ...], ...] = (
     _MONTHS,
     tuple(m[:3] for m in _MONTHS),
 )
+MIN_SHAPE_DISTINCT = 20  # a pattern from fewer distinct values met new kinds of ids on held-out traffic
 MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
-
-
-def constant_floor(th: Thresholds) -> int:
-    """Distinct executions a one-value domain needs: an unseen value's chance after n identical ones
-    is 1 / (n + 1) (Laplace's rule of succession), which must fall below 1 - confidence."""
-    return math.ceil(1 / (1 - th.confidence))
-
-
-_WORDLIKE = re.compile(r"^(?:[a-z][a-z0-9_ ./+-]{0,39}|[A-Z]{1,4}|[A-Z][a-z]+(?: [A-Za-z]+)*)$")
-
-
-def id_like(value: Any) -> bool:
-    """A constant that reads like an identifier (``HATHAT``, ``W0100123``, a hash) rather than a word
-    of a vocabulary (``cancelled``, ``image/png``, ``USD``, ``Economy``): seen constant in a sample,
-    an identifier says only that the sample asked about one thing."""
-    if type(value) is not str:
-        return False
-    return not _WORDLIKE.match(value) or any(c.isdigit() for c in value) and not value.islower()
 
 
 def known_set(values: list[Any]) -> list[str] | None:
@@ -118,7 +99,7 @@ def learn_wide(
     held_back: list[dict[str, Any]] = []
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
-    rules = _mend_domains(rules, th, held_back)
+    rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
     for tool, ex in index.items():
         rules.extend(_text_rules(tool, ex, th))
         rules.extend(_collection_rules(tool, ex, th))
@@ -130,6 +111,7 @@ def learn_wide(
     }
     if views:
         meta["views"] = views
+        meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
     if split.flagged or split.inferred:
         meta["set_aside"] = split.to_json()
     if held_back:
@@ -189,6 +171,43 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
     return out
 
 
+SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
+
+
+def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
+    """A count (integers) whose clean values came down to 1 or 2 says little by never being 0
+    (seats left, bags, unread messages): it keeps "> 0" only with a constant's support (a rule of
+    succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
+    far from 0 keep "> 0"."""
+    out = []
+    for r in rules:
+        if r.cls != "positive" or not r.params.get("strict", True) or r.fields[0].startswith(("sum(", "len(")):
+            out.append(r)
+            continue
+        values = [
+            row.get(r.fields[0])
+            for ex in index.get(r.tool, ())
+            for row in ex.rows.get(r.context, ())
+            if row.get(r.fields[0]) is not None
+        ]
+        ints = [v for v in values if type(v) is int]
+        if ints and len(ints) == len(values) and min(ints) <= SMALL_COUNT and len(ints) < constant_floor(th):
+            out.append(
+                Rule(
+                    r.tool,
+                    r.cls,
+                    r.context,
+                    r.fields,
+                    {**r.params, "strict": False},
+                    dict(r.support),
+                    r.source,
+                )
+            )
+        else:
+            out.append(r)
+    return out
+
+
 def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[str]]:
     """(context, field) -> the string values of every field that only ever held strings."""
     cols: dict[tuple[str, str], list[Any]] = {}
@@ -222,7 +241,7 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
         if len(distinct) < th.min_presence:
             continue
         support = {"n": len(values), "distinct": len(distinct)}
-        shape = infer_shape(distinct)
+        shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
         if shape is not None:
             rules.append(Rule(tool, "shape", context, (f,), shape, support))
         placeholder = no_placeholder_params(distinct, th.min_presence)
@@ -245,106 +264,12 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
 
 
 def _collection_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+    from harness.monitor.collection_mining import mine_collections
+
     return [
         Rule(tool, "collection", context, (f,), params, support)
         for context, f, params, support in mine_collections(executions, th)
     ]
 
 
-def _values_at(executions: Iterable[Execution]) -> dict[tuple[str, str], list[tuple[Any, dict[str, Any]]]]:
-    """(context, field) -> [(value, arguments)] for every list or object field of every element."""
-    out: dict[tuple[str, str], list[tuple[Any, dict[str, Any]]]] = {}
-    for ex in executions:
-        for context, rows in ex.rows.items():
-            for row in rows:
-                for f, v in row.items():
-                    if type(v) in (list, dict) and f and not f.startswith(("#", ARG)) and "(" not in f:
-                        out.setdefault((context, f), []).append((v, ex.args))
-                whole = row.get("")
-                if context == ROOT and type(whole) in (list, dict):
-                    out.setdefault((context, ""), []).append((whole, ex.args))
-    return out
-
-
-def mine_collections(
-    executions: list[Execution], th: Thresholds = DEFAULT
-) -> list[tuple[str, str, dict[str, Any], dict[str, int]]]:
-    """(context, field, params, support) of each collection rule of one tool's clean executions."""
-    found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
-    for (context, f), seen in sorted(_values_at(executions).items()):
-        distinct = {repr(v) for v, _ in seen}
-        if len(seen) < th.min_presence or len(distinct) < th.min_presence:
-            continue
-        lists = [(v, a) for v, a in seen if type(v) is list]
-        dicts = [v for v, _ in seen if type(v) is dict]
-        if len(lists) == len(seen):
-            found.extend((context, f, p, s) for p, s in _list_rules(lists, th))
-        elif len(dicts) == len(seen):
-            kept = _kept_keys(dicts)
-            if kept:
-                found.append((context, f, {"form": "has_keys", "keys": kept}, {"n": len(dicts)}))
-    return found
-
-
-def _list_rules(
-    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
-) -> list[tuple[dict[str, Any], dict[str, int]]]:
-    out: list[tuple[dict[str, Any], dict[str, int]]] = []
-    lengths = {len(v) for v, _ in lists}
-    if len(lengths) == 1 and min(lengths) >= 1:
-        out.append(({"form": "len_eq", "n": min(lengths)}, {"n": len(lists)}))
-    else:
-        numeric_args = sorted({k for _, a in lists for k, x in a.items() if type(x) is int})
-        for arg in numeric_args:
-            pairs = [(len(v), a[arg]) for v, a in lists if type(a.get(arg)) is int]
-            if (
-                len(pairs) >= th.min_presence
-                and len({lim for _, lim in pairs}) >= th.min_distinct_eq
-                and all(n <= lim for n, lim in pairs)
-                and any(n == lim for n, lim in pairs)
-            ):
-                out.append(({"form": "len_le_arg", "arg": arg}, {"n": len(pairs)}))
-    out.extend(_echo_sets(lists, th))
-    return out
-
-
-def _echo_sets(
-    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
-) -> list[tuple[dict[str, Any], dict[str, int]]]:
-    """Each key of the list's elements whose set of values equals (or sits within) a list argument."""
-    out: list[tuple[dict[str, Any], dict[str, int]]] = []
-    elements = [e for v, _ in lists for e in v]
-    if not elements or not all(type(e) is dict for e in elements):
-        return out
-    keys = sorted(set.intersection(*(set(e) for e in elements)))
-    list_args = sorted({k for _, a in lists for k, x in a.items() if type(x) is list})
-    for k in keys:
-        if not all(type(e[k]) in (str, int) for e in elements):
-            continue
-        for arg in list_args:
-            pairs = [([e[k] for e in v], a[arg]) for v, a in lists if type(a.get(arg)) is list]
-            try:
-                sets = [(set(g), set(x)) for g, x in pairs]
-            except TypeError:
-                continue
-            if len(pairs) < th.min_presence or len({frozenset(x) for _, x in sets}) < th.min_distinct_eq:
-                continue
-            if all(g == x for g, x in sets):
-                form = "echo_set"
-            elif all(g <= x for g, x in sets):
-                form = "subset"
-            else:
-                continue
-            out.append(({"form": form, "arg": arg, "key": k}, {"n": len(pairs)}))
-    return out
-
-
-def _kept_keys(dicts: list[dict[str, Any]]) -> list[str]:
-    """Entries every clean map held, where maps differ in their other entries (else it is a record,
-    whose fields have required rules of their own)."""
-    common = set.intersection(*(set(map(str, d)) for d in dicts))
-    union = set().union(*(set(map(str, d)) for d in dicts))
-    return sorted(common) if common and common != union else []
-
-
-__all__ = ["KNOWN_SETS", "VOCABULARIES", "constant_floor", "known_set", "learn_wide", "mine_collections"]
+__all__ = ["KNOWN_SETS", "VOCABULARIES", "known_set", "learn_wide"]

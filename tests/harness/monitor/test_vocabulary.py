@@ -259,3 +259,26 @@ def test_collections_keep_their_size_entries_and_echoed_members():
 def test_unknown_vocabulary_is_an_error():
     with pytest.raises(ValueError, match="unknown vocabulary"):
         learn([], vocabulary="huge")
+
+
+def test_rules_of_other_sources_read_the_result_as_sent():
+    """A view reads "500" as a number for the rules learned through it; a database's rule beside it
+    (merged) still reads the string it holds, so neither fires on a clean result."""
+    from harness.monitor.registry import Registry
+    from harness.monitor.rules import Rule
+
+    rows = [
+        {"tool": "order", "arguments": {"o": f"o{i}"}, "result": {"pieces": str(100 * (1 + i % 9)), "n": i}}
+        for i in range(40)
+    ]
+    learned = learn(rows)
+    assert "pieces" in learned.meta["views"]["order"]["fields"]
+    records = Registry(
+        [Rule("order", "type", "$", ("pieces",), {"types": ["string"]}, {"n": 40}, "records")],
+        {"source": "records"},
+    )
+    both = learned.merged(records)
+    assert not _fired(both, "order", {"pieces": "300", "n": 3}, {"o": "x"})
+    assert _fired(
+        both, "order", {"pieces": 300, "n": 3}, {"o": "x"}
+    )  # the database's rule, and the view's own
