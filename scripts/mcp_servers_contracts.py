@@ -23,14 +23,16 @@ Every fault kind changes what the result says. The servers come in two groups, r
 (duckdb, math, spreadsheet, spreadsheet-blocks) must not be (``--group tuning`` runs the first alone).
 ``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
 several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
-the tables; ``--json`` writes every figure, each clean receipt and one example per kind. The figures are
-the monitor's on these servers, not the paper's.
+the tables; ``--json`` writes every figure, each clean receipt, and per server and kind one receipt and
+up to three misses (the faulted result beside the same call's clean one). The figures are the monitor's
+on these servers, not the paper's.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -103,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             try:
                 o = measure(s, root / s.name, a.seed, a.record, a.clean, a.passes, kinds)
-            except (RuntimeError, OSError) as exc:
+            except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
                 print(f"error: {s.name}: {exc}", file=sys.stderr)
                 return 1
             outcomes.append(o)

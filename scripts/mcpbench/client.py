@@ -30,4 +30,13 @@ def session(command: list[str], calls: list[Call], errlog: IO[str] | None = None
                 out.append(await s.send_request(request, types.CallToolResult))
         return out
 
-    return anyio.run(go)
+    try:
+        return anyio.run(go)
+    except Exception as exc:  # one line naming the innermost cause, never the task group's traceback
+        raise RuntimeError(f"MCP session with {' '.join(command[-3:])!r} failed: {_innermost(exc)}") from exc
+
+
+def _innermost(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}"

@@ -25,6 +25,7 @@ from mcpbench.servers import ROOT, Server
 PY = sys.executable
 SHIM = str(Path(__file__).with_name("shim.py"))
 PREFIX = "[outcome monitor]"
+MISSES_SHOWN = 3  # per server and kind, in --json
 
 
 def seed_for(seed: int, *parts: str) -> int:
@@ -47,7 +48,8 @@ class Outcome:
     faulted: dict[str, list[int]] = field(default_factory=dict)  # kind -> [calls faulted, flagged]
     untouched: int = 0  # faulted-session calls no fault could apply to
     raw_first_broken: int = 0
-    examples: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> one receipt or one miss
+    # kind -> {"flagged": one receipt, "missed": a few misses, each faulted beside its clean result}
+    examples: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -121,7 +123,7 @@ def measure(
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     if len(lines) != len(got):
         raise RuntimeError(f"{server.name}: the shim logged {len(lines)} calls for {len(got)} made")
-    for (tool, _args), result, line in zip(faulted_calls, got, lines, strict=True):
+    for j, ((tool, args), result, line) in enumerate(zip(faulted_calls, got, lines, strict=True)):
         kind = line["fault"]
         receipt = _receipt(result)
         out.raw_first_broken += not _raw_first(result, line, receipt)
@@ -131,10 +133,15 @@ def measure(
         tally = out.faulted.setdefault(kind, [0, 0])
         tally[0] += 1
         tally[1] += receipt is not None
-        key = f"{kind}:{'flagged' if receipt is not None else 'missed'}"
-        if key not in out.examples:
-            shown = receipt if receipt is not None else _first_text(result)[:200]
-            out.examples[key] = {"tool": tool, "seen": shown}
+        seen = out.examples.setdefault(kind, {"flagged": None, "missed": []})
+        if receipt is not None and seen["flagged"] is None:
+            seen["flagged"] = {"tool": tool, "receipt": receipt}
+        elif receipt is None and len(seen["missed"]) < MISSES_SHOWN:
+            # the faulted text beside the same call's clean text (the held-out calls in the same order)
+            clean_text = _payload_text(clean[j % len(held)])
+            seen["missed"].append(
+                {"tool": tool, "arguments": args, "clean": clean_text, "faulted": _payload_text(result)}
+            )
     errlog.close()
     return out
 
@@ -148,6 +155,15 @@ def _raw_first(result: Any, line: dict[str, Any], receipt: Any) -> bool:
     if len(result.content) != line["blocks"] + extra:
         return False
     return receipt is None or _text_of(result.content[-1]).startswith(PREFIX)
+
+
+def _payload_text(result: Any) -> str:
+    """What a result says, cut to 400 characters: its structured content, else its blocks' text."""
+    if result.structured_content is not None:
+        text = json.dumps(result.structured_content)
+    else:
+        text = " | ".join(_text_of(b) for b in result.content if not _text_of(b).startswith(PREFIX))
+    return text[:400]
 
 
 def _text_of(block: Any) -> str:

@@ -33,10 +33,13 @@ def test_two_servers_clean_calls_draw_no_receipt_and_faults_are_counted(tmp_path
     if missing:
         pytest.skip(f"third-party MCP servers not installed ({', '.join(missing)}): run `make mcp-servers`")
     out = tmp_path / "figures.json"
+    keep = tmp_path / "keep"
     done = _run(
-        "--servers", ",".join(SMOKE), "--record", "60", "--clean", "20", "--passes", "1", "--json", str(out)
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+        "--servers", ",".join(SMOKE), "--record", "60", "--clean", "20", "--passes", "1", "--json", str(out),
+        "--keep", str(keep),
+    )  # fmt: skip
+    logs = "".join(f"\n--- {p}:\n{p.read_text()[-1500:]}" for p in sorted(keep.glob("*/stderr.log")))
+    assert done.returncode == 0, done.stderr[-2000:] + logs
     text = done.stdout
     assert f"== tuning servers: {', '.join(SMOKE)}" in text
     assert "raw result first and unchanged: yes, every call" in text
@@ -52,6 +55,11 @@ def test_two_servers_clean_calls_draw_no_receipt_and_faults_are_counted(tmp_path
         faulted = sum(n for n, _ in s["faulted"].values())
         assert faulted + s["untouched"] == 20  # one pass over the held-out calls, none an error
         assert all(0 <= hit <= n for n, hit in s["faulted"].values())
+        for kind, (n, hit) in s["faulted"].items():  # a receipt where one was flagged, up to 3 misses shown
+            shown = s["examples"][kind]
+            assert (shown["flagged"] is not None) == (hit > 0)
+            assert len(shown["missed"]) == min(3, n - hit)
+            assert all(m["faulted"] != m["clean"] for m in shown["missed"] if m["tool"] == "calculate")
         # the table's cell for each kind is the JSON's tally
         for kind, (n, hit) in s["faulted"].items():
             row = next(line for line in text.splitlines() if line.strip().startswith(kind + " "))
