@@ -29,7 +29,8 @@ def _values_at(executions: Iterable[Execution]) -> dict[tuple[str, str], list[tu
                     if type(v) in (list, dict) and f and not f.startswith(("#", ARG)) and "(" not in f:
                         out.setdefault((context, f), []).append((v, ex.args))
                 whole = row.get("")
-                if context == ROOT and type(whole) in (list, dict):
+                # the element itself: the result, a map's entry (a list of car types keyed by company)
+                if type(whole) is list or (type(whole) is dict and context == ROOT):
                     out.setdefault((context, ""), []).append((whole, ex.args))
     return out
 
@@ -101,6 +102,9 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
         and unseen_half(counts.values()) < 1 - th.confidence
     ):
         params["values"] = sorted(counts)
+    multi = [v for v in lists if len(v) >= 2]
+    if len(multi) >= th.min_distinct_eq and all(len(set(v)) == len(v) for v in multi):
+        params["distinct"] = True  # names in a listing (files, recipients): a duplicate is a copied entry
     if len(params) == 1:
         return []
     return [(params, {"n": len(lists), "distinct": len(distinct)})]
@@ -148,17 +152,24 @@ def _table_rules(
     for k in keys:
         columns = [[e[k] for e in v] for v in multi]
         flat = [x for c in columns for x in c]
-        if all(type(x) is int and type(x) is not bool or id_like(x) for x in flat) and all(
+        # identifiers only: id-like strings, or integers under an id's name (prices and counts differ
+        # within a short list by chance as often as not)
+        id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
+        if all((type(x) is int and id_name) or id_like(x) for x in flat) and all(
             len(set(c)) == len(c) for c in columns
         ):
             out.append(({"form": "unique", "key": k}, support))
         ordered = [[order_key(x) for x in c] for c in columns]
         if any(x is None for c in ordered for x in c) or len({type(x) for c in ordered for x in c}) != 1:
             continue
+        # an order needs lists long enough to show it: a pair is in order half the time (a first
+        # payment larger than a refund is not a sorted list)
+        long_enough = [c for c in ordered if len(set(c)) >= 3]
         for order in ("asc", "desc"):
             if (
                 all(_monotone(c, order) for c in ordered)
-                and sum(len(set(c)) > 1 for c in ordered) >= th.min_distinct_eq
+                and len(long_enough) >= th.min_distinct_eq
+                and sum(math.lgamma(len(c) + 1) / math.log(2) for c in long_enough) >= 2 * th.min_presence
             ):
                 out.append(({"form": "sorted", "key": k, "order": order}, support))
                 break

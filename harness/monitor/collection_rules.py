@@ -67,8 +67,7 @@ def compile_collection(
         keys = tuple(p["keys"])
 
         def check_keys(vals: Values, args: Values) -> Verdict:
-            # the result itself (field ""): its values are the element's own fields
-            v = vals.get(f, MISSING) if f else vals
+            v = vals.get(f, MISSING)
             if not isinstance(v, dict):
                 return None
             gone = [k for k in keys if k not in v]
@@ -94,11 +93,7 @@ def compile_collection(
         arg = str(p["arg"])
 
         def check_keys_echo(vals: Values, args: Values) -> Verdict:
-            v = (
-                vals.get(f, MISSING)
-                if f
-                else {k: x for k, x in vals.items() if "(" not in k and k[:1] != "#"}
-            )
+            v = vals.get(f, MISSING)
             asked = args.get(arg, MISSING)
             if not isinstance(v, dict) or not isinstance(asked, list):
                 return None
@@ -113,10 +108,16 @@ def compile_collection(
         kinds = tuple(p.get("not", ()))
         allowed = frozenset(p["values"]) if "values" in p else None
 
+        distinct = bool(p.get("distinct"))
+
         def check_elements(vals: Values, args: Values) -> Verdict:
             items = vals.get(f, MISSING)
             if not isinstance(items, list):
                 return None
+            if distinct:
+                strings = [e for e in items if type(e) is str]
+                if len(set(strings)) < len(strings):
+                    return (next(e for i, e in enumerate(strings) if e in strings[:i]),)
             for e in items:
                 if type(e) is not str:
                     continue
@@ -193,6 +194,7 @@ def collection_expected(p: Mapping[str, Any]) -> str:
     if form == "elements":
         parts = [f"one of {len(p['values'])} known values"] if "values" in p else []
         parts += [f"not {_KIND[k]}" for k in p.get("not", ())]
+        parts += ["no two alike"] if p.get("distinct") else []
         return "elements " + ", ".join(parts)
     if form == "uniform":
         return "elements with the same fields"
@@ -224,6 +226,7 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
             shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in p["values"][:MAX_KEYS])
             parts.append(f"be one of {shown}")
         parts += [f"not be {_KIND[k]}" for k in p.get("not", ())]
+        parts += ["differ from the others"] if p.get("distinct") else []
         return f"every element of {a} must " + " and ".join(parts) + " (as every clean element did)"
     if form == "uniform":
         return f"every element of {a} must have the same fields (as in every clean result)"

@@ -134,8 +134,10 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Run:
     for i, c in enumerate(plan.checks):
         ns[f"Cx{i}"] = c
         r = c.rule
-        if r.params.get("guard") or (
-            r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains")
+        if (
+            r.params.get("guard")
+            or (r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains"))
+            or (r.cls == "echo" and r.params.get("part"))
         ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn

@@ -80,6 +80,7 @@ class _ContextPlan:
     # all of the above as one generated function, set by _compile_tool right after construction
     run: Run = None  # type: ignore[assignment]
     keyed: bool = False  # a rule reads the map entry's key (#key): it is put beside the entry's fields
+    whole: bool = False  # a rule reads an object element itself (field ""): it is put beside its fields
 
 
 def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
@@ -129,6 +130,8 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
             domain,
             checks,
             keyed=KEY in needed,
+            # the element's own type rule reads it apart (shape_types): only other rules need it beside
+            whole=any("" in r.fields and not (r.cls == "type" and r.fields[0] == "") for r in rs),
         )
         plan.run = generate(plan, _violation)
         plans.append(plan)
@@ -334,10 +337,12 @@ def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found:
                     found.append(_violation(c, index, element))
                     continue  # field rules of a non-object are implied: skip them
             if type(element) is dict:
-                if plan.getters or plan.keyed:
+                if plan.getters or plan.keyed or plan.whole:
                     vals = element.copy()
                     for f, g in plan.getters:
                         vals[f] = g(element)
+                    if plan.whole:
+                        vals[""] = element
                 else:
                     vals = element  # read-only: top-level fields straight from the result
             else:

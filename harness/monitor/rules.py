@@ -16,6 +16,7 @@ from typing import Any
 from harness.monitor.collection_rules import collection_expected, collection_sentence, compile_collection
 from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
 from harness.monitor.shapes import compile_shape, shape_expected, shape_sentence
+from harness.monitor.status import check_error_result
 from harness.monitor.text import compile_text, text_expected, text_sentence
 from harness.monitor.values import MISSING, date_key, is_number, same_value, supplied, type_ok
 
@@ -164,6 +165,8 @@ class Rule:
                 return f"a key of {p['reference']}"
             return "one of " + _listed(p["values"])
         if c == "echo":
+            if p.get("part") == "date":
+                return f"on the day of {self.fields[1]}"
             return f"== {display_path(self.context, KEY) if self.fields[1] == KEY else self.fields[1]}"
         if c == "date_order":
             return f"<= {display_path(self.context, self.fields[1])}"
@@ -222,6 +225,8 @@ class Rule:
         if c == "echo":
             if self.fields[1] == KEY:
                 return f"{a} must equal {self.name(1)}"
+            if p.get("part") == "date":
+                return f"{a} must fall on the day {self.name(1)} of the call names"
             return f"{a} must equal {self.name(1)} of the call"
         if c == "date_order":
             return f"{a} must not be later than {self.name(1)}"
@@ -408,6 +413,8 @@ def _c_domain(r: Rule) -> Check:
 def _c_echo(r: Rule) -> Check:
     f = r.fields[0]
     ga = _getter(r.fields[1])
+    if r.params.get("part") == "date":
+        return _c_echo_day(f, ga)
 
     def check(vals: Values, args: Values) -> Verdict:
         v = vals.get(f, MISSING)
@@ -417,6 +424,19 @@ def _c_echo(r: Rule) -> Check:
         if is_number(v) and is_number(a):
             return None if abs(v - a) <= 1e-9 * max(1.0, abs(a)) else (v,)
         return None if v == a else (v,)
+
+    return check
+
+
+def _c_echo_day(f: str, ga: Callable[[Values, Values], Any]) -> Check:
+    """The day of a date or datetime equals a day the call asked for (the wide vocabulary's)."""
+
+    def check(vals: Values, args: Values) -> Verdict:
+        v, a = vals.get(f, MISSING), ga(vals, args)
+        kv, ka = date_key(v), date_key(a)
+        if kv is None or ka is None:
+            return None
+        return None if kv[:10] == ka[:10] else (v,)
 
     return check
 
@@ -557,6 +577,12 @@ def _c_member(r: Rule) -> Check:
     return check_member
 
 
+def _c_text(r: Rule) -> Check:
+    if r.params.get("form") == "error_result":
+        return check_error_result
+    return compile_text(r)
+
+
 def _c_collection(r: Rule) -> Check:
     return compile_collection(r.fields[0], r.params)
 
@@ -573,7 +599,7 @@ _COMPILERS = {
     "echo": _c_echo,
     "date_order": _c_date,
     "relation": _c_relation,
-    "text": compile_text,
+    "text": _c_text,
     "collection": _c_collection,
     "shape": _c_shape,
 }

@@ -96,6 +96,13 @@ def result_error(result: Any, own_shapes: Iterable[str] = (), depth: int = 0) ->
     return None
 
 
+def check_error_result(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The ``text`` rule ``error_result`` on the result itself (field ``""``, read as sent): it is an
+    error by the inference that set a recording's errors aside, where no clean result of the tool was."""
+    v = vals.get("", vals)
+    return (v,) if result_error(v) is not None else None
+
+
 @dataclass
 class Split:
     """Rows of a recording split by status: the clean ones, and what was set aside per tool."""
@@ -145,4 +152,4 @@ def split_clean(rows: Iterable[Mapping[str, Any]]) -> Split:
     return out
 
 
-__all__ = ["Split", "result_error", "split_clean", "text_error"]
+__all__ = ["Split", "check_error_result", "result_error", "split_clean", "text_error"]

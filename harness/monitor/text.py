@@ -96,6 +96,7 @@ ERROR_PREFIXES = (
 )
 KINDS = ("html", "error", "empty")
 _KIND_WORDS = {
+    "error_result": "an error (by the status inference that set errors aside when learning)",
     "html": "an HTML page or HTTP error",
     "error": "an error message",
     "empty": "empty",

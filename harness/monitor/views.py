@@ -247,6 +247,10 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
         return None
     if kinds == {dict}:
         keys = list(dict.fromkeys(k for v in vs for k in v))
+        if _map_like(vs, keys):
+            # keyed by names or ids (ratings by hotel): one view for every entry, named or not yet seen
+            sub = infer_view([x for v in vs for x in v.values()], depth + 1)
+            return {"entries": sub} if sub is not None else None
         fields = {}
         for k in keys:
             sub = infer_view([v[k] for v in vs if k in v], depth + 1)
@@ -286,6 +290,14 @@ def _codes(values: list[str]) -> bool:
         return False
     lengths = {len(v) for v in values}
     return (len(lengths) == 1 and min(lengths) >= 4) or max(lengths) >= 8
+
+
+MAP_KEYS = 7  # as mapdetect: many keys, each object holding few of them
+MAP_SHARE = 0.5
+
+
+def _map_like(dicts: list[dict[str, Any]], keys: list[Any]) -> bool:
+    return len(keys) >= MAP_KEYS and sum(len(d) for d in dicts) <= MAP_SHARE * len(keys) * len(dicts)
 
 
 def _consistent(kind: str, parsed: list[Any]) -> bool:
@@ -332,6 +344,9 @@ def apply_view(view: View, value: Any) -> Any:
         if type(value) is not list:
             return value
         value = {f"{POS}{i}": e for i, e in enumerate(value)}
+    entries = view.get("entries")
+    if entries is not None:
+        return {k: apply_view(entries, v) for k, v in value.items()} if type(value) is dict else value
     if "fields" in view:
         if type(value) is not dict:
             return value
@@ -362,6 +377,9 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
         if type(value) is not list:
             return out
         value = {f"{POS}{i}": e for i, e in enumerate(value)}
+    if "entries" in view and type(value) is dict:
+        for k, x in value.items():
+            out.extend(misreads(view["entries"], x, f"{where}.{k}"))
     if "fields" in view and type(value) is dict:
         for k, sub in view["fields"].items():
             if k in value:
@@ -390,6 +408,8 @@ def describe(view: View, where: str = "$") -> list[str]:
         return out
     if "tuple" in view:
         out.append(f"{where}: a list of {view['tuple']} read by position ({POS}0, {POS}1, ...)")
+    if "entries" in view:
+        out.extend(describe(view["entries"], f"{where}.*"))
     for k, sub in view.get("fields", {}).items():
         out.extend(describe(sub, f"{where}.{k}"))
     if "items" in view:

@@ -30,7 +30,7 @@ from harness.monitor.rules import Rule
 from harness.monitor.status import split_clean
 from harness.monitor.text import text_contracts, text_kinds
 from harness.monitor.thresholds import DEFAULT, Thresholds, constant_floor
-from harness.monitor.values import id_like, json_type
+from harness.monitor.values import cached_date_key, id_like, json_type
 from harness.monitor.views import View, apply_view, infer_root_view
 
 VOCABULARIES = ("paper", "wide")
@@ -100,9 +100,26 @@ def learn_wide(
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
     rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
+    clean_rows: dict[str, int] = {}
+    for r in split.clean:
+        clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
+    raw_rules: list[Rule] = []
     for tool, ex in index.items():
         rules.extend(_text_rules(tool, ex, th))
         rules.extend(_collection_rules(tool, ex, th))
+        rules.extend(_day_echoes(tool, ex, th))
+        if clean_rows.get(tool, 0) >= th.min_presence:
+            # what set errors aside at learning speaks at checking: read as sent, whatever the view
+            raw_rules.append(
+                Rule(
+                    tool,
+                    "text",
+                    ROOT,
+                    ("",),
+                    {"form": "error_result", "not": "error_result"},
+                    {"n": clean_rows[tool]},
+                )
+            )
     meta: dict[str, Any] = {
         "source": "traces",
         "vocabulary": "wide",
@@ -112,6 +129,7 @@ def learn_wide(
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
+    rules.extend(raw_rules)
     if split.flagged or split.inferred:
         meta["set_aside"] = split.to_json()
     if held_back:
@@ -181,7 +199,11 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
     far from 0 keep "> 0"."""
     out = []
     for r in rules:
-        if r.cls != "positive" or not r.params.get("strict", True) or r.fields[0].startswith(("sum(", "len(")):
+        if (
+            r.cls != "positive"
+            or not r.params.get("strict", True)
+            or r.fields[0].startswith(("sum(", "len("))
+        ):
             out.append(r)
             continue
         values = [
@@ -238,16 +260,16 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
     rules = []
     for (context, f), values in sorted(_string_columns(executions).items()):
         distinct = list(dict.fromkeys(values))
+        support = {"n": len(values), "distinct": len(distinct)}
+        # a placeholder is never a value a field held clean: few distinct values over enough rows will do
+        placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
+        if placeholder is not None:
+            rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
         if len(distinct) < th.min_presence:
             continue
-        support = {"n": len(values), "distinct": len(distinct)}
         shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
         if shape is not None:
             rules.append(Rule(tool, "shape", context, (f,), shape, support))
-        placeholder = no_placeholder_params(distinct, th.min_presence)
-        if placeholder is not None:
-            rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
-        if shape is not None:
             continue  # a pattern already says what an error page or an empty value is not
         if (context, f) == (ROOT, ""):
             params_list = text_contracts(distinct, th.min_presence)
@@ -261,6 +283,39 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
         for params in params_list:
             rules.append(Rule(tool, "text", context, (f,), params, support))
     return rules
+
+
+def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+    """A date or datetime field that falls on the day a date argument names (the events of a day, a
+    booking's date): echo rules with ``part: date``, with an echo's support (7 rows, 3 distinct days)."""
+    cols: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    for ex in executions:
+        days = {k: v for k, v in ex.args.items() if type(v) is str and cached_date_key(v) is not None}
+        if not days:
+            continue
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if (
+                        f.startswith((ARG, "#"))
+                        or "(" in f
+                        or type(v) is not str
+                        or cached_date_key(v) is None
+                    ):
+                        continue
+                    for k, a in days.items():
+                        cols.setdefault((context, f, k), []).append(
+                            (cached_date_key(v) or "", cached_date_key(a) or "")
+                        )
+    out = []
+    for (context, f, k), pairs in sorted(cols.items()):
+        if (
+            len(pairs) >= th.min_pair_samples
+            and len({a[:10] for _, a in pairs}) >= th.min_distinct_eq
+            and all(v[:10] == a[:10] for v, a in pairs)
+        ):
+            out.append(Rule(tool, "echo", context, (f, ARG + k), {"part": "date"}, {"n": len(pairs)}))
+    return out
 
 
 def _collection_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:

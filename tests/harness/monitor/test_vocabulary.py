@@ -282,3 +282,83 @@ def test_rules_of_other_sources_read_the_result_as_sent():
     assert _fired(
         both, "order", {"pieces": 300, "n": 3}, {"o": "x"}
     )  # the database's rule, and the view's own
+
+
+def test_an_error_result_fires_for_any_tool_learned_from_enough_clean_rows():
+    rows = [{"tool": "status", "arguments": {}, "result": "On branch main\nnothing to commit"}] * 9
+    reg = learn(rows)
+    assert _fired(reg, "status", "Error: upstream request timed out", {})
+    assert _fired(reg, "status", "<html><title>502 Bad Gateway</title></html>", {})
+    assert not _fired(reg, "status", "On branch dev\nnothing to commit", {})
+
+
+def test_lists_of_names_keep_their_kind_and_no_duplicates():
+    rng = random.Random(4)
+    files = [f"file{k}.txt" for k in range(30)]
+    rows = [
+        {
+            "tool": "ls",
+            "arguments": {"d": f"d{i}"},
+            "result": {"content": rng.sample(files, rng.randint(2, 6))},
+        }
+        for i in range(30)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "ls", {"content": ["file1.txt", "file1.txt"]}, {"d": "x"})
+    assert _fired(
+        reg, "ls", {"content": ["file1.txt", "<html><body>502 Bad Gateway</body></html>"]}, {"d": "x"}
+    )
+    assert not _fired(reg, "ls", {"content": ["file1.txt", "file2.txt"]}, {"d": "x"})
+
+
+def test_a_map_keyed_by_the_names_asked_for_keeps_them():
+    rng = random.Random(5)
+    hotels = [f"Hotel {c}" for c in "ABCDEFGHIJ"]
+    rows = []
+    for i in range(20):
+        asked = rng.sample(hotels, rng.randint(1, 4))
+        rows.append(
+            {
+                "tool": "ratings",
+                "arguments": {"names": asked},
+                "result": {h: f"Rating: {i % 5}" for h in asked},
+            }
+        )
+    reg = learn(rows)
+    args = rows[0]["arguments"]
+    result = rows[0]["result"]
+    assert not _fired(reg, "ratings", result, args)
+    dropped = dict(list(result.items())[1:]) if len(result) > 1 else {}
+    assert _fired(reg, "ratings", dropped, args)
+
+
+def test_events_fall_on_the_day_asked_for_and_logs_stay_sorted():
+    rng = random.Random(6)
+    rows = []
+    for i in range(20):
+        day = f"2024-05-{1 + i:02d}"
+        events = sorted(f"{day}T{rng.randint(8, 18):02d}:00:00" for _ in range(rng.randint(3, 5)))
+        rows.append(
+            {
+                "tool": "day",
+                "arguments": {"day": day},
+                "result": [{"id": f"e{i}{k}", "start": t} for k, t in enumerate(events)],
+            }
+        )
+    reg = learn(rows)
+    good = rows[2]["result"]
+    assert not _fired(reg, "day", good, {"day": "2024-05-03"})
+    moved = [{**good[0], "start": "2024-04-20T09:00:00"}, *good[1:]]
+    assert _fired(reg, "day", moved, {"day": "2024-05-03"})
+    shuffled = [good[-1], *good[:-1]]
+    assert _fired(reg, "day", shuffled, {"day": "2024-05-03"})
+
+
+def test_a_number_where_text_always_was_fires():
+    rows = [
+        {"tool": "calc", "arguments": {"e": f"{i}+1"}, "result": {"result": str(i * 7 + 1)}}
+        for i in range(20)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "calc", {"result": 22}, {"e": "x"})
+    assert not _fired(reg, "calc", {"result": "22"}, {"e": "x"})
