@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--servers", default="all", help=f"all, or a comma list of: {', '.join(BY_NAME)}")
     ap.add_argument("--record", type=int, default=150, help="clean calls recorded per server (default 150)")
-    ap.add_argument("--clean", type=int, default=80, help="held-out clean calls per server (default 80)")
-    ap.add_argument("--passes", type=int, default=2, help="times the held-out calls are replayed faulted (2)")
+    ap.add_argument("--clean", type=int, default=160, help="held-out clean calls per server (default 160)")
+    ap.add_argument("--passes", type=int, default=1, help="times the held-out calls are replayed faulted (1)")
     ap.add_argument(
         "--group",
         default="all",

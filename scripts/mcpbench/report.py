@@ -56,13 +56,15 @@ def group_lines(group: str, outcomes: list[Outcome]) -> list[str]:
 
 def server_lines(outcomes: Iterable[Outcome]) -> list[str]:
     lines = [
-        "Servers (recorded clean calls through the proxy, rules learned, faulted-session calls no fault fit):"
+        "Servers (clean calls recorded through the proxy, rules learned, held-out calls that repeat a recorded "
+        "one, faulted-session calls no fault fit):"
     ]
     for o in outcomes:
         shown = " [shim-presented form]" if o.present else ""
         lines.append(
             f"  {o.server:<19} {o.group:<8} recorded {o.recorded:>4} ({o.record_errors} errors skipped), "
-            f"{o.rules:>4} rules, untouched {o.untouched:>3}: {o.forms}{shown}"
+            f"{o.rules:>4} rules, repeats {o.repeats:>2}/{o.clean_calls}, untouched {o.untouched:>3}: "
+            f"{o.forms}{shown}"
         )
     return lines
 
@@ -91,9 +93,11 @@ def summary_lines(outcomes: list[Outcome]) -> list[str]:
         hit = sum(t[1] for o in chosen for t in o.faulted.values())
         cc = sum(o.clean_calls for o in chosen)
         cr = sum(len(o.clean_receipts) for o in chosen)
+        new = cc - sum(o.repeats for o in chosen)
+        new_r = sum(not r["repeat"] for o in chosen for r in o.clean_receipts)
         lines.append(
             f"summary, {group}: {_share(hit, n)} of faulted calls flagged over every kind; "
-            f"{cr} receipts on {cc} held-out clean calls"
+            f"{cr} receipts on {cc} held-out clean calls ({new_r} on the {new} that repeat no recorded call)"
         )
     cc = sum(o.clean_calls for o in outcomes)
     cr = sum(len(o.clean_receipts) for o in outcomes)

@@ -44,6 +44,7 @@ class Outcome:
     rules: int = 0
     learn_note: str = ""
     clean_calls: int = 0
+    repeats: int = 0  # held-out clean calls identical (tool and arguments) to a recorded one
     clean_receipts: list[dict[str, Any]] = field(default_factory=list)
     faulted: dict[str, list[int]] = field(default_factory=dict)  # kind -> [calls faulted, flagged]
     untouched: int = 0  # faulted-session calls no fault could apply to
@@ -87,6 +88,7 @@ def measure(
     rng = random.Random(seed_for(seed, server.name, "workload"))
     calls = [server.workload(rng, fixture) for _ in range(n_record + n_clean)]
     train, held = calls[:n_record], calls[n_record:]
+    recorded_keys = {json.dumps(c, sort_keys=True) for c in train}
     upstream = fixture.command
     if server.present:  # the shim presents the server's results in another form, faulting nothing
         upstream = _shim([], 0, None, server.present, fixture.command)
@@ -111,9 +113,11 @@ def measure(
         if result.is_error:
             continue
         out.clean_calls += 1
+        repeat = json.dumps([tool, args], sort_keys=True) in recorded_keys
+        out.repeats += repeat
         receipt = _receipt(result)
         if receipt is not None:
-            out.clean_receipts.append({"tool": tool, "arguments": args, "receipt": receipt})
+            out.clean_receipts.append({"tool": tool, "arguments": args, "receipt": receipt, "repeat": repeat})
 
     log = work / "shim.jsonl"
     log.unlink(missing_ok=True)

@@ -101,7 +101,7 @@ def git_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
 
     git("init", "-q", "-b", "main")
     files = ("src/app.py", "src/util.py", "README.md", "docs/guide.md")
-    shas, when = [], base
+    shas, stamps, when = [], [], base
     for i in range(40):
         name, email = rng.choice(AUTHORS)
         path = repo / rng.choice(files)
@@ -115,22 +115,31 @@ def git_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixture:
         git("commit", "-q", "-m", message, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email, GIT_COMMITTER_NAME=name,
             GIT_COMMITTER_EMAIL=email, GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)  # fmt: skip
         shas.append(git("rev-parse", "HEAD"))
+        stamps.append(stamp[:19])
         if i in (12, 25, 33):
             git("branch", f"feature/{WORDS[i % len(WORDS)]}")
-    return Fixture([*binary], {"repo": str(repo), "shas": shas})
+    return Fixture([*binary], {"repo": str(repo), "shas": shas, "stamps": stamps})
 
 
 def git_call(rng: random.Random, fx: Fixture) -> Call:
-    repo, shas = fx.facts["repo"], fx.facts["shas"]
+    repo, shas, stamps = fx.facts["repo"], fx.facts["shas"], fx.facts["stamps"]
     r = rng.random()
-    if r < 0.4:
-        return "git_log", {"repo_path": repo, "max_count": rng.randrange(1, 13)}
+    if r < 0.2:
+        return "git_log", {"repo_path": repo, "max_count": rng.randrange(1, 31)}
+    if r < 0.4:  # a window between two commits' times: never empty
+        i, j = sorted(rng.sample(range(len(stamps)), 2))
+        window = {"start_timestamp": stamps[i], "end_timestamp": stamps[j]}
+        return "git_log", {"repo_path": repo, "max_count": rng.randrange(1, 31), **window}
     if r < 0.7:
-        return "git_show", {"repo_path": repo, "revision": rng.choice(shas)}
+        k = rng.randrange(len(shas))
+        revision = rng.choice((shas[k], shas[k][:8], f"HEAD~{len(shas) - 1 - k}"))
+        return "git_show", {"repo_path": repo, "revision": revision}
     if r < 0.8:
-        return "git_branch", {"repo_path": repo, "branch_type": rng.choice(("local", "all"))}
-    if r < 0.9:
-        return "git_diff", {"repo_path": repo, "target": rng.choice(shas[-12:-1])}
+        contains = {"contains": rng.choice(shas)} if rng.random() < 0.6 else {}
+        return "git_branch", {"repo_path": repo, "branch_type": rng.choice(("local", "all")), **contains}
+    if r < 0.95:
+        k = rng.randrange(1, 20)
+        return "git_diff", {"repo_path": repo, "target": rng.choice((shas[-1 - k], f"HEAD~{k}"))}
     return "git_status", {"repo_path": repo}
 
 
