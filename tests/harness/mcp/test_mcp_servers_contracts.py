@@ -4,6 +4,7 @@ draw no receipt and that the raw result stays first; not the share flagged (that
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import subprocess
@@ -104,3 +105,18 @@ def test_a_text_fault_keeps_a_wrapped_result_wrapped():
     got = FAULTS["error_page"](p, random.Random(0), Context("calculate", {}, {}))
     assert got is not None and got.form == "structured" and list(got.value) == ["result"]
     assert got.value["result"].startswith("<!DOCTYPE html>")
+
+
+def test_the_benchmark_shares_no_code_with_the_project():
+    """The shim, its faults and the driver import nothing of the project (the fault library included): the
+    monitor is reached only through its command line, as a user would."""
+    for path in sorted((REPO / "scripts" / "mcpbench").glob("*.py")) + [SCRIPT]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            roots = {n.split(".")[0] for n in names}
+            assert not roots & {"harness", "core", "environments", "analysis"}, (path.name, names)
