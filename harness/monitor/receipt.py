@@ -44,6 +44,7 @@ class Annotation:
     receipt: Receipt | None = None  # None when no rule was violated
     recovery_tools: list[str] = field(default_factory=list)
     n_admissible: int = 0
+    note: str | None = None  # set when the result could not be checked (it passes through raw)
 
     @property
     def fired(self) -> bool:
@@ -77,6 +78,7 @@ class Monitor:
         self.registry = registry
         self.catalog = dict(catalog or {})
         self.variant = variant
+        self.n_unchecked = 0  # results annotate could not check (passed through raw, with a note)
 
     def annotate(
         self,
@@ -86,15 +88,23 @@ class Monitor:
         exposed_tools: Sequence[str] = (),
         status: str = "ok",
     ) -> Annotation:
+        """The verdict on one result. Never raises because of the result: one the monitor cannot
+        check (nested past Python's recursion limit, say) comes back raw, unannotated, with a
+        ``note``, and is counted in ``n_unchecked``."""
         if status == "error":
             return Annotation(result)  # explicit failures are already visible to the agent
-        violations = self.registry.check(tool, arguments or {}, result)
-        if not violations:
-            return Annotation(result)
-        fields = [f for v in violations for f in _violated_fields(v)]
-        # with no episode interface given, the whole catalog is the public interface (or just a retry)
-        tools = recovery_tools(tool, fields, self.catalog, exposed_tools or ([] if self.catalog else [tool]))
-        receipt = self.render(violations, tools)
+        try:
+            violations = self.registry.check(tool, arguments or {}, result)
+            if not violations:
+                return Annotation(result)
+            fields = [f for v in violations for f in _violated_fields(v)]
+            # with no episode interface given, the whole catalog is the public interface (or just a retry)
+            exposed = exposed_tools or ([] if self.catalog else [tool])
+            tools = recovery_tools(tool, fields, self.catalog, exposed)
+            receipt = self.render(violations, tools)
+        except Exception as exc:  # the monitor must never be what breaks a tool call
+            self.n_unchecked += 1
+            return Annotation(result, note=f"not checked: {_reason(exc)}")
         return Annotation(
             {"tool_result": result, "outcome_monitor": receipt}, violations, receipt, tools, len(tools)
         )
@@ -118,6 +128,11 @@ class Monitor:
         return MonitorInterposer(lambda _ctx: self)(call, result, ctx)
 
 
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
+
+
 def _violated_fields(v: Violation) -> list[str]:
     return [v.path]
 
@@ -139,7 +154,8 @@ def wrap_tool(
 ) -> Callable[P, R | dict[str, Any]]:
     """``fn`` with every result checked by ``monitor``: returned as it is when clean, else
     ``{"tool_result": <raw>, "outcome_monitor": <receipt>}``. ``name`` is the tool's name in the
-    registry (default: the function's). Exceptions pass through unchanged; the signature and
+    registry (default: the function's). Exceptions pass through unchanged, and the monitor adds none
+    (a result it cannot check is returned raw, counted in ``monitor.n_unchecked``); the signature and
     docstring are kept (``functools.wraps``), so frameworks that read them see the original."""
     tool = name or fn.__name__
     sig = inspect.signature(fn)
@@ -193,4 +209,5 @@ def annotate_stream(
             "content": ann.content,
             "recovery_tools": ann.recovery_tools,
             "n_admissible": ann.n_admissible,
+            **({"note": ann.note} if ann.note is not None else {}),
         }

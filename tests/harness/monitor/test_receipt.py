@@ -83,3 +83,51 @@ def test_wrap_tool_and_stream():
     rows = [{"tool": "get_quote", "arguments": {"ticker": "T001"}, "result": r} for r in (GOOD, BAD)]
     out = list(annotate_stream(Monitor(REG, CAT), rows, EXPOSED))
     assert [bool(o["violations"]) for o in out] == [False, True] and out[1]["receipt"]["recovery_tools"]
+
+
+def _nested(depth: int) -> list:
+    value: list = [1.0]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+class _Broken:
+    """A registry whose check raises, as any checking bug would."""
+
+    def check(self, tool, arguments, result):
+        raise ValueError("a rule that cannot read this result")
+
+
+def test_a_result_it_cannot_check_passes_through_raw_with_a_note_and_is_counted():
+    mon = Monitor(_Broken(), CAT)  # type: ignore[arg-type]
+    ann = mon.annotate("get_quote", {"ticker": "T001"}, BAD, EXPOSED)
+    assert ann.content is BAD and ann.receipt is None and not ann.fired and ann.violations == []
+    assert ann.note == "not checked: ValueError: a rule that cannot read this result"
+    assert mon.n_unchecked == 1
+    wrapped = wrap_tool(lambda ticker: BAD, mon, name="get_quote", exposed_tools=EXPOSED)
+    assert wrapped("T001") is BAD and mon.n_unchecked == 2
+    rows = [{"tool": "get_quote", "arguments": {"ticker": "T001"}, "result": BAD}]
+    (out,) = annotate_stream(mon, rows, EXPOSED)
+    assert out["note"].startswith("not checked: ValueError") and out["content"] is BAD
+    assert mon.annotate("get_quote", {}, BAD, EXPOSED, status="error").note is None  # not checked at all
+    assert mon.n_unchecked == 3
+
+
+@pytest.mark.parametrize("where", ["bare", "in_a_field"])
+def test_a_result_nested_100000_deep_never_raises_out_of_annotate_or_a_wrapped_tool(where):
+    """Past Python's recursion limit for any recursive walk: it is either checked or passed through
+    raw with a note (and counted), never an exception; results after it are checked as before."""
+    deep = _nested(100_000)
+    result = deep if where == "bare" else {**GOOD, "volume": deep}
+    mon = Monitor(REG, CAT)
+    ann = mon.annotate("get_quote", {"ticker": "T001"}, result, EXPOSED)
+    if ann.note is not None:
+        assert ann.note.startswith("not checked: ") and ann.content is result and ann.receipt is None
+    assert mon.n_unchecked == (ann.note is not None)
+    wrapped = wrap_tool(lambda ticker: result, mon, name="get_quote", exposed_tools=EXPOSED)
+    out = wrapped("T001")
+    assert out is result or out["tool_result"] is result
+    rows = [{"tool": "get_quote", "arguments": {"ticker": "T001"}, "result": r} for r in (result, BAD, GOOD)]
+    got = list(annotate_stream(mon, rows, EXPOSED))
+    assert [bool(o["violations"]) for o in got[1:]] == [True, False]
