@@ -67,7 +67,7 @@ DOMAIN_OPTIONS = ("domain", "suite", "category")
 
 
 def world_options(args: argparse.Namespace) -> dict[str, str]:
-    """``--domain X`` (the world's own domain option: taubench's domain, agentdojo's suite, bfcl's
+    """``--domain X`` (the world's own domain option: a world's domain, suite or
     category) and every ``--option KEY=VALUE``."""
     out: dict[str, str] = {}
     for item in getattr(args, "option", None) or []:
@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--out", required=True)
     lp.add_argument(
         "--domain",
-        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+        help="with --env: the world's domain (its make's option domain, suite or category)",
     )
     lp.add_argument(
         "--option",
@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     cp.add_argument("--env", help="a registered world: its tool catalog gives the recovery tools")
     cp.add_argument(
         "--domain",
-        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+        help="with --env: the world's domain (its make's option domain, suite or category)",
     )
     cp.add_argument(
         "--option",
@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     vp.add_argument("--tool")
     vp.add_argument(
         "--domain",
-        help="with --env: the world's domain (taubench's domain, agentdojo's suite, bfcl's category)",
+        help="with --env: the world's domain (its make's option domain, suite or category)",
     )
     vp.add_argument(
         "--option",
