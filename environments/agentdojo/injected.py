@@ -46,6 +46,18 @@ def injection_calls(
     return tuple((c.function, json.dumps(dict(c.args))) for c in calls)
 
 
+def empty_injections(world: Any) -> list[str]:
+    """``<suite>.<injection task>`` of the world's suites whose ground truth makes no call (on the suite's
+    first user task's environment): goals the package leaves to the model (e-mail every unread e-mail ...)."""
+    out = []
+    for s in world.suites:
+        first = f"{s}.{next(iter(package.suite(s, world.version).user_tasks))}"
+        out += [
+            f"{s}.{iid}" for iid in goals(s, world.version) if not injection_calls(first, iid, world.version)
+        ]
+    return out
+
+
 def _texts(obj: Any) -> list[str]:
     if isinstance(obj, str):
         return [obj]

@@ -65,7 +65,9 @@ class AgentDojoPlugin(Plugin):
         """``agentdojo_hash``: the ``n`` tasks (default all) with the smallest stable_int(seed, salt, task_id);
         ``exclude_no_call`` (default true) first drops the tasks whose check passes with no call;
         ``exclude_no_flow`` (default false) the tasks whose plan carries no value read into a write or
-        the answer (a read fault cannot reach their grade through the world's players)."""
+        the answer (a read fault cannot reach their grade through the world's players);
+        ``exclude_empty_injections`` (default false; under an attack) the pairs whose injection task's ground
+        truth makes no call (the simulated players could not carry the injected goal out)."""
         if rule != "agentdojo_hash":
             return None
         from core.seeding import stable_int
@@ -81,6 +83,10 @@ class AgentDojoPlugin(Plugin):
 
             still = set(no_flow_tasks(sorted({t.group_id for t in tasks}), env.version))
             tasks = [t for t in tasks if t.group_id not in still]
+        if params.get("exclude_empty_injections", False) and env.attack:
+            from environments.agentdojo.injected import injection_calls
+
+            tasks = [t for t in tasks if injection_calls(t.group_id, t.meta["injection_task"], env.version)]
         salt = str(params.get("salt", "agentdojo"))
         ranked = sorted(tasks, key=lambda t: stable_int(seed, salt, t.task_id))
         n = int(params.get("n", len(ranked)))
@@ -133,6 +139,14 @@ class AgentDojoPlugin(Plugin):
             )
             if env.not_injectable():
                 notes.append(f"not injectable (left out): {', '.join(env.not_injectable())}")
+            from environments.agentdojo.injected import empty_injections
+
+            empty = empty_injections(env)
+            if empty:
+                notes.append(
+                    f"injection tasks whose ground truth makes no call ({', '.join(empty)}): the simulated players "
+                    "cannot carry their goal out; the agentdojo-attacks study leaves their pairs out (a model can)"
+                )
             out["endpoints"] = {
                 "attack_success": "attack success (the injection task's own check; lower is better)",
             }
