@@ -366,13 +366,21 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument(
         "--no-output-schemas",
         action="store_true",
-        help="do not check results against the upstream tools' declared outputSchema",
+        help="do not check results against the upstream tools' declared outputSchema (the tools are then "
+        "listed as declared)",
+    )
+    pp.add_argument(
+        "--keep-output-schemas",
+        action="store_true",
+        help="list each tool's outputSchema as declared, also where the proxy checks it (by default it is "
+        "left out there, so a client that validates results itself, as the SDK's call_tool does, gets a "
+        "schema-breaking result and its receipt instead of raising)",
     )
     pp.add_argument(
         "--drop-output-schemas",
         action="store_true",
-        help="list tools to the client without outputSchema (a client that validates results itself then "
-        "gets a schema-breaking result and its receipt instead of raising)",
+        help="list tools without outputSchema: the default where the proxy checks the schema, so a no-op "
+        "kept for old command lines (with --no-output-schemas it still drops them)",
     )
     pp.add_argument(
         "--upstream-url", help="an upstream MCP server over streamable HTTP (instead of -- COMMAND)"

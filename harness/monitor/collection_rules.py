@@ -176,6 +176,27 @@ def compile_collection(
     raise ValueError(f"unknown collection form {form!r}")
 
 
+def compile_range(
+    f: str, p: Mapping[str, Any]
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
+    """The ``range`` class (form ``unit``): a score or share between 0 and 1 stays there."""
+    lo, hi = float(p["min"]), float(p["max"])
+
+    def check_range(vals: Values, args: Values) -> Verdict:
+        v = vals.get(f, MISSING)
+        return (v,) if is_number(v) and not lo <= v <= hi else None
+
+    return check_range
+
+
+def range_expected(p: Mapping[str, Any]) -> str:
+    return f"between {p['min']} and {p['max']}"
+
+
+def range_sentence(a: str, p: Mapping[str, Any]) -> str:
+    return f"{a} must be between {p['min']} and {p['max']} (a share or score: every clean value was)"
+
+
 def order_key(v: Any) -> Any:
     """What a sorted list is sorted by: a number, or an ISO date's sortable key; else None."""
     if is_number(v):
@@ -240,4 +261,12 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
     return f"the {p['key']}s of {a} must be among those the argument {p['arg']} asked for"
 
 
-__all__ = ["collection_expected", "collection_sentence", "compile_collection"]
+__all__ = [
+    "collection_expected",
+    "collection_sentence",
+    "compile_collection",
+    "compile_range",
+    "order_key",
+    "range_expected",
+    "range_sentence",
+]

@@ -134,11 +134,16 @@ class Checker:
         record: IO[str] | None = None,
         delivery: str = "immediate",
         schemas: bool = True,
+        keep_schemas: bool | None = None,
     ):
         if delivery not in DELIVERIES:
             raise ValueError(f"--delivery must be one of {', '.join(DELIVERIES)}, got {delivery!r}")
         self.learned = registry
         self.schemas = schemas
+        # how tools are listed to the client: None drops the outputSchema of each tool whose schema the
+        # proxy checks (a client validating against it would raise on what the monitor is there to
+        # flag), True lists every tool as declared, False drops every outputSchema
+        self.keep_schemas = keep_schemas
         self.declared: dict[str, Any] = {}  # tool -> its outputSchema, as last listed
         self.catalog: dict[str, ToolSpec] = {}
         self.monitor = Monitor(registry) if registry is not None else None
@@ -146,8 +151,9 @@ class Checker:
         self.delivery = delivery
         self.pending: list[tuple[str, Receipt]] = []
         self.error_shapes: dict[str, set[str]] = {}  # tool -> shapes of its isError texts
-        # calls answered (counted by the server loop), receipts, calls answered with an error
-        self.n_calls = self.n_receipts = self.n_errors = self.n_error_text = 0
+        # calls answered (counted by the server loop), receipts, calls answered with an error, results
+        # passed through unchecked (the monitor could not read them)
+        self.n_calls = self.n_receipts = self.n_errors = self.n_error_text = self.n_unchecked = 0
 
     def set_catalog(self, tools: Sequence[Any]) -> None:
         self.catalog = {t.name: tool_spec(t) for t in tools}
@@ -158,6 +164,17 @@ class Checker:
                 self.monitor = self._monitor()
         if self.monitor is not None:
             self.monitor.catalog = dict(self.catalog)
+
+    def for_client(self, tools: Sequence[Any]) -> list[Any]:
+        """The upstream's tools as the proxy lists them to its client (see ``keep_schemas``)."""
+        if self.keep_schemas:
+            return list(tools)
+        return [
+            t.model_copy(update={"output_schema": None})
+            if getattr(t, "output_schema", None) and (self.keep_schemas is False or t.name in self.declared)
+            else t
+            for t in tools
+        ]
 
     def _monitor(self) -> Monitor | None:
         from harness.monitor.derive import registry_from_schemas
@@ -202,6 +219,9 @@ class Checker:
         fresh: list[tuple[str, Receipt]] = []
         if self.monitor is not None:
             ann = self.monitor.annotate(name, arguments, value)
+            if ann.note is not None:  # passed through raw: say so once per result
+                self.n_unchecked += 1
+                _say(f"{name}: {ann.note}")
             if ann.receipt is not None:
                 self.n_receipts += 1
                 fresh.append((name, ann.receipt))
@@ -238,18 +258,25 @@ class Checker:
 
 
 class Upstream:
-    """The upstream MCP server over stdio, (re)started on demand and owned by one task."""
+    """The upstream MCP server over stdio, (re)started on demand and owned by one task.
+
+    Started at once; one that never answers ``initialize`` (a command that does not exist, exits or
+    hangs) cannot start, and the proxy stops (``cannot_start``). One that exits later is noticed when
+    its output closes, so the very next request starts it again."""
 
     def __init__(self, command: str | None, args: list[str], timeout: float, url: str | None = None):
         from mcp.client.stdio import StdioServerParameters
 
         self.url = url
+        self.command = command
         self.params = (
             StdioServerParameters(command=command, args=args, env=dict(os.environ)) if command else None
         )
         self.timeout = timeout
         self.session: Any = None
         self.tools: list[Any] | None = None
+        self.error: str | None = None
+        self.fatal: str | None = None  # why the upstream cannot start (the proxy then stops)
 
     async def run(self, task_status: Any) -> None:
         import anyio
@@ -258,19 +285,26 @@ class Upstream:
         self._wanted.set()
         self._ready = anyio.Event()
         self._stop = anyio.Event()
-        self.error: str | None = None
+        self.cannot_start = anyio.Event()
         task_status.started()
         while True:
             await self._wanted.wait()
             self._wanted = anyio.Event()  # a request during this connection asks for the next one
+            self._up = False
+            failure: Exception | None = None
             try:
                 await self._connect()
-            except Exception as exc:  # the upstream could not start, or died: reported per call
-                self.error = _short(exc)
-                _say(f"upstream stopped: {self.error}")
-                self.session = None
-                self._ready.set()  # wake the requests waiting for it: they report the error
+            except Exception as exc:  # could not start, or the connection broke
+                failure = exc
             self.session = None
+            if not self._up:  # it never answered initialize: it cannot start, and the proxy stops
+                self.fatal = self.error = _cannot_start(self.url or self.command or "", failure, self.timeout)
+                self._ready.set()  # wake the requests waiting for it: they report the error
+                self.cannot_start.set()
+                return
+            if failure is not None:
+                self.error = _short(failure)
+                _say(f"upstream stopped: {self.error}; it starts again on the next request")
 
     async def _connect(self) -> None:
         import anyio
@@ -283,17 +317,29 @@ class Upstream:
             if self.url
             else stdio_client(cast("StdioServerParameters", self.params))
         )
-        async with transport as (read, write), ClientSession(read, write) as session:
-            with anyio.fail_after(self.timeout):
-                await session.initialize()
-            self.session, self.error = session, None
-            self._ready.set()
-            await self._stop.wait()
+        async with transport as (read, write):
+            watched = _Watched(read)
+            async with ClientSession(watched, write) as session:
+                with anyio.fail_after(self.timeout):
+                    await session.initialize()
+                self.session, self.error, self._up = session, None, True
+                self._ready.set()
+                async with anyio.create_task_group() as tg:  # until restart() or the upstream's exit
+
+                    async def until(event: Any) -> None:
+                        await event.wait()
+                        tg.cancel_scope.cancel()
+
+                    tg.start_soon(until, self._stop)
+                    tg.start_soon(until, watched.ended)
+                if watched.ended.is_set() and self.session is session:
+                    self.session = None  # before any request can reach the closed session
+                    _say("upstream exited; it starts again on the next request")
 
     async def get(self) -> Any:
         import anyio
 
-        if self.session is None:
+        if self.session is None and self.fatal is None:
             if self._ready.is_set():
                 self._ready = anyio.Event()
             self._wanted.set()
@@ -311,6 +357,65 @@ class Upstream:
             self.session = None
             stop, self._stop = self._stop, anyio.Event()
             stop.set()
+
+
+class _Watched:
+    """The upstream's read stream, noting its end (the upstream exited or closed its output)."""
+
+    def __init__(self, stream: Any):
+        import anyio
+
+        self.stream = stream
+        self.ended = anyio.Event()
+
+    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context``, read by the SDK's dispatcher
+        return getattr(self.stream, name)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self.stream.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self.ended.set()
+            raise
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    def __aiter__(self) -> _Watched:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _Watched:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _cannot_start(upstream: str, failure: Exception | None, timeout: float) -> str:
+    """Why the upstream never answered ``initialize``, in words."""
+    while isinstance(failure, BaseExceptionGroup) and len(failure.exceptions) == 1:
+        failure = cast("Exception", failure.exceptions[0])
+    if isinstance(failure, FileNotFoundError):
+        why = "no such command"
+    elif isinstance(failure, PermissionError):
+        why = "the command cannot be run (permission denied)"
+    elif isinstance(failure, TimeoutError):
+        why = f"no answer to initialize within {timeout:g} s"
+    elif failure is not None and _lost(failure):
+        why = "it exited (or closed its output) before answering initialize"
+    else:
+        why = _short(failure) if failure is not None else "it stopped before answering initialize"
+    return f"the upstream cannot start: {upstream}: {why}"
 
 
 def _lost(exc: BaseException) -> bool:
@@ -402,9 +507,7 @@ async def _call(session: Any, name: str, arguments: dict[str, Any]) -> Any:
     return await session.send_request(request, types.CallToolResult)
 
 
-async def run_proxy(
-    upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None, drop_schemas: bool = False
-) -> None:
+async def run_proxy(upstream: Upstream, checker: Checker, http: tuple[str, int] | None = None) -> None:
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -421,14 +524,15 @@ async def run_proxy(
             _say(f"tools/list failed upstream: {_short(exc)}")
             raise _mcp_error(f"tools/list failed upstream: {_short(exc)}") from None
         checker.set_catalog(listed.tools)
-        if drop_schemas:
-            listed = listed.model_copy(
-                update={"tools": [t.model_copy(update={"output_schema": None}) for t in listed.tools]}
-            )
-        return listed
+        return listed.model_copy(update={"tools": checker.for_client(listed.tools)})
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        session = await upstream.get()
+        checker.n_calls += 1
+        try:
+            session = await upstream.get()
+        except Exception:
+            checker.n_errors += 1
+            raise
         if not checker.catalog and (checker.monitor is not None or checker.schemas):
             try:
                 with anyio.fail_after(upstream.timeout):
@@ -436,7 +540,6 @@ async def run_proxy(
             except Exception:
                 pass  # recovery tools then fall back to a retry of the same tool
         arguments = dict(params.arguments or {})
-        checker.n_calls += 1
         try:
             with anyio.fail_after(upstream.timeout):
                 result = await _call(session, params.name, arguments)
@@ -461,12 +564,19 @@ async def run_proxy(
             checked: types.CallToolResult = checker.process(params.name, arguments, result)
             return checked
         except Exception as exc:  # a result the monitor cannot read: the raw result, and say so
+            checker.n_unchecked += 1
             _say(f"{params.name}: not checked: {_short(exc)}")
             return result
+
+    async def stop_if_upstream_cannot_start() -> None:
+        await upstream.cannot_start.wait()
+        await anyio.sleep(0.2)  # the requests that waited for it are answered with its error first
+        tg.cancel_scope.cancel()
 
     server = Server("outcome-monitor-proxy", on_list_tools=list_tools, on_call_tool=call_tool)
     async with anyio.create_task_group() as tg:
         await tg.start(upstream.run)
+        tg.start_soon(stop_if_upstream_cannot_start)
         if http is None:
             pipes = await _stdio_pipes()
             async with stdio_server(*pipes) as (read, write):
@@ -506,25 +616,55 @@ def main(args: Any) -> int:
         import mcp  # noqa: F401
     except ImportError:
         _die("the MCP SDK is not installed: run `make mcp` (the 'mcp' extra)")
+    keep, drop = getattr(args, "keep_output_schemas", False), getattr(args, "drop_output_schemas", False)
+    if keep and drop:
+        _die("--keep-output-schemas and --drop-output-schemas ask for opposite listings: give one")
     registry = load_registry(args.registry) if args.registry else None
-    record = None
-    if args.record:
-        try:
-            record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - open for the proxy's life
-        except OSError as exc:
-            _die(f"cannot open the recording {args.record}: {exc.strerror or exc}")
-    checker = Checker(registry, record, args.delivery, schemas=not getattr(args, "no_output_schemas", False))
+    record = _open_recording(args.record) if args.record else None
+    checker = Checker(
+        registry,
+        record,
+        args.delivery,
+        schemas=not getattr(args, "no_output_schemas", False),
+        keep_schemas=True if keep else (False if drop else None),
+    )
     command = args.command[0] if args.command else None
     upstream = Upstream(command, list(args.command[1:]), args.timeout, args.upstream_url)
     try:
-        anyio.run(run_proxy, upstream, checker, http, getattr(args, "drop_output_schemas", False))
+        anyio.run(run_proxy, upstream, checker, http)
     except KeyboardInterrupt:
         pass
     finally:
         if record is not None:
             record.close()
-    _say(
+    counts = (
         f"{checker.n_calls} calls, {checker.n_receipts} receipts, {checker.n_errors} answered with an error"
+        + (f", {checker.n_unchecked} results not checked" if checker.n_unchecked else "")
         + (f", {checker.n_error_text} error texts not recorded as clean" if checker.n_error_text else "")
     )
+    if upstream.fatal is not None:  # one line: why, and what the client got before the proxy stopped
+        _say(f"error: {upstream.fatal}; stopped after {counts}")
+        return 1
+    _say(counts)
     return 0
+
+
+def _open_recording(path: str) -> IO[str]:
+    """``path`` opened for appending rows; one that ends in a partial line (a writer killed mid-row)
+    gets a newline first, so the next row is never glued onto it (``learn`` then names that line)."""
+    try:
+        with open(path, "rb") as old:
+            partial = old.seek(0, os.SEEK_END) > 0 and old.seek(-1, os.SEEK_END) >= 0 and old.read(1) != b"\n"
+    except FileNotFoundError:
+        partial = False
+    except OSError as exc:
+        _die(f"cannot open the recording {path}: {exc.strerror or exc}")
+    try:
+        record = open(path, "a", encoding="utf-8")  # noqa: SIM115 - open for the proxy's life
+    except OSError as exc:
+        _die(f"cannot open the recording {path}: {exc.strerror or exc}")
+    if partial:
+        record.write("\n")
+        record.flush()
+        _say(f"the recording {path} ends in a partial line (kept as it is); new rows start on the next line")
+    return record

@@ -13,7 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.monitor.collection_rules import collection_expected, collection_sentence, compile_collection
+from harness.monitor.collection_rules import (
+    collection_expected,
+    collection_sentence,
+    compile_collection,
+    compile_range,
+    range_expected,
+    range_sentence,
+)
 from harness.monitor.paths import ARG, KEY, display_path, field_getter, parse_net
 from harness.monitor.shapes import compile_shape, shape_expected, shape_sentence
 from harness.monitor.status import check_error_result
@@ -32,6 +39,7 @@ RULE_CLASSES = (
     # the wider vocabulary (``vocabulary``): a user's recording, or a study that asks for it
     "shape",
     "collection",
+    "range",
 )
 # a receipt lists at most this many known values of a domain (a database's states: dozens)
 MAX_LISTED = 10
@@ -176,6 +184,8 @@ class Rule:
             return collection_expected(p)
         if c == "shape":
             return shape_expected(p)
+        if c == "range":
+            return range_expected(p)
         return self._expected_relation() + self._when()
 
     def _when(self) -> str:
@@ -236,6 +246,8 @@ class Rule:
             return collection_sentence(a, p)
         if c == "shape":
             return shape_sentence(a, p)
+        if c == "range":
+            return range_sentence(a, p)
         return self._sentence_relation(a) + self._when()
 
     def _referenced(self) -> str:
@@ -587,6 +599,10 @@ def _c_collection(r: Rule) -> Check:
     return compile_collection(r.fields[0], r.params)
 
 
+def _c_range(r: Rule) -> Check:
+    return compile_range(r.fields[0], r.params)
+
+
 def _c_shape(r: Rule) -> Check:
     return compile_shape(r.fields[0], r.params)
 
@@ -602,4 +618,5 @@ _COMPILERS = {
     "text": _c_text,
     "collection": _c_collection,
     "shape": _c_shape,
+    "range": _c_range,
 }

@@ -104,8 +104,10 @@ def learn_wide(
     for r in split.clean:
         clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
     raw_rules: list[Rule] = []
+    columns = {tool: _string_columns(ex) for tool, ex in index.items()}
+    pooled = _pooled_columns(columns)
     for tool, ex in index.items():
-        rules.extend(_text_rules(tool, ex, th))
+        rules.extend(_text_rules(tool, columns[tool], pooled, th))
         rules.extend(_collection_rules(tool, ex, th))
         rules.extend(_day_echoes(tool, ex, th))
         if clean_rows.get(tool, 0) >= th.min_presence:
@@ -126,6 +128,7 @@ def learn_wide(
         "n_executions": sum(len(v) for v in index.values()),
         "thresholds": th.to_json(),
     }
+    rules.extend(_unit_ranges(index))
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
@@ -254,11 +257,29 @@ def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[s
     return out
 
 
-def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+def _pooled_columns(
+    columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
+) -> dict[tuple[str, str], list[str]]:
+    """Every tool's string values of one (context, field), pooled: tools that carry a field of the same
+    name at the same place draw it from one kind (a ``record_id`` is ``TRV-D5B7C4D7`` everywhere)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for cols in columns.values():
+        for key, values in cols.items():
+            if key != (ROOT, "") and key[1] != "":
+                out.setdefault(key, []).extend(values)
+    return out
+
+
+def _text_rules(
+    tool: str,
+    columns: Mapping[tuple[str, str], list[str]],
+    pooled: Mapping[tuple[str, str], list[str]],
+    th: Thresholds,
+) -> list[Rule]:
     from harness.monitor.shapes import infer_shape, no_placeholder_params
 
     rules = []
-    for (context, f), values in sorted(_string_columns(executions).items()):
+    for (context, f), values in sorted(columns.items()):
         distinct = list(dict.fromkeys(values))
         support = {"n": len(values), "distinct": len(distinct)}
         # a placeholder is never a value a field held clean: few distinct values over enough rows will do
@@ -266,8 +287,13 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
         if placeholder is not None:
             rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
         if len(distinct) < th.min_presence:
+            rules.extend(
+                _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), placeholder, th)
+            )
             continue
         shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
+        if shape is None and len(distinct) < MIN_SHAPE_DISTINCT:
+            rules.extend(_pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), {}, th))
         if shape is not None:
             rules.append(Rule(tool, "shape", context, (f,), shape, support))
             continue  # a pattern already says what an error page or an empty value is not
@@ -283,6 +309,81 @@ def _text_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[
         for params in params_list:
             rules.append(Rule(tool, "text", context, (f,), params, support))
     return rules
+
+
+def _pooled_shape(
+    tool: str,
+    context: str,
+    f: str,
+    own: list[str],
+    pooled: list[str],
+    placeholder: dict[str, Any] | None,
+    th: Thresholds,
+) -> list[Rule]:
+    """A field the tool itself saw too few values of takes the pattern (and the no-placeholder rule)
+    of every tool's values of the same name and place, where its own values all fit that pattern."""
+    from harness.monitor.shapes import compile_shape, infer_shape, no_placeholder_params
+
+    distinct = list(dict.fromkeys(pooled))
+    if not own or len(distinct) < MIN_SHAPE_DISTINCT:
+        return []
+    support = {"n": len(own), "pooled_n": len(distinct)}
+    out = []
+    shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
+    if shape is not None:
+        check = compile_shape(f, shape)
+        if all(check({f: v}, {}) is None for v in own):
+            out.append(Rule(tool, "shape", context, (f,), shape, support))
+    if placeholder is None:
+        pooled_placeholder = no_placeholder_params(distinct, th.min_presence)
+        if pooled_placeholder is not None:
+            out.append(Rule(tool, "shape", context, (f,), pooled_placeholder, support))
+    return out
+
+
+MIN_UNIT_DISTINCT = 20  # a share or score: many distinct fractions, all within [0, 1]
+
+
+def _fractions(executions: list[Execution]) -> tuple[dict[tuple[str, str], set[float]], set[tuple[str, str]]]:
+    """A tool's float values within [0, 1] per (context, field), and the places that held another number."""
+    cols: dict[tuple[str, str], set[float]] = {}
+    other: set[tuple[str, str]] = set()
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if f.startswith((ARG, "#")) or "(" in f or v is None:
+                        continue
+                    if type(v) is float and 0.0 <= v <= 1.0:
+                        cols.setdefault((context, f), set()).add(v)
+                    elif type(v) in (int, float):
+                        other.add((context, f))
+    return cols, other
+
+
+def _unit_ranges(index: Mapping[str, list[Execution]]) -> list[Rule]:
+    """A float field whose clean values are many distinct fractions, all between 0 and 1 (a match
+    score, a share), pooled across the tools that carry it at the same place: a doubled or
+    percent-scaled value fires. A tool that ever held another number there keeps no such rule, nor
+    does any other tool of that field."""
+    per_tool = {tool: _fractions(ex) for tool, ex in index.items()}
+    pooled: dict[tuple[str, str], set[float]] = {}
+    spoiled: set[tuple[str, str]] = set()
+    for cols, other in per_tool.values():
+        spoiled |= other
+        for key, values in cols.items():
+            pooled.setdefault(key, set()).update(values)
+    out = []
+    for tool, (cols, _) in sorted(per_tool.items()):
+        for (context, f), values in sorted(cols.items()):
+            n = len(pooled[(context, f)])
+            if (context, f) in spoiled or n < MIN_UNIT_DISTINCT:
+                continue
+            params = {"form": "unit", "min": 0, "max": 1}
+            out.append(
+                Rule(tool, "range", context, (f,), params, {"distinct": len(values), "pooled_distinct": n})
+            )
+    return out
 
 
 def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:

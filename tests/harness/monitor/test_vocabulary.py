@@ -362,3 +362,18 @@ def test_a_number_where_text_always_was_fires():
     reg = learn(rows)
     assert _fired(reg, "calc", {"result": 22}, {"e": "x"})
     assert not _fired(reg, "calc", {"result": "22"}, {"e": "x"})
+
+
+def test_a_score_between_0_and_1_stays_there_pooled_across_tools():
+    rng = random.Random(7)
+    rows = [
+        {
+            "tool": f"lookup_{k % 6}",
+            "arguments": {"q": f"q{k}"},
+            "result": {"match_score": round(rng.random(), 3)},
+        }
+        for k in range(60)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "lookup_1", {"match_score": 1.62}, {"q": "x"})
+    assert not _fired(reg, "lookup_1", {"match_score": 0.42}, {"q": "x"})
