@@ -184,8 +184,14 @@ def figure(table: Table, out_dir: str | Path) -> list[Path]:
     if not len(f):
         return []
     endpoints = list(dict.fromkeys(f["endpoint"]))
-    fig, axes = plt.subplots(1, len(endpoints), figsize=(5.2 * len(endpoints), 0.45 * f["model"].nunique() + 1.6),
-                             squeeze=False)  # fmt: skip
+    fig, axes = plt.subplots(
+        1,
+        len(endpoints),
+        figsize=(6.0 * len(endpoints), 0.45 * f["model"].nunique() + 1.6),
+        squeeze=False,
+        sharey=True,
+    )
+    fig.subplots_adjust(wspace=0.55)  # room for each panel's printed deltas
     for ax, key in zip(axes[0], endpoints, strict=True):
         g = f[f["endpoint"] == key].reset_index(drop=True)
         for i, r in g.iterrows():
