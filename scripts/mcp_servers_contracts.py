@@ -73,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--faults", default="all", help=f"all, or a comma list of: {', '.join(FAULTS)}")
     ap.add_argument("--json", type=Path, help="write every figure here")
-    ap.add_argument("--keep", type=Path, help="keep recordings, registries and shim logs under this folder")
+    ap.add_argument(
+        "--keep",
+        type=Path,
+        help="keep recordings, registries and shim logs here (a subfolder per server, replaced)",
+    )
     a = ap.parse_args(argv)
     try:
         servers = [s for s in _choose(a.servers) if a.group in ("all", s.group)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 import subprocess
 import sys
 import zlib
@@ -82,7 +83,9 @@ def measure(
     server: Server, work: Path, seed: int, n_record: int, n_clean: int, passes: int, kinds: list[str]
 ) -> Outcome:
     out = Outcome(server.name, server.group, server.forms, server.present)
-    work.mkdir(parents=True, exist_ok=True)
+    if work.exists():  # a kept folder of an earlier run: the proxy appends to a recording, so start afresh
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
     errlog = (work / "stderr.log").open("a")
     fixture = server.setup(work, random.Random(seed_for(seed, server.name, "fixture")), [str(server.binary)])
     rng = random.Random(seed_for(seed, server.name, "workload"))
