@@ -1,37 +1,42 @@
 """The outcome monitor in front of any MCP server (stdio): record clean traffic, check every result.
 
     python -m harness.monitor proxy [--record FILE] [--registry FILE] [--delivery immediate|deferred]
-                                    [--timeout S] [--http HOST:PORT] [--no-output-schemas]
-                                    [--drop-output-schemas] (-- COMMAND ARGS... | --upstream-url URL)
+        [--timeout S] [--http HOST:PORT] [--no-output-schemas] [--keep-output-schemas]
+        (-- COMMAND ARGS... | --upstream-url URL)
 
 An MCP server on stdio (or streamable HTTP at ``http://HOST:PORT/mcp`` with ``--http``) that starts the
 upstream MCP server ``COMMAND ARGS...`` (stdio, with this process's environment), or connects to one
 over streamable HTTP (``--upstream-url``), and forwards tool listing and tool calls to it.
 
 ``--record FILE``: each call that returned without an error is appended as one JSON line
-``{"tool", "arguments", "result", "status"}`` (``learn --input FILE`` reads it as it is); a result is
-its ``structuredContent`` when the server sends one, else its text block(s), each read as JSON, else
-as a Python literal, else kept as text (``text.parse_text``; one block: that value; several: their
-list). Text sent without ``isError`` that matches the tool's own ``isError`` shape or a common error
-prefix is written with ``"status": "error"`` and the reason, so ``learn`` skips it.
+``{"tool", "arguments", "result", "status"}`` (``learn --input FILE`` reads it as it is; a file that
+ends in a partial line gets a newline first); a result is its ``structuredContent``, else its text
+block(s), each read as JSON, else as a Python literal, else kept as text (``text.parse_text``). Text sent
+without ``isError`` that has the tool's own ``isError`` shape or a common error prefix is written with
+``"status": "error"`` and the reason, so ``learn`` skips it.
 
 Contracts: the registry's, and each listed tool's declared ``outputSchema`` (``derive.from_json_schema``;
 ``--no-output-schemas`` leaves them out). Upstream calls go through the SDK's ``send_request``, so no
-client-side schema validation turns a result that breaks its schema into an error: it is forwarded raw,
-with a receipt naming what broke. The proxy's own server does not validate results either;
-``--drop-output-schemas`` lists tools without ``outputSchema`` for clients that would.
+client-side validation turns a result that breaks its schema into an error: it is forwarded raw, with a
+receipt naming what broke. A tool whose schema the proxy checks is listed to the client without it, so
+a client that validates results (the SDK's ``call_tool``) gets that result and receipt instead of
+raising; ``--keep-output-schemas`` lists them as declared (``--drop-output-schemas``, the old opt-in, is
+now the default). With ``--no-output-schemas`` they are listed as declared: nothing of the proxy's
+depends on them then, and the client validates as it would without the proxy.
 
 ``--registry FILE``: each result is checked (``Monitor.annotate``, variant full). On a violation the
 raw content stays unchanged and first; one more text block ``[outcome monitor] {receipt}`` follows it
 and the structured receipt goes under the result's ``_meta`` key ``outcome_monitor``. With
-``--delivery deferred`` the violating result passes unchanged and its receipt rides on the next
-result the client receives. No model call, no repair, no blocking.
+``--delivery deferred`` the receipt rides on the next result the client receives. A result the monitor
+cannot check passes through raw, one line on stderr, counted. No model call, no repair, no blocking.
 
 Failures stay contained: an upstream that crashes, hangs past ``--timeout`` (default 30 s) or sends a
 malformed result gives the client an MCP error for that call and one line on stderr; an upstream that
-exited or hung is started again on the next request (a world server's state then starts afresh). A
-registry that cannot be read stops the proxy at start (one line, exit 2). The closing stderr line counts
-every call answered, the receipts, and the calls answered with an error. Needs the ``mcp`` extra (``make mcp``).
+exited (noticed when its output closes) or hung is started again by the next request (a world server's
+state then starts afresh). An upstream that cannot start (never answers ``initialize``, at start or on a
+restart) stops the proxy: one line, exit 1. A registry that cannot be read stops it at start (one line,
+exit 2). The closing stderr line counts every call answered, the receipts, and the calls answered with
+an error. Needs the ``mcp`` extra (``make mcp``).
 """
 
 from __future__ import annotations
@@ -112,11 +117,9 @@ def tool_spec(tool: Any) -> ToolSpec:
     """An MCP tool as a catalog entry (recovery tools): annotated destructive or not read-only is a write."""
     ann = tool.annotations
     write = ann is not None and (ann.destructive_hint or ann.read_only_hint is False)
+    category = "write" if write else "read"
     return ToolSpec(
-        name=tool.name,
-        description=tool.description or "",
-        parameters=tool.input_schema,
-        category="write" if write else "read",
+        name=tool.name, description=tool.description or "", parameters=tool.input_schema, category=category
     )
 
 
@@ -274,7 +277,6 @@ class Upstream:
         )
         self.timeout = timeout
         self.session: Any = None
-        self.tools: list[Any] | None = None
         self.error: str | None = None
         self.fatal: str | None = None  # why the upstream cannot start (the proxy then stops)
 
@@ -365,40 +367,26 @@ class _Watched:
     def __init__(self, stream: Any):
         import anyio
 
-        self.stream = stream
-        self.ended = anyio.Event()
+        self.stream, self.ended = stream, anyio.Event()
 
-    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context``, read by the SDK's dispatcher
+    def __getattr__(self, name: str) -> Any:  # receive, aclose, last_context (read by the SDK)
         return getattr(self.stream, name)
-
-    async def receive(self) -> Any:
-        import anyio
-
-        try:
-            return await self.stream.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self.ended.set()
-            raise
-
-    async def aclose(self) -> None:
-        await self.stream.aclose()
 
     def __aiter__(self) -> _Watched:
         return self
 
     async def __anext__(self) -> Any:
-        import anyio
-
         try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
+            return await self.stream.__anext__()
+        except (StopAsyncIteration, Exception):  # EOF, or the stream closed under the reader
+            self.ended.set()
+            raise
 
     async def __aenter__(self) -> _Watched:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
+        await self.stream.aclose()
 
 
 def _cannot_start(upstream: str, failure: Exception | None, timeout: float) -> str:
@@ -621,13 +609,8 @@ def main(args: Any) -> int:
         _die("--keep-output-schemas and --drop-output-schemas ask for opposite listings: give one")
     registry = load_registry(args.registry) if args.registry else None
     record = _open_recording(args.record) if args.record else None
-    checker = Checker(
-        registry,
-        record,
-        args.delivery,
-        schemas=not getattr(args, "no_output_schemas", False),
-        keep_schemas=True if keep else (False if drop else None),
-    )
+    schemas = not getattr(args, "no_output_schemas", False)
+    checker = Checker(registry, record, args.delivery, schemas, True if keep else (False if drop else None))
     command = args.command[0] if args.command else None
     upstream = Upstream(command, list(args.command[1:]), args.timeout, args.upstream_url)
     try:
@@ -653,14 +636,10 @@ def _open_recording(path: str) -> IO[str]:
     """``path`` opened for appending rows; one that ends in a partial line (a writer killed mid-row)
     gets a newline first, so the next row is never glued onto it (``learn`` then names that line)."""
     try:
-        with open(path, "rb") as old:
-            partial = old.seek(0, os.SEEK_END) > 0 and old.seek(-1, os.SEEK_END) >= 0 and old.read(1) != b"\n"
-    except FileNotFoundError:
-        partial = False
-    except OSError as exc:
-        _die(f"cannot open the recording {path}: {exc.strerror or exc}")
-    try:
         record = open(path, "a", encoding="utf-8")  # noqa: SIM115 - open for the proxy's life
+        with open(path, "rb") as old:
+            size = old.seek(0, os.SEEK_END)
+            partial = size > 0 and old.seek(size - 1) >= 0 and old.read(1) != b"\n"
     except OSError as exc:
         _die(f"cannot open the recording {path}: {exc.strerror or exc}")
     if partial:

@@ -1,5 +1,6 @@
 """A bare-stdio MCP server that misbehaves on request (no SDK): tool ``ok`` answers, ``malformed``
-answers with a result that is no CallToolResult, ``crash`` exits, ``hang`` never answers."""
+answers with a result that is no CallToolResult, ``crash`` exits, ``hang`` never answers, ``quit``
+answers and then exits (an upstream that dies while idle)."""
 
 import json
 import sys
@@ -7,7 +8,7 @@ import time
 
 TOOLS = [
     {"name": n, "description": n, "inputSchema": {"type": "object", "properties": {}}}
-    for n in ("ok", "malformed", "crash", "hang")
+    for n in ("ok", "malformed", "crash", "hang", "quit")
 ]
 
 
@@ -41,6 +42,9 @@ for line in sys.stdin:
             reply(msg_id, {"content": "not a list of blocks"})
         elif name == "crash":
             sys.exit(3)
+        elif name == "quit":
+            reply(msg_id, {"content": [{"type": "text", "text": json.dumps({"n": 0})}]})
+            sys.exit(0)
         elif name == "hang":
             time.sleep(3600)
     else:

@@ -77,3 +77,43 @@ def test_error_text_without_is_error_is_not_recorded_as_clean():
     assert "own error shape" in rows[1]["error"] and "common error prefix" in rows[2]["error"]
     assert rows[3]["result"] == [{"id": 1}]
     assert checker.n_error_text == 2
+
+
+def test_tools_are_listed_without_the_output_schemas_the_proxy_checks_unless_kept():
+    """A client that validates results against a listed outputSchema (the SDK's call_tool) would raise
+    on the very results the monitor is there to flag: by default the proxy lists a tool without the
+    schema it checks itself; --keep-output-schemas lists them as declared; with --no-output-schemas
+    nothing of the proxy's depends on them, so they are listed as declared (unless dropped)."""
+    tools = [_tool("now", SCHEMA), _tool("plain", None)]
+    for checker, kept in (
+        (Checker(), False),
+        (Checker(keep_schemas=True), True),
+        (Checker(schemas=False), True),
+        (Checker(schemas=False, keep_schemas=False), False),
+    ):
+        checker.set_catalog(tools)
+        listed = checker.for_client(tools)
+        assert [t.name for t in listed] == ["now", "plain"]
+        assert (listed[0].output_schema == SCHEMA) is kept and listed[1].output_schema is None
+        assert listed[0].input_schema == tools[0].input_schema
+    assert tools[0].output_schema == SCHEMA  # the upstream's own listing is untouched
+    # checking is the same whichever way the tools are listed
+    kept = Checker(keep_schemas=True)
+    kept.set_catalog(tools)
+    assert "is_dst" in kept.process("now", {}, _structured({"timezone": "UTC"})).meta[META_KEY]["violated"]
+
+
+class _Broken:
+    def check(self, tool, arguments, result):
+        raise RecursionError("maximum recursion depth exceeded")
+
+
+def test_a_result_the_monitor_cannot_check_passes_raw_and_is_counted(capsys):
+    from harness.monitor.receipt import Monitor
+
+    checker = Checker()
+    checker.monitor = Monitor(_Broken())  # type: ignore[arg-type]
+    result = _structured({"timezone": "UTC"})
+    assert checker.process("now", {}, result) is result  # raw, no receipt block, no _meta
+    assert checker.n_unchecked == 1 and checker.n_receipts == 0
+    assert "now: not checked: RecursionError" in capsys.readouterr().err

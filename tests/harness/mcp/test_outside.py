@@ -107,8 +107,10 @@ SCHEMA_FAULTS = ("drop_field", "bool_as_string", "number_for_text", "empty_objec
 @pytest.mark.slow
 def test_time_server_schema_breaking_results_reach_the_client_raw_with_a_receipt(tmp_path):
     """mcp-server-time declares an outputSchema: its clean traffic is learned, held-out clean calls draw
-    no receipt, and each fault that breaks the declared shape reaches the client raw, with a receipt
-    naming what broke, never as an error."""
+    no receipt, and each fault that breaks the declared shape reaches the SDK's stock ``call_tool`` raw,
+    with a receipt naming what broke, never as an error or an exception, with no flag: the proxy lists
+    tools without the schema it checks itself (``--keep-output-schemas`` lists them as declared, and then
+    the stock client itself raises on the broken shape)."""
     time_server = [_server("mcp-server-time")]
     recording = tmp_path / "time.jsonl"
     _, recorded = _session(_proxy("--record", str(recording), upstream=time_server), _time_calls(ZONES[:12]))
@@ -117,21 +119,22 @@ def test_time_server_schema_breaking_results_reach_the_client_raw_with_a_receipt
     _learn(recording, registry)
 
     held_out = _time_calls(ZONES[12:])
-    tools, clean = _session(_proxy("--registry", str(registry), upstream=time_server), held_out, raw=True)
-    assert all(t.output_schema for t in tools)  # listed as the server declares them
+    tools, clean = _session(_proxy("--registry", str(registry), upstream=time_server), held_out)
+    assert tools and not [t.name for t in tools if t.output_schema]  # the schemas the proxy checks
     assert [_receipt(r) for r in clean] == [None] * len(held_out)
+    kept, _ = _session(_proxy("--keep-output-schemas", upstream=time_server), [])
+    assert all(t.output_schema for t in kept)  # listed as the server declares them
 
     n = hit = 0
     for fault in SCHEMA_FAULTS:
-        # the client on call_tool, the proxy listing tools without outputSchema (else the SDK's client
-        # itself would raise on the broken shape); and the same through send_request on the default listing
+        # the stock call_tool on the default listing (and on --drop-output-schemas, now a no-op);
+        # the faulted server itself, through send_request, for the raw shape to compare with
         direct = _session(_faulted(fault, time_server), held_out[:3], raw=True)[1]
-        for options, raw in ((("--drop-output-schemas",), False), ((), True)):
+        for options in ((), ("--drop-output-schemas",)):
             with open(tmp_path / "stderr.txt", "w+") as errlog:
                 _, got = _session(
                     _proxy("--registry", str(registry), *options, upstream=_faulted(fault, time_server)),
                     held_out[:3],
-                    raw=raw,
                     errlog=errlog,
                 )
             # the closing line counts every call answered (none of them an error)
@@ -158,6 +161,30 @@ def test_time_server_schema_breaking_results_reach_the_client_raw_with_a_receipt
                     if fault == "bool_as_string":
                         assert "is_dst" in receipt["violated"] and "boolean" in receipt["violated"]
     assert hit >= 0.9 * n, f"{hit} receipts on {n} faulted calls"
+
+
+@pytest.mark.slow
+def test_keep_output_schemas_hands_the_stock_client_a_schema_it_raises_on(tmp_path):
+    """What the default avoids: with the schemas listed as declared, the SDK's call_tool validates the
+    proxy's answer itself and raises on a schema-breaking result (the receipt never reaches the caller)."""
+    time_server = [_server("mcp-server-time")]
+    upstream = _faulted("bool_as_string", time_server)
+    calls = _time_calls(ZONES[:1])
+
+    async def go() -> Exception | None:
+        command = _proxy("--keep-output-schemas", upstream=upstream)
+        params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+            await session.initialize()
+            await session.list_tools()
+            try:
+                await session.call_tool(*calls[0])
+            except Exception as exc:  # the SDK's own output validation
+                return exc
+        return None
+
+    raised = anyio.run(go)
+    assert raised is not None and "schema" in str(raised).lower(), raised
 
 
 def _git_repo(path: Path, commits: int) -> Path:

@@ -1,12 +1,15 @@
 """Failures stay contained: an upstream that sends a malformed result, crashes or hangs gives the client an
-MCP error for that call and one line on stderr, and the proxy keeps serving; a registry that cannot be read
-stops the proxy at start with one line."""
+MCP error for that call and one line on stderr, and the proxy keeps serving; one that exits while idle is
+started again by the very next call; a registry that cannot be read, or an upstream that cannot start,
+stops the proxy with one line and a non-zero exit; a recording that ends in a partial line is appended to
+on a new line."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,11 @@ FAKE = str(Path(__file__).with_name("fake_upstream.py"))
 PY = sys.executable
 
 
-def _calls(command: list[str], names: list[str], errlog) -> list:
+def _calls(command: list[str], names: list[str], errlog, wait_for: Path | None = None) -> list:
+    """Each call's result (or MCPError) over one session; a name ``"wait"`` waits until the text
+    ``upstream exited`` appears once more in the file ``wait_for`` (the proxy noticed the upstream's
+    exit)."""
+
     async def go() -> list:
         params = StdioServerParameters(command=command[0], args=command[1:])
         out: list = []
@@ -32,8 +39,18 @@ def _calls(command: list[str], names: list[str], errlog) -> list:
                 "malformed",
                 "crash",
                 "hang",
+                "quit",
             ]
+            waited = 0
             for name in names:
+                if name == "wait":
+                    assert wait_for is not None
+                    waited += 1
+                    deadline = time.monotonic() + 20
+                    while wait_for.read_text().count("upstream exited") < waited:
+                        assert time.monotonic() < deadline, "the proxy never noticed the upstream's exit"
+                        await anyio.sleep(0.05)
+                    continue
                 try:
                     out.append(await session.call_tool(name, {}))
                 except MCPError as exc:
@@ -87,3 +104,96 @@ def test_no_upstream_command_is_one_line():
         [PY, "-m", "harness.monitor", "proxy"], capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no upstream:" in done.stderr
+
+
+def test_an_upstream_that_died_while_idle_is_restarted_by_the_very_next_call(tmp_path):
+    err = tmp_path / "stderr.txt"
+    proxy = [PY, "-m", "harness.monitor", "proxy", "--", PY, FAKE]
+    with open(err, "w") as errlog:
+        out = _calls(proxy, ["ok", "quit", "wait", "ok", "quit", "wait", "ok"], errlog, wait_for=err)
+    assert not [r for r in out if isinstance(r, MCPError)], out
+    assert [json.loads(r.content[0].text)["n"] for r in out] == [1, 0, 1, 0, 1]
+    lines = err.read_text().splitlines()
+    assert lines.count("outcome monitor proxy: upstream exited; it starts again on the next request") == 2
+    assert lines[-1] == "outcome monitor proxy: 5 calls, 0 receipts, 0 answered with an error"
+
+
+@pytest.mark.parametrize(
+    "upstream, why",
+    [
+        (["/bin/false"], "it exited (or closed its output) before answering initialize"),
+        (["/nonexistent/outcome-monitor-upstream"], "no such command"),
+        ([PY, "-c", "import time; time.sleep(30)"], "no answer to initialize within 1 s"),
+    ],
+)
+def test_an_upstream_that_cannot_start_stops_the_proxy_with_one_line(upstream, why):
+    # stdin held open: the proxy stops by itself, not because its client left
+    with subprocess.Popen(
+        [PY, "-m", "harness.monitor", "proxy", "--timeout", "1", "--", *upstream],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        returncode = proc.wait(timeout=60)
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()
+    assert returncode == 1, stderr
+    assert stderr == (
+        f"outcome monitor proxy: error: the upstream cannot start: {upstream[0]}: {why}; "
+        "stopped after 0 calls, 0 receipts, 0 answered with an error\n"
+    )
+    assert stdout == ""
+
+
+def test_a_client_waiting_on_an_upstream_that_cannot_start_gets_an_error_counted(tmp_path):
+    err = tmp_path / "stderr.txt"
+    proxy = [
+        PY,
+        "-m",
+        "harness.monitor",
+        "proxy",
+        "--timeout",
+        "2",
+        "--",
+        PY,
+        "-c",
+        "import time; time.sleep(30)",
+    ]
+
+    async def go() -> Exception | None:
+        params = StdioServerParameters(command=proxy[0], args=proxy[1:])
+        with open(err, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (r, w), ClientSession(r, w) as session:
+                await session.initialize()
+                try:
+                    await session.call_tool("ok", {})
+                except MCPError as exc:
+                    return exc
+        return None
+
+    got = anyio.run(go)
+    assert isinstance(got, MCPError) and "the upstream cannot start" in got.message
+    (line,) = err.read_text().splitlines()
+    assert line.startswith("outcome monitor proxy: error: the upstream cannot start: ")
+    assert line.endswith("stopped after 1 calls, 0 receipts, 1 answered with an error"), line
+
+
+def test_recording_onto_a_partial_last_line_starts_on_a_new_line(tmp_path):
+    recording = tmp_path / "traffic.jsonl"
+    whole = json.dumps({"tool": "ok", "arguments": {}, "result": {"n": 1}, "status": "ok"})
+    recording.write_text(whole + "\n" + whole[:25])  # a writer killed mid-row
+    err = tmp_path / "stderr.txt"
+    with open(err, "w") as errlog:
+        _calls(
+            [PY, "-m", "harness.monitor", "proxy", "--record", str(recording), "--", PY, FAKE], ["ok"], errlog
+        )
+    lines = recording.read_text().splitlines()
+    assert lines[:2] == [whole, whole[:25]]  # the partial line is kept as it was, on its own
+    assert [json.loads(line) for line in lines[2:]] == [json.loads(whole)]
+    assert "ends in a partial line" in err.read_text()
+    # a recording that ends cleanly gets no blank line
+    with open(err, "w") as errlog:
+        _calls(
+            [PY, "-m", "harness.monitor", "proxy", "--record", str(recording), "--", PY, FAKE], ["ok"], errlog
+        )
+    assert recording.read_text().splitlines()[2:] == [whole, whole]
