@@ -23,6 +23,7 @@ from environments.agentdojo import package
 # this world attacks no particular model, so it names the package's first listed one (an option).
 DEFAULT_TARGET = "gpt-4o-2024-05-13"
 SEP = "+"  # <suite>.<user task>+<injection task>
+INTERACTIVE = frozenset({"manual"})  # the package's attack that reads each text from input(): never in a run
 
 
 def known_attacks() -> list[str]:
@@ -43,6 +44,10 @@ def attack(
     if name not in ATTACKS:
         raise ValueError(
             f"agentdojo: unknown attack {name!r}; the package's attacks: {', '.join(sorted(ATTACKS))}"
+        )
+    if name in INTERACTIVE:
+        raise ValueError(
+            f"agentdojo: {name!r} asks a person for each text at the console; choose another attack"
         )
     if getattr(ATTACKS[name], "is_dos_attack", False):
         raise ValueError(
