@@ -147,18 +147,9 @@ def test_an_upstream_that_cannot_start_stops_the_proxy_with_one_line(upstream, w
 
 def test_a_client_waiting_on_an_upstream_that_cannot_start_gets_an_error_counted(tmp_path):
     err = tmp_path / "stderr.txt"
-    proxy = [
-        PY,
-        "-m",
-        "harness.monitor",
-        "proxy",
-        "--timeout",
-        "2",
-        "--",
-        PY,
-        "-c",
-        "import time; time.sleep(30)",
-    ]
+    # --timeout 5: the client's call reaches the proxy well before the upstream is given up on
+    hung = [PY, "-c", "import time; time.sleep(60)"]
+    proxy = [PY, "-m", "harness.monitor", "proxy", "--timeout", "5", "--", *hung]
 
     async def go() -> Exception | None:
         params = StdioServerParameters(command=proxy[0], args=proxy[1:])
