@@ -58,6 +58,20 @@ def _choose(spec: str) -> list[Server]:
     return [BY_NAME[n] for n in names]
 
 
+def _commit() -> str:
+    """The checkout's commit (with ``+changes`` when its tracked files differ), so a figure names its code."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", "harness", "scripts"]
+        ).returncode
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("+changes" if dirty else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--servers", default="all", help=f"all, or a comma list of: {', '.join(BY_NAME)}")
@@ -101,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {', '.join(missing)} not installed (run `make mcp-servers`)", file=sys.stderr)
         return 2
 
+    commit = _commit()  # before the run: the checkout may change under a long one
     outcomes: list[Outcome] = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="mcp-contracts-") as tmp:
@@ -116,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{s.name}: {time.perf_counter() - t:.0f} s]", file=sys.stderr, flush=True)
     took = time.perf_counter() - t0
 
-    print(f"The outcome monitor's proxy in front of {len(outcomes)} third-party MCP servers (seed {a.seed}; "
+    print(f"The outcome monitor's proxy in front of {len(outcomes)} third-party MCP server{'s' * (len(outcomes) != 1)} (commit {commit}, "
+          f"seed {a.seed}; "
           f"{a.record} calls recorded, {a.clean} held-out clean calls and {a.clean * a.passes} faulted calls "
           f"per server; {took:.0f} s). Each cell: faulted calls flagged / faulted.")  # fmt: skip
     for line in server_lines(outcomes):
@@ -131,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
               "not the server's own.")  # fmt: skip
     if a.json:
         doc = {
+            "commit": commit,
             "seed": a.seed,
             "record": a.record,
             "clean": a.clean,

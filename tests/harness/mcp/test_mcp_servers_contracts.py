@@ -46,6 +46,7 @@ def test_two_servers_clean_calls_draw_no_receipt_and_faults_are_counted(tmp_path
     assert "raw result first and unchanged: yes, every call" in text
     doc = json.loads(out.read_text())
     assert [s["server"] for s in doc["servers"]] == list(SMOKE)
+    assert doc["commit"] and f"commit {doc['commit']}," in text
     for s in doc["servers"]:
         assert s["group"] == "tuning" and s["package"].startswith("mcp-server-")
         assert s["recorded"] == 60 - s["record_errors"] and s["rules"] > 0
