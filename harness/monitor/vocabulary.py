@@ -61,6 +61,7 @@ KNOWN_SETS: tuple[tuple[str, ...], ...] = (
     tuple(m[:3] for m in _MONTHS),
 )
 MIN_SHAPE_DISTINCT = 20  # a pattern from fewer distinct values met new kinds of ids on held-out traffic
+MIN_FIXED_SHAPE_DISTINCT = 10  # ...unless every run of it has a fixed length (a 40-digit hex id, a date)
 MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
 
 
@@ -103,6 +104,13 @@ def learn_wide(
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
     rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
+    # a list as long as a limit argument asked is what the data had to give: a bound (collection
+    # len_le_arg), not an equality (max_count 20 of a log of 14 commits gives 14)
+    rules = [
+        r
+        for r in rules
+        if not (r.cls == "echo" and r.fields[0].startswith("len(") and r.fields[1].startswith(ARG))
+    ]
     clean_rows: dict[str, int] = {}
     for r in split.clean:
         clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
@@ -260,6 +268,16 @@ def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[s
     return out
 
 
+def _shape(distinct: list[str]) -> dict[str, Any] | None:
+    """A pattern from 20 distinct values, or from 10 where each of its runs has one length."""
+    from harness.monitor.shapes import infer_shape
+
+    shape = infer_shape(distinct, MIN_FIXED_SHAPE_DISTINCT)
+    if shape is None or len(distinct) >= MIN_SHAPE_DISTINCT:
+        return shape
+    return shape if "+" not in shape["pattern"] and "*" not in shape["pattern"] else None
+
+
 def _pooled_columns(
     columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
 ) -> dict[tuple[str, str], list[str]]:
@@ -279,7 +297,7 @@ def _text_rules(
     pooled: Mapping[tuple[str, str], list[str]],
     th: Thresholds,
 ) -> list[Rule]:
-    from harness.monitor.shapes import infer_shape, no_placeholder_params
+    from harness.monitor.shapes import no_placeholder_params
 
     rules = []
     for (context, f), values in sorted(columns.items()):
@@ -294,7 +312,7 @@ def _text_rules(
                 _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), placeholder, th)
             )
             continue
-        shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
+        shape = _shape(distinct)
         if shape is None and len(distinct) < MIN_SHAPE_DISTINCT:
             rules.extend(_pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), {}, th))
         if shape is not None:
@@ -325,14 +343,14 @@ def _pooled_shape(
 ) -> list[Rule]:
     """A field the tool itself saw too few values of takes the pattern (and the no-placeholder rule)
     of every tool's values of the same name and place, where its own values all fit that pattern."""
-    from harness.monitor.shapes import compile_shape, infer_shape, no_placeholder_params
+    from harness.monitor.shapes import compile_shape, no_placeholder_params
 
     distinct = list(dict.fromkeys(pooled))
-    if not own or len(distinct) < MIN_SHAPE_DISTINCT:
+    if not own or len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
         return []
     support = {"n": len(own), "pooled_n": len(distinct)}
     out = []
-    shape = infer_shape(distinct, MIN_SHAPE_DISTINCT)
+    shape = _shape(distinct)
     if shape is not None:
         check = compile_shape(f, shape)
         if all(check({f: v}, {}) is None for v in own):

@@ -208,18 +208,22 @@ TEXT_FAULTS = ("html_page", "empty_text", "error_text", "ids_redacted")
 
 
 def test_git_server_text_results_learn_text_contracts(tmp_path):
-    """mcp-server-git answers in plain text: the recording learns what its text is not and the
-    ``Commit: <40 hex>`` line shape; a 502 page, an empty answer, an error without isError and a log
+    """mcp-server-git answers in plain text: the recording reads its log's lines into entries, no more
+    than asked for; a 502 page, an empty answer, an error without isError and a log
     without ids are flagged, held-out clean logs are not."""
     git_server = [_server("mcp-server-git")]
     repo = str(_git_repo(tmp_path / "repo", 14))
     recording = tmp_path / "git.jsonl"
     train = [("git_log", {"repo_path": repo, "max_count": k}) for k in range(1, 13)]
     _session(_proxy("--record", str(recording), upstream=git_server), train)
-    rules = _learn(recording, tmp_path / "git.json")["tools"]["git_log"]
-    forms = {r["params"].get("form") for r in rules if r["class"] == "text"}
-    assert {"not_html", "not_error", "not_empty"} <= forms
-    assert any(f.startswith("line_commit") for f in forms if f)
+    registry = _learn(recording, tmp_path / "git.json")
+    rules = registry["tools"]["git_log"]
+    # the log's Key: value lines are read into entries (the wide vocabulary's view): each has its
+    # commit, there are no more than asked for, and a result that is an error by the recording's own status inference fires
+    assert registry["meta"]["views"]["git_log"]["parse"] == "lines"
+    ids = {r["id"] for r in rules}
+    assert {"git_log:required:$.entries[*]:Commit", "git_log:collection:len_le_arg:$:entries"} <= ids
+    assert any(r["params"].get("form") == "error_result" for r in rules)
 
     held_out = [("git_log", {"repo_path": repo, "max_count": k}) for k in (13, 14, 20)]
     _, clean = _session(_proxy("--registry", str(tmp_path / "git.json"), upstream=git_server), held_out)
