@@ -112,6 +112,13 @@ class Plugin:
         """A hash of the world's data (its generated dataset or its data folder), for provenance."""
         return None
 
+    def published_traffic(self, **options: Any) -> tuple[str, str]:
+        """A file of a real model's published trajectories in this world (tau-bench's historical
+        format: a JSON list of runs with an OpenAI-style message list each), for ``python -m
+        harness.evaluations organic``: ``(path, what makes it appear when it is missing)``. The file
+        need not exist yet; ``options`` are the world's ``make`` options (a domain)."""
+        raise NotImplementedError(f"environment {self.name!r} knows no published trajectories")
+
     def oracle(self, env: Environment, task_id: str) -> list[ToolCall]:
         """The calls that solve ``task_id``."""
         raise NotImplementedError(f"environment {self.name!r} has no oracle")

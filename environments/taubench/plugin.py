@@ -41,6 +41,16 @@ class TauBenchPlugin(Plugin):
             )
         return TauBenchEnv(data_dir=data_dir, max_steps=max_steps, domain=domain)
 
+    def published_traffic(self, **options: Any) -> tuple[str, str]:
+        """tau-bench's published GPT-4o airline runs (``make data-taubench`` fetches them, pinned)."""
+        from environments.taubench.data import ENV_VAR, resolve_root
+
+        domain = options.get("domain", "airline")
+        if domain != "airline":
+            raise NotImplementedError(f"tau-bench publishes GPT-4o runs for airline here, not {domain!r}")
+        path = resolve_root(options.get("data_dir")) / "historical" / "gpt-4o-airline.json"
+        return str(path), f"run `make data-taubench` (or set {ENV_VAR} to the data root, or pass --file)"
+
     def unavailable(self) -> str | None:
         """The default domain's pinned files must be there (their sha256 is checked when the world starts)."""
         from environments.taubench.data import FIX, SHA256, resolve_dir

@@ -3,7 +3,7 @@
 python -m harness.evaluations validity --env WORLD [--json] [--seed 0] [--folds 0,1] [--per-fault 10]
     [--vocabulary paper|wide|both] [--examples N]
 python -m harness.evaluations stabletoolbench --cache PATH/tool_response_cache [--json] [--train-fraction 0.5]
-python -m harness.evaluations organic [--file PATH] [--env taubench] [--domain airline] [--no-world] [--json]
+python -m harness.evaluations organic [--file PATH] [--env WORLD] [--domain airline] [--no-world] [--json]
 """
 
 from __future__ import annotations
@@ -50,12 +50,14 @@ def _paper_organic() -> dict[str, Any] | None:
 
 def _organic(args: argparse.Namespace) -> int:
     from core.protocol import WorldUnavailable
-    from harness.evaluations.organic import OrganicError, default_path, format_report, organic
+    from harness.evaluations.organic import OrganicError, format_report, organic, published
 
-    path = Path(args.file) if args.file else default_path()
     options = {"domain": args.domain} if args.domain else {}
     try:
-        rep = organic(path, None if args.no_world else args.env, options, args.seed, args.split)
+        world, path, hint = published(args.env, options)
+        if args.file:
+            path, hint = Path(args.file), "check --file"
+        rep = organic(path, None if args.no_world else world, options, args.seed, args.split, hint)
     except (OrganicError, WorldUnavailable) as exc:  # missing data, a bad file, an unknown world or domain
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -94,11 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     stb.add_argument("--train-fraction", type=float, default=0.5)
     stb.add_argument("--seed", type=int, default=0)
     stb.add_argument("--json", action="store_true")
-    org = sub.add_parser("organic", help="organic fire rate on tau-bench's published model trajectories")
+    org = sub.add_parser("organic", help="organic fire rate on a world's published model trajectories")
+    org.add_argument("--file", help="a trajectories file (default: the one the world's plugin names)")
     org.add_argument(
-        "--file", help="a trajectories file (default: <tau-bench data root>/historical/gpt-4o-airline.json)"
+        "--env",
+        help="the world whose published runs are read and whose own contracts also check them (default: "
+        "the first discovered world that publishes any)",
     )
-    org.add_argument("--env", default="taubench", help="the world whose own contracts also check the traffic")
     org.add_argument("--domain", default="airline", help="the world's domain option ('' for none)")
     org.add_argument("--split", default="test", help="the world's split the runs' task ids index")
     org.add_argument("--no-world", action="store_true", help="only the arms cross-fitted on the traffic")

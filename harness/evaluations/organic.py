@@ -10,7 +10,7 @@ checked. Every other result is checked, two ways:
 - **cross-fitted by task on the traffic itself**: five folds over task ids (``crossfit.assign_folds``,
   all trials of a task in one fold); fold k's rules are learned with the monitor's public ``learn``
   from the other folds' clean results and check fold k's results;
-- **the world's own contracts** (default: tau-bench airline): the registries a run of that world
+- **the world's own contracts** (the world that publishes the runs, ``Plugin.published_traffic``): the registries a run of that world
   checks with (``harness.run.registries``: its clean traces cross-fitted by group, merged with its
   shared sources), each run checked by the fold that never saw its task's group; and the single
   registry of all the world's traces (``sources.world_registry``).
@@ -32,13 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-# the tau-bench world's data root: $TAUBENCH_DATA, else <repo>/data/taubench (environments/taubench/
-# data.py; tests/harness/evaluations/test_organic.py checks the two agree; the harness imports no world)
-DATA_ENV = "TAUBENCH_DATA"
-DEFAULT_ROOT = REPO / "data" / "taubench"
-HISTORICAL = Path("historical") / "gpt-4o-airline.json"
-FETCH_HINT = f"run `make data-taubench` (or set {DATA_ENV} to the data root, or pass --file)"
 ERROR_PREFIX = "Error:"  # how tau-bench's tools answer a call they refuse
 N_FOLDS = 5
 SYSTEMATIC = 0.9  # a key difference held by this share of the compared records is a data change
@@ -82,19 +75,29 @@ class Call:
 # Reading the file.
 
 
-def data_root() -> Path:
-    env = os.environ.get(DATA_ENV)
-    return Path(env).expanduser() if env else DEFAULT_ROOT
+def published(env_name: str | None, options: Mapping[str, Any]) -> tuple[str, Path, str]:
+    """(world, file, how to get it) of the published trajectories a world knows
+    (``Plugin.published_traffic``); with no world named, the first discovered world that knows any."""
+    from core.worlds import UnknownEnvironmentError, discover, get_plugin
+
+    names = [env_name] if env_name else sorted(discover())
+    for name in names:
+        try:
+            path, hint = get_plugin(name).published_traffic(**dict(options))
+        except UnknownEnvironmentError as exc:
+            raise OrganicError(str(exc.args[0] if exc.args else exc)) from None
+        except NotImplementedError as exc:
+            if env_name:
+                raise OrganicError(f"{exc}; pass --file") from None
+            continue
+        return name, Path(path), hint
+    raise OrganicError("no discovered world knows published trajectories; pass --file")
 
 
-def default_path() -> Path:
-    return data_root() / HISTORICAL
-
-
-def load_runs(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def load_runs(path: str | os.PathLike[str], hint: str = "pass --file") -> list[dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
-        raise OrganicError(f"no tau-bench historical trajectories at {path}: {FETCH_HINT}")
+        raise OrganicError(f"no published trajectories at {path}: {hint}")
     try:
         runs = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
@@ -403,13 +406,14 @@ def arm_summary(name: str, label: str, how: str, checked: int, fires: Sequence[F
 
 def organic(
     path: str | os.PathLike[str],
-    env_name: str | None = "taubench",
+    env_name: str | None = None,
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     split: str = "test",
+    hint: str = "pass --file",
 ) -> dict[str, Any]:
     """The whole study; ``env_name`` None: the cross-fitted arms only."""
-    runs = load_runs(path)
+    runs = load_runs(path, hint)
     calls, unpaired = extract_calls(runs)
     errors = Counter(c.tool for c in calls if c.error)
     arms = [

@@ -198,16 +198,20 @@ def test_a_renamed_key_is_named_as_a_data_change_and_explains_only_its_fires():
 def test_the_file_is_found_where_the_world_finds_its_data(monkeypatch, tmp_path):
     from environments.taubench.data import ENV_VAR, resolve_root
 
-    assert org.DATA_ENV == ENV_VAR
     monkeypatch.delenv(ENV_VAR, raising=False)
-    assert org.data_root() == resolve_root()
+    world, path, hint = org.published(None, {"domain": "airline"})
+    assert world == "taubench" and path == resolve_root() / "historical" / "gpt-4o-airline.json"
     monkeypatch.setenv(ENV_VAR, str(tmp_path))
-    assert org.data_root() == resolve_root() == tmp_path
-    assert org.default_path() == tmp_path / "historical" / "gpt-4o-airline.json"
+    assert org.published("taubench", {})[1] == tmp_path / "historical" / "gpt-4o-airline.json"
+    assert "make data-taubench" in hint
+    with pytest.raises(org.OrganicError, match="knows no published trajectories"):
+        org.published("toolmaze", {})
 
 
 def test_missing_or_bad_file_is_one_line_naming_the_fix(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv(org.DATA_ENV, str(tmp_path))
+    from environments.taubench.data import ENV_VAR
+
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
     assert main(["organic", "--no-world"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "make data-taubench" in err and str(tmp_path) in err
