@@ -11,7 +11,11 @@ from tests.datapaths import TAUBENCH, has_airline, require_historical
 def test_the_published_runs_parse_and_every_fire_is_listed(monkeypatch):
     path = require_historical()
     runs = json.loads(path.read_text())
-    monkeypatch.setenv(org.DATA_ENV, str(TAUBENCH))
+    from environments.taubench.data import ENV_VAR
+
+    monkeypatch.setenv(ENV_VAR, str(TAUBENCH))
+    # the evaluation finds the file where the world's plugin says, through the world's data root
+    assert org.published("taubench", {"domain": "airline"})[:2] == ("taubench", path)
     rep = org.organic(path, env_name="taubench" if has_airline() else None, options={"domain": "airline"})
     # the file as SOURCE.md describes it: 200 runs, 50 tasks x 4 trials
     assert (rep["runs"], rep["tasks"], rep["trials"]) == (200, 50, 4)
