@@ -311,6 +311,15 @@ def _text_rules(
             rules.extend(
                 _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), placeholder, th)
             )
+            if len(values) >= th.min_presence and (context, f) != (ROOT, ""):
+                # an error page or an error message is never a field's clean value: a field that held
+                # few values over enough rows and never one of them keeps that (the root has error_result)
+                seen = set().union(*(text_kinds(t) for t in distinct))
+                for kind in ("html", "error"):
+                    if kind not in seen:
+                        rules.append(
+                            Rule(tool, "text", context, (f,), {"form": f"not_{kind}", "not": kind}, support)
+                        )
             continue
         shape = _shape(distinct)
         if shape is None and len(distinct) < MIN_SHAPE_DISTINCT:
