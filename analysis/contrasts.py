@@ -42,6 +42,8 @@ CONTRASTS: tuple[tuple[str, str, str], ...] = (
     ("stripped vs baseline", "no-tools", "baseline"),
     ("localized vs generic", "monitor", "generic"),
     ("immediate vs deferred", "monitor", "deferred"),
+    # the monitor's wider vocabulary (detector wide) against the paper's seven classes, same folds
+    ("wide vs paper vocabulary", "monitor-wide", "monitor"),
 )
 
 
