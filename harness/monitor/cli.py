@@ -215,8 +215,21 @@ def _say_set_aside(set_aside: dict[str, Any] | None) -> None:
 
 
 def load_any(path: str) -> Registry | CrossFit:
-    obj = json.loads(Path(path).read_text())
-    return CrossFit.from_json(obj) if obj.get("kind") == CROSSFIT_KIND else Registry.from_json(obj)
+    """A registry or cross-fit file; one that is missing, not JSON, of another format version or
+    otherwise unreadable stops the command with one line naming the file."""
+    try:
+        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"error: cannot read the registry {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise SystemExit(f"error: the registry {path} is not JSON ({exc})") from None
+    if not isinstance(obj, dict):
+        raise SystemExit(f"error: the registry {path} is not a registry (a JSON object with format_version)")
+    try:
+        return CrossFit.from_json(obj) if obj.get("kind") == CROSSFIT_KIND else Registry.from_json(obj)
+    except (ValueError, KeyError, TypeError) as exc:
+        # another format version, or a file that is JSON but no registry: learn it again with this version
+        raise SystemExit(f"error: the registry {path} cannot be read: {exc}; learn it again") from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
