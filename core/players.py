@@ -13,6 +13,7 @@ Nothing here knows a particular world, the harness, or how a player judges a res
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -83,3 +84,21 @@ class PlayerConventions(Protocol):
     def subtask_label(self, capability: str, tools: Sequence[ToolInfo], query: str) -> str:
         """The sub-task in words, for the player's messages."""
         ...
+
+
+def unwrap_receipt(content: Any) -> tuple[Any, dict[str, Any] | None]:
+    """(result, receipt or None) of a tool message a player reads: results are JSON text or plain
+    strings; the monitor's receipt wraps the raw result as ``{tool_result, outcome_monitor}``."""
+    try:
+        obj = json.loads(content) if isinstance(content, str) else content
+    except (TypeError, ValueError):
+        return content, None
+    if isinstance(obj, dict) and "outcome_monitor" in obj and "tool_result" in obj:
+        inner = obj["tool_result"]
+        if isinstance(inner, str):
+            try:
+                inner = json.loads(inner)
+            except ValueError:
+                pass
+        return inner, obj["outcome_monitor"] if isinstance(obj["outcome_monitor"], dict) else {}
+    return obj, None

@@ -53,7 +53,7 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     from jsonschema import Draft7Validator
 
     clean = [r for r in rows if r.get("status", "ok") != "error"]
-    reg = learn(clean, recording=False)  # the studies' protocol, as the figures before it
+    reg = learn(clean, vocabulary="paper")  # the studies' protocol, as the figures before it
     builders: dict[str, SchemaBuilder] = defaultdict(SchemaBuilder)
     for r in clean:
         builders[r["tool"]].add_object(r["result"])

@@ -31,27 +31,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from core.players import unwrap_receipt
 from environments.agentdojo.provenance import Plan, Source, get_path, plan, task_of_prompt
 
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
 _TAG = re.compile(r"\{(step|reread|alt|inject): (\d+)(?::([\w-]+))?\}")
-
-
-def unwrap(content: Any) -> tuple[Any, dict[str, Any] | None]:
-    """(result, receipt or None): a receipt wraps the raw result as ``{tool_result, outcome_monitor}``."""
-    try:
-        obj = json.loads(content) if isinstance(content, str) else content
-    except (TypeError, ValueError):
-        return content, None
-    if isinstance(obj, dict) and "outcome_monitor" in obj and "tool_result" in obj:
-        inner = obj["tool_result"]
-        if isinstance(inner, str):
-            try:
-                inner = json.loads(inner)
-            except ValueError:
-                pass
-        return inner, obj["outcome_monitor"] if isinstance(obj["outcome_monitor"], dict) else {}
-    return obj, None
 
 
 def _leaf_name(path: str) -> str | None:
@@ -231,7 +215,7 @@ class Player:
                     }
             elif role == "tool" and m.get("tool_call_id") in pending:
                 c = pending.pop(m["tool_call_id"])
-                c["result"], c["receipt"] = unwrap(m.get("content"))
+                c["result"], c["receipt"] = unwrap_receipt(m.get("content"))
                 c["error"] = (
                     isinstance(c["result"], dict) and set(c["result"]) >= {"error"} and len(c["result"]) <= 3
                 )

@@ -34,6 +34,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from core.players import unwrap_receipt
 from environments.bfcl import checker, identify
 from environments.bfcl.calls import parse
 from environments.bfcl.data import Entry
@@ -50,23 +51,6 @@ _EMPTY: dict[str, Any] = {
     "object": {},
     "boolean": False,
 }
-
-
-def unwrap(content: Any) -> tuple[Any, dict | None]:
-    """(result, receipt or None): a receipt wraps the raw result as ``{tool_result, outcome_monitor}``."""
-    try:
-        obj = json.loads(content) if isinstance(content, str) else content
-    except (TypeError, ValueError):
-        return content, None
-    if isinstance(obj, dict) and "outcome_monitor" in obj and "tool_result" in obj:
-        inner = obj["tool_result"]
-        if isinstance(inner, str):
-            try:
-                inner = json.loads(inner)
-            except ValueError:
-                pass
-        return inner, obj["outcome_monitor"] if isinstance(obj["outcome_monitor"], dict) else {}
-    return obj, None
 
 
 def _norm(word: str) -> str:
@@ -393,7 +377,7 @@ class Player:
                     pending[tc["id"]] = c
             elif role == "tool" and m.get("tool_call_id") in pending:
                 c = pending.pop(m["tool_call_id"])
-                c["result"], c["receipt"] = unwrap(m.get("content"))
+                c["result"], c["receipt"] = unwrap_receipt(m.get("content"))
                 out.append(c)
         return out
 

@@ -180,6 +180,6 @@ def build_fold(
     """Just fold ``fold``'s registry (same assignment as ``build_crossfit``)."""
     rows = list(traces)
     assignment = assign_folds((workflow_of(r) for r in rows), n_folds, seed)
-    reg = learn([r for r in rows if assignment[workflow_of(r)] != fold], thresholds, recording=False)
+    reg = learn([r for r in rows if assignment[workflow_of(r)] != fold], thresholds, vocabulary="paper")
     reg.meta.update({"fold": fold, "n_folds": n_folds, "seed": seed})
     return reg

@@ -20,7 +20,6 @@ from harness.monitor.executions import Execution, gc_paused, index_executions
 from harness.monitor.paths import (
     ARG,
     KEY,
-    ROOT,
     concrete,
     context_steps,
     display_path,
@@ -30,7 +29,6 @@ from harness.monitor.paths import (
 )
 from harness.monitor.plancode import Run, generate
 from harness.monitor.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
-from harness.monitor.text import text_contracts
 from harness.monitor.thresholds import DEFAULT, Thresholds
 from harness.monitor.values import type_ok
 from harness.monitor.views import View, apply_view, misreads
@@ -150,14 +148,14 @@ class Registry:
         self._views: dict[str, View] = dict(self.meta.get("views") or {})
         # the rules learned through those views (the rest, from other sources, read results as sent)
         self._viewed: frozenset[str] = frozenset(self.meta.get("viewed_rules") or ())
-        self._split_plans: dict[str, tuple[list[_ContextPlan], list[_ContextPlan]]] = {}
         # plans compile on a tool's first check, so building five registries stays cheap
-        self._plans: dict[str, list[_ContextPlan]] = {}
+        # per tool: (plans of the rules that read the result as sent, plans of those read through its view)
+        self._plans: dict[str, tuple[list[_ContextPlan], list[_ContextPlan]]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # compiled plans hold generated functions: a pickled registry (sent from a forked builder)
         # carries its rules and compiles again on its first check
-        return {**self.__dict__, "_plans": {}, "_split_plans": {}}
+        return {**self.__dict__, "_plans": {}}
 
     # --------------------------------------------------------------------- queries
 
@@ -252,38 +250,30 @@ class Registry:
             rules = self.rules.get(tool)
             if not rules:
                 return []
-            plans = self._plans[tool] = self._compile(tool, rules)
+            viewed = [r for r in rules if r.rule_id in self._viewed] if tool in self._views else []
+            raw = [r for r in rules if r.rule_id not in self._viewed] if viewed else rules
+            plans = self._plans[tool] = (_compile_tool(raw), _compile_tool(viewed))
         args = arguments if arguments is not None else {}
-        view = self._views.get(tool)
         found: list[Violation] = []
-        if view is None:
-            _run(plans, result, args, found)
-            return found
-        for where, observed in misreads(view, result):
-            # text every clean result held here came as something else: what reads it cannot see it
-            found.append(
-                Violation(
-                    f"{tool}:type:view:{where}",
-                    "type",
-                    where,
-                    observed,
-                    "a string",
-                    f"{where.removeprefix('$.')} must be text, as every clean value was",
+        view = self._views.get(tool)
+        if view is not None:
+            for where, observed in misreads(view, result):
+                # text every clean result held here came as something else: what reads it cannot see it
+                found.append(
+                    Violation(
+                        f"{tool}:type:view:{where}",
+                        "type",
+                        where,
+                        observed,
+                        "a string",
+                        f"{where.removeprefix('$.')} must be text, as every clean value was",
+                    )
                 )
-            )
-        raw, viewed = self._split_plans[tool]
-        _run(viewed, apply_view(view, result), args, found)
-        # rules from other sources (a database, a declared schema) read the result as sent
-        _run(raw, result, args, found)
+            _run(plans[1], apply_view(view, result), args, found)
+        # rules of other sources (a database, a declared schema), and every rule of a tool without a
+        # view, read the result as sent
+        _run(plans[0], result, args, found)
         return found
-
-    def _compile(self, tool: str, rules: list[Rule]) -> list[_ContextPlan]:
-        if tool not in self._views:
-            return _compile_tool(rules)
-        viewed = [r for r in rules if r.rule_id in self._viewed]
-        raw = [r for r in rules if r.rule_id not in self._viewed]
-        self._split_plans[tool] = (_compile_tool(raw) if raw else [], _compile_tool(viewed) if viewed else [])
-        return []
 
     # --------------------------------------------------------------------- storage
 
@@ -402,24 +392,13 @@ def learn(
 
 
 def learn_indexed(
-    index: Mapping[str, list[Execution]],
-    thresholds: Thresholds = DEFAULT,
-    schema_only: bool = False,
-    recording: bool = False,
+    index: Mapping[str, list[Execution]], thresholds: Thresholds = DEFAULT, schema_only: bool = False
 ) -> Registry:
-    held_back: list[dict[str, Any]] | None = [] if recording else None
+    """The paper's vocabulary over indexed executions (the wide one is ``vocabulary.learn_wide``)."""
     with gc_paused():
         rules = admit(
-            [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()],
-            thresholds,
-            held_back,
+            [collect(tool, ex, schema_only, th=thresholds) for tool, ex in index.items()], thresholds
         )
-    if recording and not schema_only:
-        # tools that answer in text: what their text is not, and the line shape it shares
-        for tool, ex in index.items():
-            n = len({e.result for e in ex if type(e.result) is str})
-            for params in text_contracts([e.result for e in ex], thresholds.min_presence):
-                rules.append(Rule(tool, "text", ROOT, ("",), params, {"n": n}))
     meta = {
         "source": "traces",
         "n_executions": sum(len(v) for v in index.values()),
@@ -427,8 +406,6 @@ def learn_indexed(
     }
     if schema_only:
         meta["variant"] = "schema-only"
-    if held_back:
-        meta["held_back"] = held_back
     return Registry(rules, meta)
 
 

@@ -78,7 +78,7 @@ def world_registry(
     if "traces" not in sources:
         return shared
     rows = list(traces) if traces is not None else list(plugin.clean_traces(env, **dict(trace_options or {})))
-    mined = learn(rows, thresholds, recording=False)  # the studies' protocol, pinned
+    mined = learn(rows, thresholds, vocabulary="paper")  # the studies' protocol, pinned
     return mined.merged(shared) if shared.n_rules else mined
 
 

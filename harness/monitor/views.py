@@ -19,7 +19,6 @@ type rule learned on the parsed values speaks to it. Knows nothing of rules or r
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import json
@@ -27,6 +26,8 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from harness.monitor.text import parse_text
 
 View = dict[str, Any]
 FAIL: Any = type("Fail", (), {"__repr__": lambda self: "<unreadable>"})()
@@ -71,35 +72,13 @@ def _json(s: str) -> Any:
 
 
 def _literal(s: str) -> Any:
+    """A Python literal container (``[(1, 'a', 2.5)]``), read as the recording reads text
+    (``text.parse_text``: ``ast.literal_eval``, never ``eval``)."""
     t = s.strip()
     if not t or t[0] not in "[{(" or len(t) > MAX_TEXT:
         return FAIL
-    try:
-        v = ast.literal_eval(t)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return FAIL
-    out = _plain(v)
-    return out if type(out) in (dict, list) else FAIL
-
-
-def _plain(v: Any) -> Any:
-    """A literal as JSON holds it (tuples as lists), or FAIL."""
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    if isinstance(v, float):
-        return v if math.isfinite(v) else FAIL
-    if isinstance(v, (list, tuple)):
-        items = [_plain(x) for x in v]
-        return FAIL if any(x is FAIL for x in items) else items
-    if isinstance(v, dict):
-        out = {}
-        for k, x in v.items():
-            j = _plain(x)
-            if j is FAIL or not isinstance(k, (str, int)):
-                return FAIL
-            out[str(k)] = j
-        return out
-    return FAIL
+    v = parse_text(t)
+    return v if type(v) in (dict, list) else FAIL
 
 
 def _kv(s: str) -> Any:

@@ -25,6 +25,7 @@ The paper's studies keep ``vocabulary="paper"`` (the seven classes, registries p
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from harness.monitor.executions import Execution, index_executions
@@ -162,14 +163,8 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
         whole = known_set(values)
         if whole is not None:
             out.append(
-                Rule(
-                    r.tool,
-                    r.cls,
-                    r.context,
-                    r.fields,
-                    {**r.params, "values": whole},
-                    {**r.support, "known_set": len(whole)},
-                    r.source,
+                replace(
+                    r, params={**r.params, "values": whole}, support={**r.support, "known_set": len(whole)}
                 )
             )
             continue
@@ -228,17 +223,7 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
         ]
         ints = [v for v in values if type(v) is int]
         if ints and len(ints) == len(values) and min(ints) <= SMALL_COUNT and len(ints) < constant_floor(th):
-            out.append(
-                Rule(
-                    r.tool,
-                    r.cls,
-                    r.context,
-                    r.fields,
-                    {**r.params, "strict": False},
-                    dict(r.support),
-                    r.source,
-                )
-            )
+            out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
         else:
             out.append(r)
     return out

@@ -142,20 +142,7 @@ def plan_run(cfg: Config) -> Plan:
     for spec in model_specs(models, reviewers, user):  # before any task is selected
         check_model_available(spec)
     faults = fault_injectors(cfg)
-    selected = []
-    for injector in faults.values() or [None]:  # every task under each fault, the limit per fault
-        injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
-        selected += select_tasks(
-            env,
-            plugin,
-            cfg.study.split,
-            cfg.study.selection.rule,
-            cfg.study.selection.params,
-            cfg.seed,
-            injected=injected,
-            fault_name=planted_fault_name(cfg),
-            limit=cfg.limit,
-        )
+    selected = tasks_under_faults(env, plugin, cfg, faults)
     if not selected:
         raise ValueError(f"study {cfg.study.name!r} selects no task")
     schedule = build_schedule(
@@ -300,6 +287,25 @@ def planted_fault_name(cfg: Config) -> str:
     """The label of a fault no injector plays (``none``, or a world's own planted faults): the one selected."""
     names = list(cfg.fault)
     return names[0] if len(names) == 1 else "none"
+
+
+def tasks_under_faults(env: Environment, plugin: Plugin, cfg: Config, faults: dict[str, Any]) -> list[Any]:
+    """The frozen task selection under each fault (every task under each, the limit per fault)."""
+    selected: list[Any] = []
+    for injector in faults.values() or [None]:
+        injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
+        selected += select_tasks(
+            env,
+            plugin,
+            cfg.study.split,
+            cfg.study.selection.rule,
+            cfg.study.selection.params,
+            cfg.seed,
+            injected=injected,
+            fault_name=planted_fault_name(cfg),
+            limit=cfg.limit,
+        )
+    return selected
 
 
 def fault_injectors(cfg: Config) -> dict[str, Any]:

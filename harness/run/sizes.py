@@ -18,8 +18,8 @@ from hydra import compose, initialize_config_dir
 from core.worlds import get_plugin
 from harness import studies_list
 from harness.config import CONF_DIR, agent_models, register, selected, to_config
-from harness.run.plan import fault_injectors, planted_fault_name
-from harness.run.schedule import build_schedule, select_tasks
+from harness.run.plan import fault_injectors, tasks_under_faults
+from harness.run.schedule import build_schedule
 
 
 class EpisodeCounter:
@@ -40,22 +40,7 @@ class EpisodeCounter:
         if key not in self.envs:
             self.envs[key] = plugin.make(**options)
         env = self.envs[key]
-        selected_tasks = []
-        for injector in fault_injectors(cfg).values() or [
-            None
-        ]:  # as the planner: every task under each fault
-            injected = (injector.spec.name, injector.spec.kind) if injector is not None else None
-            selected_tasks += select_tasks(
-                env,
-                plugin,
-                cfg.study.split,
-                cfg.study.selection.rule,
-                cfg.study.selection.params,
-                cfg.seed,
-                injected=injected,
-                fault_name=planted_fault_name(cfg),
-                limit=cfg.limit,
-            )
+        selected_tasks = tasks_under_faults(env, plugin, cfg, fault_injectors(cfg))  # as the planner
         arms = list(selected("arm", cfg.arm))
         models = [m.name for m in agent_models(cfg)]
         schedule = build_schedule(

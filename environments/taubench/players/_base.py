@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from core.players import unwrap_receipt
+
 _JUDGED = re.compile(r"\{judged: ([^=}]+)=(\w+)\}")
 
 Odd = Callable[[str, Any, frozenset[str]], bool]  # (tool, result, names seen in writes) -> implausible?
@@ -34,24 +36,6 @@ Odd = Callable[[str, Any, frozenset[str]], bool]  # (tool, result, names seen in
 
 def text(content: str) -> dict:
     return {"role": "assistant", "content": content, "tool_calls": []}
-
-
-def unwrap(content: Any) -> tuple[Any, dict | None]:
-    """(result, receipt or None): results are JSON text or plain strings; receipts wrap them."""
-    try:
-        obj = json.loads(content) if isinstance(content, str) else content
-    except (TypeError, ValueError):
-        return content, None
-    if isinstance(obj, dict) and "outcome_monitor" in obj and "tool_result" in obj:
-        inner = obj["tool_result"]
-        if isinstance(inner, str):
-            try:
-                inner = json.loads(inner)
-            except ValueError:
-                pass
-        rec = obj["outcome_monitor"] if isinstance(obj["outcome_monitor"], dict) else {}
-        return inner, rec
-    return obj, None
 
 
 def latest_request(messages: list[dict]) -> tuple[int | None, dict | None]:
@@ -80,7 +64,7 @@ def parse_calls(messages: list[dict]) -> list[dict]:
                 pending[tc["id"]] = {"id": tc["id"], "name": tc["function"]["name"], "args": args, "at": i}
         elif m.get("role") == "tool" and m.get("tool_call_id") in pending:
             c = pending.pop(m["tool_call_id"])
-            c["result"], c["receipt"] = unwrap(m.get("content"))
+            c["result"], c["receipt"] = unwrap_receipt(m.get("content"))
             out.append(c)
     return out
 

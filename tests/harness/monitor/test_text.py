@@ -104,8 +104,8 @@ def test_a_modest_recording_holds_thin_domains_back_and_says_so():
     assert not any(r.cls == "domain" and r.fields == ("option",) for r in small.rules_for("get_order"))
     large = learn(_orders(2000, random.Random(1), options))
     assert any(r.cls == "domain" and r.fields == ("option",) for r in large.rules_for("get_order"))
-    # the studies' protocol (recording=False) keeps the small sample's domain as before
-    off = learn(_orders(16, random.Random(0), options), recording=False)
+    # the studies' protocol (vocabulary="paper") keeps the small sample's domain as before
+    off = learn(_orders(16, random.Random(0), options), vocabulary="paper")
     assert "held_back" not in off.meta
     assert any(r.cls == "domain" and r.fields == ("option",) for r in off.rules_for("get_order"))
 

@@ -377,3 +377,9 @@ def test_a_score_between_0_and_1_stays_there_pooled_across_tools():
     reg = learn(rows)
     assert _fired(reg, "lookup_1", {"match_score": 1.62}, {"q": "x"})
     assert not _fired(reg, "lookup_1", {"match_score": 0.42}, {"q": "x"})
+
+
+def test_the_older_spelling_recording_names_a_vocabulary():
+    rows = _two_tools(random.Random(8))
+    assert learn(rows, recording=False).to_json() == learn(rows, vocabulary="paper").to_json()
+    assert learn(rows, recording=True).to_json() == learn(rows).to_json()
