@@ -35,10 +35,11 @@ help: ## list the targets
 # Every install is hash-checked: requirements/bootstrap.txt pins the installer (pip 26.3, setuptools 84.2.1),
 # constraints.txt every dependency incl. the dev extra (make lock regenerates both). The project itself is
 # installed last without dependencies and without build isolation, so nothing unchecked is fetched.
-$(STAMP): pyproject.toml constraints.txt requirements/bootstrap.txt
+$(STAMP): pyproject.toml outcome-monitor/pyproject.toml constraints.txt requirements/bootstrap.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --require-hashes -r requirements/bootstrap.txt
 	$(BIN)/pip install -q --require-hashes -r constraints.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e ./outcome-monitor
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
 	touch $(STAMP)

@@ -351,7 +351,7 @@ def _schema_rules(plugin: Plugin, env: Environment) -> dict[str, Any]:
     """The rules of the world's result schemas by tool, when it offers that source ({} otherwise)."""
     if "schemas" not in plugin.contract_sources:
         return {}
-    from harness.monitor.derive import registry_from_schemas
+    from outcome_monitor.learning.derive import registry_from_schemas
 
     return dict(registry_from_schemas(plugin.tool_schemas(env)).rules)
 

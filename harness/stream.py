@@ -21,31 +21,13 @@ receipt's shape included: the monitor writes it, the agent loop reads it) and ho
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
+
+from outcome_monitor.receipts.receipt import Receipt, receipt_text
 
 from core.protocol import Episode, Task, ToolCall, ToolResult
-
-
-class Receipt(TypedDict, total=False):
-    """A receipt: the JSON object appended to a violating result (``{"tool_result": <raw>,
-    "outcome_monitor": <receipt>}``), the same in every interposer, in records and in the MCP proxy.
-
-    Variant full: ``violated``, ``observed``, (``also_violated``), ``recovery_tools``; stripped: no
-    ``recovery_tools``; generic: ``warning`` and ``recovery_tools`` only (no rule named)."""
-
-    violated: str  # the first violated rule, in words
-    observed: Any  # what the result held where that rule looked (bounded in size)
-    also_violated: list[str]  # up to two further violated rules, in words
-    recovery_tools: list[str]  # tools that could recover (a retry first), from the public interface
-    warning: str  # the generic variant's one sentence
-
-
-def receipt_text(receipt: Receipt) -> str:
-    """A receipt as the text an agent reads (a deferred receipt arrives as this)."""
-    return json.dumps(receipt, ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -87,7 +69,7 @@ class MonitorInterposer:
     ``monitor_for(ctx)`` returns the monitor for this episode (e.g. the registry of the workflow's
     held-out fold) or None; it must offer ``annotate(tool, arguments, content, exposed_tools, status)``
     returning an object with ``content, violations, receipt, recovery_tools, n_admissible``
-    (``harness.monitor.Monitor``, whose ``__call__`` is this interposer; ``receipt`` a
+    (``outcome_monitor.Monitor``; ``receipt`` a
     :class:`Receipt`, each violation a ``Violation`` or its JSON). With ``deferred`` delivery the
     agent-visible content stays raw: the loop delivers the receipt one turn later.
     """
@@ -113,3 +95,14 @@ class MonitorInterposer:
         ctx.labels.setdefault("receipts_fired", []).append({"call_index": ctx.call_index, "tool": call.name})
         content = result.content if self.delivery == "deferred" else ann.content
         return ToolResult(content=content, status=result.status, terminal=result.terminal, meta=meta)
+
+
+__all__ = [
+    "Interposer",
+    "MonitorInterposer",
+    "Receipt",
+    "StreamContext",
+    "apply_chain",
+    "is_hit",
+    "receipt_text",
+]

@@ -26,11 +26,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from outcome_monitor.learning.derive import registry_from_schemas  # noqa: E402
+
 from environments.appworld import paths  # noqa: E402
 from environments.appworld.bridge import Bridge  # noqa: E402
 from environments.appworld.env import AppWorldEnv  # noqa: E402
 from environments.appworld.probe import probe_calls  # noqa: E402
-from harness.monitor.derive import registry_from_schemas  # noqa: E402
 
 ROADS = ("fast", "appworld")
 

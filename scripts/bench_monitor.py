@@ -108,8 +108,9 @@ def retail_registry_size() -> dict | None:
     as trace domains are). None without the data."""
     import dataclasses
 
+    from outcome_monitor.thresholds import DEFAULT
+
     from harness.monitor.sources import world_registry
-    from harness.monitor.thresholds import DEFAULT
 
     plugin = get_plugin("taubench")
     if plugin.unavailable():

@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from outcome_monitor.learning.derive import bind_records, from_records, registry_from_schemas  # noqa: E402
+from outcome_monitor.registry import Registry  # noqa: E402
+
 from core.worlds import get_plugin  # noqa: E402
-from harness.monitor.derive import bind_records, from_records, registry_from_schemas  # noqa: E402
-from harness.monitor.registry import Registry  # noqa: E402
 
 
 def main() -> int:

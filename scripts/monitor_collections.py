@@ -330,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-split", default="test")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    from harness.monitor.coverage import path_coverage
+    from outcome_monitor.checking.coverage import path_coverage
+
     from harness.monitor.sources import world_registry
 
     plugin = get_plugin("taubench")

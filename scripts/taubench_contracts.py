@@ -35,13 +35,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from outcome_monitor.learning.derive import bind_records, from_records  # noqa: E402
+from outcome_monitor.registry import Registry, learn  # noqa: E402
 from vocabcompare import Comparison, add_arguments, chosen  # noqa: E402
 
 from core.seeding import rng  # noqa: E402
 from core.worlds import get_plugin  # noqa: E402
 from harness.faults.classes import field_filter, get_class  # noqa: E402
-from harness.monitor.derive import bind_records, from_records  # noqa: E402
-from harness.monitor.registry import Registry, learn  # noqa: E402
 
 
 def contracts(plugin, env, split: str, traces: bool = True, vocabulary: str = "paper") -> Registry:

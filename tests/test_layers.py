@@ -19,7 +19,8 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 
 def lint(root: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # the library's src folder first: a copy of the tree lints its own copy of outcome_monitor
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "outcome-monitor" / "src"), str(root)])}
     return subprocess.run(
         [str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"],
         cwd=root,
@@ -52,15 +53,24 @@ def test_the_contracts_hold():
         ("harness/run/workers.py", "import harness.run.study", "nor between the run's modules"),
         ("harness/records/chain.py", "import harness.run.plan", "no circle between the harness's packages"),
         ("harness/run/study.py", "import environments.toolmaze.env", "import no world"),
-        ("harness/monitor/receipt.py", "import harness.llm.models", "the monitor makes no model call"),
-        ("harness/faults/classes.py", "import harness.monitor.rules", "written apart from the monitor"),
+        (
+            "outcome-monitor/src/outcome_monitor/receipts/monitor.py",
+            "import harness.llm.models",
+            "the monitor makes no model call",
+        ),
+        ("outcome-monitor/src/outcome_monitor/registry.py", "import core.protocol", "the monitor library"),
+        (
+            "harness/faults/classes.py",
+            "import outcome_monitor.checking.rules",
+            "written apart from the monitor",
+        ),
         ("analysis/tables.py", "import harness.run.study", "analysis reads records only"),
         ("harness/records/files.py", "import litellm", "the records schema stays light"),
         ("harness/llm/providers/scripted.py", "import harness.llm.models", "no circle"),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
-    for part in ("core", "environments", "harness", "analysis", "hydra_plugins"):
+    for part in ("core", "environments", "harness", "analysis", "hydra_plugins", "outcome-monitor"):
         shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = tmp_path / module

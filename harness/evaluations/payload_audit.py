@@ -14,9 +14,10 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from outcome_monitor.receipts.monitor import Monitor
+
 from core.protocol import Environment, ToolCall, ToolResult
 from harness.monitor.crossfit import CrossFit, workflow_of
-from harness.monitor.receipt import Monitor
 
 IMPLICIT_KINDS = ("implicit_transient", "implicit_permanent")
 

@@ -129,7 +129,7 @@ def default_learner() -> Callable[[list[dict[str, Any]]], Any]:
     try:
         from harness.monitor import learn
     except ImportError:
-        from harness.monitor.registry import learn
+        from outcome_monitor.registry import learn
     return learn
 
 

@@ -1,25 +1,25 @@
-"""The outcome monitor: contracts learned from clean tool results (or derived from a JSON Schema),
-checked against every tool result, with a nonbinding receipt appended on a violation.
+"""The outcome monitor in the experiments: the library (``outcome_monitor``, its own distribution
+under ``outcome-monitor/``) plus what only studies need.
 
-The library's surface is ``__all__`` (``docs/monitor/python-api.md`` walks through it): ``learn``
-a ``Registry`` from clean ``{tool, arguments, result}`` rows (or ``from_json_schema``), give it to a
-``Monitor``, and ``annotate`` a result (an ``Annotation``, whose ``receipt`` is a ``Receipt``) or
-wrap a tool function (``wrap_tool``, ``wrap_async_tool``); ``annotate`` never raises because of a
-result (one it cannot check passes through raw with a ``note``, counted). ``monitored`` in
-``harness.monitor.inspect_tool`` does the same for an inspect_ai tool (the ``inspect`` extra). The
-experiment's machinery stays in its modules (cross-fitting in ``crossfit``, database contracts in
-``derive``, ``VARIANTS`` and ``annotate_stream`` in ``receipt``, ...).
-
-Importing it changes no environment variable and imports neither litellm, Hydra, omegaconf nor
-pandas (``tests/harness/monitor/test_library.py``); it never makes a model call.
+Kept here: cross-fitting over tasks (``crossfit``: the registry that checks a workflow never saw its
+traces), a world's contract sources as registries (``sources``), synthetic traces with known
+contracts for tests and benchmarks (``synthetic``) and the experiment's command line (``cli``: the
+library's plus ``--env``, folds and cross-fit files). The library's surface is re-exported, so
+``from harness.monitor import Monitor, learn`` keeps working.
 """
 
-from harness.monitor.derive import from_json_schema
-from harness.monitor.receipt import Annotation, Monitor, wrap_async_tool, wrap_tool
-from harness.monitor.registry import Registry, learn
-from harness.monitor.rules import Violation
-from harness.monitor.thresholds import Thresholds
-from harness.stream import Receipt
+from outcome_monitor import (
+    Annotation,
+    Monitor,
+    Receipt,
+    Registry,
+    Thresholds,
+    Violation,
+    from_json_schema,
+    learn,
+    wrap_async_tool,
+    wrap_tool,
+)
 
 __all__ = [
     "Annotation",

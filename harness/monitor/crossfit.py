@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from outcome_monitor.learning.admit import admit
+from outcome_monitor.learning.candidates import Collected
+from outcome_monitor.learning.collect import collect
+from outcome_monitor.learning.executions import gc_paused, index_executions
+from outcome_monitor.registry import FORMAT_VERSION, Registry, learn
+from outcome_monitor.thresholds import DEFAULT, Thresholds
+
 from core.seeding import rng, stable_int
-from harness.monitor.admit import admit
-from harness.monitor.candidates import Collected
-from harness.monitor.collect import collect
-from harness.monitor.executions import gc_paused, index_executions
-from harness.monitor.registry import FORMAT_VERSION, Registry, learn
-from harness.monitor.thresholds import DEFAULT, Thresholds
 
 CROSSFIT_KIND = "outcome-monitor-crossfit"
 

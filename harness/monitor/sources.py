@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from outcome_monitor.registry import Registry
+from outcome_monitor.thresholds import DEFAULT, Thresholds
+
 from core.plugin import Plugin
-from harness.monitor.registry import Registry
-from harness.monitor.thresholds import DEFAULT, Thresholds
 
 SOURCES = ("traces", "schemas", "database")
 
@@ -29,7 +30,7 @@ def check_sources(sources: Iterable[str]) -> tuple[str, ...]:
 
 def database_registry(plugin: Plugin, env: Any, thresholds: Thresholds = DEFAULT) -> Registry:
     """Contracts of the world's public database, bound to the tools whose results are its records."""
-    from harness.monitor.derive import bind_records, from_records
+    from outcome_monitor.learning.derive import bind_records, from_records
 
     db = plugin.database(env)
     by_collection = from_records(db.collections, thresholds)
@@ -51,7 +52,7 @@ def shared_registry(
     sources = check_sources(sources)
     shared = Registry([], {"source": "+".join(s for s in sources if s != "traces") or "none"})
     if "schemas" in sources:
-        from harness.monitor.derive import registry_from_schemas
+        from outcome_monitor.learning.derive import registry_from_schemas
 
         shared = shared.merged(registry_from_schemas(plugin.tool_schemas(env)))
     if "database" in sources:
@@ -71,7 +72,7 @@ def world_registry(
     ones its studies use): contracts mined from all its clean traces (or ``traces``) merged with
     the shared ones. Cross-fitted registries are ``build_crossfit`` over the same traces, each
     merged with ``shared_registry``."""
-    from harness.monitor.registry import learn
+    from outcome_monitor.registry import learn
 
     sources = check_sources(plugin.contract_sources if sources is None else sources)
     shared = shared_registry(plugin, env, sources, thresholds)

@@ -157,7 +157,7 @@ def monitor_interposers(
     if crossfit is None:
         parts = contract_parts(plugin, env, ContractSpec(tuple(plugin.contract_sources), n_folds, seed))
     else:
-        from harness.monitor.registry import Registry
+        from outcome_monitor.registry import Registry
 
         parts = Parts(Registry([], {"source": "none"}), MinedRegistries(crossfit, {}))
     source = monitor_source(env.tool_specs(), parts)

@@ -145,7 +145,8 @@ def contract_coverage(
     Returns ``{"paths", "covered", "with_value_rule", "share", "value_share", "by_tool": {tool:
     {"paths", "share", "value_share"}}, "no_rule": [[tool, path, reason], ...]}`` (a path no fold reads at all, or only some); paths are counted
     once per fold (each fold's registry against the results it checks)."""
-    from harness.monitor.coverage import Coverage, path_coverage
+    from outcome_monitor.checking.coverage import Coverage, path_coverage
+
     from harness.monitor.crossfit import workflow_of
 
     try:
@@ -253,8 +254,9 @@ class MinedRegistries:
 
     @classmethod
     def build(cls, plugin: Plugin, env: Environment, spec: ContractSpec) -> MinedRegistries:
+        from outcome_monitor.registry import learn_schema_only
+
         from harness.monitor.crossfit import build_crossfit, workflow_of
-        from harness.monitor.registry import learn_schema_only
 
         key = _memo_key(plugin, env, spec)
         memo = _CROSSFIT_MEMO.get(key)

@@ -118,7 +118,7 @@ def test_conformance_on_every_suite(suite):
 
 def test_travel_lookups_by_name_are_mined_as_maps():
     """Results keyed by entity names ({"Le Marais Boutique": "4.2"}) reach the miner as maps ($.*)."""
-    from harness.monitor.mine import detect_maps
+    from outcome_monitor.learning.mine import detect_maps
 
     travel = AgentDojoWorld(suite="travel")
     rows = list(traces(travel))

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from outcome_monitor.learning.derive import registry_from_schemas
 
 from core.worlds import get_plugin
 from environments.appworld import paths
 from environments.appworld.env import AppWorldEnv
-from harness.monitor.derive import registry_from_schemas
 
 pytestmark = pytest.mark.skipif(not paths.is_set_up(), reason=f"AppWorld setup missing: {paths.SETUP_HINT}")
 

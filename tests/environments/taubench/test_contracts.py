@@ -9,9 +9,10 @@ import pytest
 
 @pytest.fixture(scope="module")
 def registry(env):
+    from outcome_monitor.learning.derive import bind_records, from_records
+    from outcome_monitor.registry import Registry, learn
+
     from core.worlds import get_plugin
-    from harness.monitor.derive import bind_records, from_records
-    from harness.monitor.registry import Registry, learn
 
     plugin = get_plugin("taubench")
     db = plugin.database(env, split="train")

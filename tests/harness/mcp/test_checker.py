@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("mcp")
 import mcp_types as types  # noqa: E402
+from outcome_monitor.adapters.mcp_proxy import META_KEY, PREFIX, Checker, parse_result  # noqa: E402
 
 from harness.monitor import learn  # noqa: E402
-from harness.monitor.proxy import META_KEY, PREFIX, Checker, parse_result  # noqa: E402
 
 
 def _result(value, is_error: bool = False) -> types.CallToolResult:

@@ -9,9 +9,8 @@ import pytest
 
 pytest.importorskip("mcp")
 import mcp_types as types  # noqa: E402
-
-from harness.monitor.proxy import META_KEY, PREFIX, Checker  # noqa: E402
-from harness.monitor.registry import learn  # noqa: E402
+from outcome_monitor.adapters.mcp_proxy import META_KEY, PREFIX, Checker  # noqa: E402
+from outcome_monitor.registry import learn  # noqa: E402
 
 SCHEMA = {
     "type": "object",
@@ -109,7 +108,7 @@ class _Broken:
 
 
 def test_a_result_the_monitor_cannot_check_passes_raw_and_is_counted(capsys):
-    from harness.monitor.receipt import Monitor
+    from outcome_monitor.receipts.monitor import Monitor
 
     checker = Checker()
     checker.monitor = Monitor(_Broken())  # type: ignore[arg-type]

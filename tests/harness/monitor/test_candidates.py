@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from harness.monitor.admit import admit
-from harness.monitor.candidates import DOMAIN_CANDIDATE, Candidate, DomainKey, TemplateKey, template
-from harness.monitor.collect import collect
-from harness.monitor.executions import Execution
-from harness.monitor.mine import mine_tool
+from outcome_monitor.learning.admit import admit
+from outcome_monitor.learning.candidates import DOMAIN_CANDIDATE, Candidate, DomainKey, TemplateKey, template
+from outcome_monitor.learning.collect import collect
+from outcome_monitor.learning.executions import Execution
+from outcome_monitor.learning.mine import mine_tool
 
 
 def test_a_relation_key_names_its_parts():

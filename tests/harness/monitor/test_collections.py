@@ -11,13 +11,13 @@ import os
 from pathlib import Path
 
 import pytest
+from outcome_monitor.checking.coverage import generalise, path_coverage
+from outcome_monitor.checking.paths import KEY, concrete, context_steps, iter_context
+from outcome_monitor.learning.derive import from_records
+from outcome_monitor.learning.mine import detect_maps
 
 from core.seeding import rng
 from harness.monitor import Registry, learn
-from harness.monitor.coverage import generalise, path_coverage
-from harness.monitor.derive import from_records
-from harness.monitor.mine import detect_maps
-from harness.monitor.paths import KEY, concrete, context_steps, iter_context
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -223,7 +223,7 @@ def test_held_out_retail_faults_are_flagged(retail):
 
 
 def test_merging_keeps_the_weaker_sign_rule():
-    from harness.monitor.rules import Rule
+    from outcome_monitor.checking.rules import Rule
 
     strict = Rule("t", "positive", "$.m.*", ("balance",), {"strict": True}, {}, "traces")
     loose = Rule("t", "positive", "$.m.*", ("balance",), {"strict": False}, {}, "records")
@@ -332,7 +332,7 @@ def test_map_entries_agree_with_the_databases_entry_of_the_same_key():
 def test_a_value_the_call_supplied_is_not_outside_the_domain():
     """A domain learned from results (a database's first names) does not fire on a value the call's own
     arguments carry (a new passenger booked by name); the same value arriving unasked does."""
-    from harness.monitor.rules import Rule
+    from outcome_monitor.checking.rules import Rule
 
     rule = Rule("book", "domain", "$.passengers[*]", ("first_name",), {"values": ["Mia", "Raj"]}, {})
     reg = Registry([rule])

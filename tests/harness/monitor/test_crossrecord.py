@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 import random
 
+from outcome_monitor.learning.derive import bind_records, from_records
+
 from harness.monitor import Registry
-from harness.monitor.derive import bind_records, from_records
 
 
 def _database(seed: int = 0) -> dict:

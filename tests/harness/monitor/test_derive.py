@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
+from outcome_monitor.learning.derive import bind_records, from_records, registry_from_schemas, shape_pattern
+
 from harness.monitor import Registry, from_json_schema
-from harness.monitor.derive import bind_records, from_records, registry_from_schemas, shape_pattern
 from tests.datapaths import TAUBENCH_RETAIL, retail_only
 
 SCHEMA = {

@@ -8,12 +8,12 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from outcome_monitor.learning.mine import mine_tool
+from outcome_monitor.registry import learn_schema_only
+from outcome_monitor.thresholds import coincidence_floor
 
 from harness.monitor import learn
 from harness.monitor import synthetic as syn
-from harness.monitor.mine import mine_tool
-from harness.monitor.registry import learn_schema_only
-from harness.monitor.thresholds import coincidence_floor
 
 TRACES = syn.traces(n_workflows=45, calls_per_workflow=6, seed=0)
 REG = learn(TRACES)

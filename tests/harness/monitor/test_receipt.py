@@ -4,12 +4,13 @@ recovery tools come only from the exposed public interface."""
 from __future__ import annotations
 
 import pytest
+from outcome_monitor.receipts.monitor import annotate_stream
+from outcome_monitor.receipts.recovery import leaf_names, recovery_tools
 
 from core.protocol import ToolCall, ToolResult
 from harness.monitor import Monitor, learn, wrap_tool
 from harness.monitor import synthetic as syn
-from harness.monitor.receipt import annotate_stream
-from harness.monitor.recovery import leaf_names, recovery_tools
+from harness.stream import MonitorInterposer
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 CAT = syn.catalog()
@@ -63,7 +64,7 @@ def test_interposer_sets_meta_and_keeps_status():
         labels: dict = {}
         call_index = 4
 
-    mon = Monitor(REG, CAT)
+    mon = MonitorInterposer(lambda ctx: Monitor(REG, CAT))
     out = mon(ToolCall("get_quote", {"ticker": "T001"}), ToolResult(BAD, meta={"perturbed": True}), Ctx())
     assert out.content["tool_result"] is BAD and out.meta["n_admissible"] == 3 and out.meta["perturbed"]
     # the one receipt shape (harness.stream.Receipt), the same object the agent reads

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from outcome_monitor.registry import FORMAT_VERSION
 
 from harness.monitor import Registry, learn
 from harness.monitor import synthetic as syn
-from harness.monitor.registry import FORMAT_VERSION
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 

@@ -8,9 +8,8 @@ import uuid
 from collections.abc import Callable
 
 import pytest
-
-from harness.monitor.shapes import _infer as shared_runs  # the guard is what rejects, not alignment
-from harness.monitor.shapes import (
+from outcome_monitor.checking.shapes import _infer as shared_runs  # the guard is what rejects, not alignment
+from outcome_monitor.checking.shapes import (
     compile_shape,
     infer_shape,
     no_placeholder_params,
@@ -18,7 +17,7 @@ from harness.monitor.shapes import (
     shape_expected,
     shape_sentence,
 )
-from harness.monitor.values import MISSING
+from outcome_monitor.checking.values import MISSING
 
 Gen = Callable[[random.Random], str]
 _UP = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

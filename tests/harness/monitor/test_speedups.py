@@ -9,15 +9,17 @@ import gc
 
 import numpy as np
 import pytest
+from outcome_monitor.checking import plancode
+from outcome_monitor.checking.paths import iter_context
+from outcome_monitor.checking.values import type_ok
+from outcome_monitor.learning import relations
+from outcome_monitor.learning.executions import gc_paused
+from outcome_monitor.learning.relations import _all_rows_close, _dense_affine, _screen_dense
+from outcome_monitor.registry import Registry, _compile_tool, _violation
 
 from core.seeding import np_rng, rng
-from harness.monitor import learn, plancode, relations
+from harness.monitor import learn
 from harness.monitor import synthetic as syn
-from harness.monitor.executions import gc_paused
-from harness.monitor.paths import iter_context
-from harness.monitor.registry import Registry, _compile_tool, _violation
-from harness.monitor.relations import _all_rows_close, _dense_affine, _screen_dense
-from harness.monitor.values import type_ok
 
 TRACES = syn.traces(n_workflows=40, calls_per_workflow=6, seed=3)
 REG = learn(TRACES)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from harness.monitor.mine import unseen_half
-from harness.monitor.registry import learn
-from harness.monitor.text import error_reason, error_shape, parse_text, text_contracts, text_kinds
+from outcome_monitor.learning.mine import unseen_half
+from outcome_monitor.registry import learn
+from outcome_monitor.text.parse import error_reason, error_shape, parse_text, text_contracts, text_kinds
 
 PAGE_502 = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
 

@@ -7,11 +7,11 @@ import random
 from typing import Any
 
 import pytest
+from outcome_monitor.learning.status import result_error, split_clean
+from outcome_monitor.learning.vocabulary import constant_floor, known_set
+from outcome_monitor.text.views import apply_view, infer_root_view
 
 from harness.monitor import Monitor, learn
-from harness.monitor.status import result_error, split_clean
-from harness.monitor.views import apply_view, infer_root_view
-from harness.monitor.vocabulary import constant_floor, known_set
 
 
 def _reservation(rng: random.Random) -> dict[str, Any]:
@@ -110,7 +110,7 @@ def test_a_constant_is_not_a_domain():
 
 
 def reg_th() -> Any:
-    from harness.monitor.thresholds import DEFAULT
+    from outcome_monitor.thresholds import DEFAULT
 
     return DEFAULT
 
@@ -264,8 +264,8 @@ def test_unknown_vocabulary_is_an_error():
 def test_rules_of_other_sources_read_the_result_as_sent():
     """A view reads "500" as a number for the rules learned through it; a database's rule beside it
     (merged) still reads the string it holds, so neither fires on a clean result."""
-    from harness.monitor.registry import Registry
-    from harness.monitor.rules import Rule
+    from outcome_monitor.checking.rules import Rule
+    from outcome_monitor.registry import Registry
 
     rows = [
         {"tool": "order", "arguments": {"o": f"o{i}"}, "result": {"pieces": str(100 * (1 + i % 9)), "n": i}}

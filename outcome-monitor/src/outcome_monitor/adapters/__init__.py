@@ -1,0 +1,1 @@
+"""The monitor where tools run: in front of an MCP server (``mcp`` extra), around an inspect_ai tool (``inspect`` extra)."""

@@ -1,0 +1,272 @@
+"""Collection rules (class ``collection``, the wider vocabulary): what the clean results say about the
+size and the members of a list or a map, learned per tool.
+
+Forms (``params["form"]``), each over one list or map field of a context element:
+
+* ``len_eq``: the list always held ``n`` elements (every clean result, at least ``min_presence``
+  distinct ones): a truncated or padded list fires;
+* ``len_le_arg``: never longer than the call's numeric argument ``arg`` (a ``limit``), which took
+  ``min_distinct_eq`` values or more and was reached at least once;
+* ``has_keys``: a map (keyed by names or ids) that always held ``keys``: a dropped entry fires,
+  though what is left is still a valid map;
+* ``keys_echo``: a map keyed by the names a list argument asked for holds exactly those;
+* ``elements``: every string of a list is none of the kinds of text no clean element was (an error
+  page, an error message) and, where the elements drew from few values, one of them;
+* ``uniform``: every element of a list of records has the same fields (a table's rows): a field
+  dropped from one row fires;
+* ``unique``: an identifier never repeats within one list: a duplicated or swapped-in record fires;
+* ``sorted``: the list is ordered by a number or date key (a log, ``ORDER BY``): shuffled dates fire;
+* ``echo_set``: the ids or names a list argument ``arg`` asked for are exactly those of
+  ``each(list[*].k)`` (``subset``: among them): an entity swapped for another fires.
+
+The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts or environments.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from outcome_monitor.checking.values import MISSING, date_key, is_number
+from outcome_monitor.text.parse import text_kinds
+
+Values = Mapping[str, Any]
+Verdict = tuple[Any, ...] | None
+
+MAX_KEYS = 20
+_KIND = {
+    "html": "an HTML page or HTTP error",
+    "error": "an error message",
+}  # a receipt names at most this many kept keys
+
+
+def compile_collection(
+    f: str, p: Mapping[str, Any]
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
+    form = p["form"]
+    if form == "len_eq":
+        n = int(p["n"])
+
+        def check_len(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            return (len(v),) if isinstance(v, (list, dict)) and len(v) != n else None
+
+        return check_len
+    if form == "len_le_arg":
+        arg = str(p["arg"])
+
+        def check_limit(vals: Values, args: Values) -> Verdict:
+            v, limit = vals.get(f, MISSING), args.get(arg, MISSING)
+            if not isinstance(v, list) or not is_number(limit):
+                return None
+            return (len(v),) if len(v) > limit else None
+
+        return check_limit
+    if form == "has_keys":
+        keys = tuple(p["keys"])
+
+        def check_keys(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            if not isinstance(v, dict):
+                return None
+            gone = [k for k in keys if k not in v]
+            return (sorted(v),) if gone else None
+
+        return check_keys
+    if form in ("echo_set", "subset"):
+        arg, key, exact = str(p["arg"]), str(p["key"]), form == "echo_set"
+
+        def check_members(vals: Values, args: Values) -> Verdict:
+            items, asked = vals.get(f, MISSING), args.get(arg, MISSING)
+            if not isinstance(items, list) or not isinstance(asked, list):
+                return None
+            got = [e.get(key) for e in items if isinstance(e, dict)]
+            try:
+                g, a = set(got), set(asked)
+            except TypeError:
+                return None
+            return (got,) if (g != a if exact else not g <= a) else None
+
+        return check_members
+    if form == "keys_echo":
+        arg = str(p["arg"])
+
+        def check_keys_echo(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            asked = args.get(arg, MISSING)
+            if not isinstance(v, dict) or not isinstance(asked, list):
+                return None
+            try:
+                want = set(map(str, asked))
+            except TypeError:
+                return None
+            return None if set(map(str, v)) == want else (sorted(map(str, v)),)
+
+        return check_keys_echo
+    if form == "elements":
+        kinds = tuple(p.get("not", ()))
+        allowed = frozenset(p["values"]) if "values" in p else None
+
+        distinct = bool(p.get("distinct"))
+
+        def check_elements(vals: Values, args: Values) -> Verdict:
+            items = vals.get(f, MISSING)
+            if not isinstance(items, list):
+                return None
+            if distinct:
+                strings = [e for e in items if type(e) is str]
+                if len(set(strings)) < len(strings):
+                    return (next(e for i, e in enumerate(strings) if e in strings[:i]),)
+            for e in items:
+                if type(e) is not str:
+                    continue
+                if allowed is not None and e not in allowed:
+                    return (e,)
+                if kinds and set(kinds) & text_kinds(e):
+                    return (e,)
+            return None
+
+        return check_elements
+    if form == "uniform":
+
+        def check_uniform(vals: Values, args: Values) -> Verdict:
+            items = vals.get(f, MISSING)
+            if not isinstance(items, list) or len(items) < 2 or not all(isinstance(e, dict) for e in items):
+                return None
+            first = set(items[0])
+            odd = next((e for e in items[1:] if set(e) != first), None)
+            return None if odd is None else (sorted(set(odd) ^ first),)
+
+        return check_uniform
+    if form == "unique":
+        key = str(p["key"])
+
+        def check_unique(vals: Values, args: Values) -> Verdict:
+            items = vals.get(f, MISSING)
+            if not isinstance(items, list):
+                return None
+            seen: set[Any] = set()
+            for e in items:
+                v = e.get(key, MISSING) if isinstance(e, dict) else MISSING
+                if v is MISSING or isinstance(v, (dict, list)):
+                    continue
+                if v in seen:
+                    return (v,)
+                seen.add(v)
+            return None
+
+        return check_unique
+    if form == "sorted":
+        key, desc = str(p["key"]), p["order"] == "desc"
+
+        def check_sorted(vals: Values, args: Values) -> Verdict:
+            items = vals.get(f, MISSING)
+            if not isinstance(items, list):
+                return None
+            keys = [order_key(e.get(key, MISSING)) if isinstance(e, dict) else None for e in items]
+            for a, b in zip(keys, keys[1:], strict=False):
+                if a is None or b is None or type(a) is not type(b):
+                    continue
+                if (a < b) if desc else (a > b):
+                    return ([e.get(key) for e in items if isinstance(e, dict)],)
+            return None
+
+        return check_sorted
+    raise ValueError(f"unknown collection form {form!r}")
+
+
+def compile_range(
+    f: str, p: Mapping[str, Any]
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
+    """The ``range`` class (form ``unit``): a score or share between 0 and 1 stays there."""
+    lo, hi = float(p["min"]), float(p["max"])
+
+    def check_range(vals: Values, args: Values) -> Verdict:
+        v = vals.get(f, MISSING)
+        return (v,) if is_number(v) and not lo <= v <= hi else None
+
+    return check_range
+
+
+def range_expected(p: Mapping[str, Any]) -> str:
+    return f"between {p['min']} and {p['max']}"
+
+
+def range_sentence(a: str, p: Mapping[str, Any]) -> str:
+    return f"{a} must be between {p['min']} and {p['max']} (a share or score: every clean value was)"
+
+
+def order_key(v: Any) -> Any:
+    """What a sorted list is sorted by: a number, or an ISO date's sortable key; else None."""
+    if is_number(v):
+        return float(v)
+    return date_key(v)
+
+
+def collection_expected(p: Mapping[str, Any]) -> str:
+    form = p["form"]
+    if form == "len_eq":
+        return f"{p['n']} elements"
+    if form == "len_le_arg":
+        return f"at most arg.{p['arg']} elements"
+    if form == "keys_echo":
+        return f"entries keyed by arg.{p['arg']}"
+    if form == "elements":
+        parts = [f"one of {len(p['values'])} known values"] if "values" in p else []
+        parts += [f"not {_KIND[k]}" for k in p.get("not", ())]
+        parts += ["no two alike"] if p.get("distinct") else []
+        return "elements " + ", ".join(parts)
+    if form == "uniform":
+        return "elements with the same fields"
+    if form == "unique":
+        return f"distinct {p['key']}s"
+    if form == "sorted":
+        return f"sorted by {p['key']} ({'descending' if p['order'] == 'desc' else 'ascending'})"
+    if form == "has_keys":
+        return "entries " + ", ".join(json.dumps(k, ensure_ascii=False) for k in p["keys"][:MAX_KEYS])
+    return f"{p['key']}s {'==' if form == 'echo_set' else 'among'} arg.{p['arg']}"
+
+
+def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
+    form = p["form"]
+    if form == "len_eq":
+        return f"{a} must hold {p['n']} elements (as every clean result did)"
+    if form == "len_le_arg":
+        return f"{a} must hold at most the argument {p['arg']} elements"
+    if form == "has_keys":
+        keys = p["keys"]
+        shown = ", ".join(json.dumps(k, ensure_ascii=False) for k in keys[:MAX_KEYS])
+        more = f" (and {len(keys) - MAX_KEYS} more)" if len(keys) > MAX_KEYS else ""
+        return f"{a} must hold the entries {shown}{more} (as every clean result did)"
+    if form == "keys_echo":
+        return f"{a} must hold an entry for each of the argument {p['arg']}'s values, and no other"
+    if form == "elements":
+        parts = []
+        if "values" in p:
+            shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in p["values"][:MAX_KEYS])
+            parts.append(f"be one of {shown}")
+        parts += [f"not be {_KIND[k]}" for k in p.get("not", ())]
+        parts += ["differ from the others"] if p.get("distinct") else []
+        return f"every element of {a} must " + " and ".join(parts) + " (as every clean element did)"
+    if form == "uniform":
+        return f"every element of {a} must have the same fields (as in every clean result)"
+    if form == "unique":
+        return f"the {p['key']}s of {a} must all differ (as in every clean result)"
+    if form == "sorted":
+        order = "latest or largest first" if p["order"] == "desc" else "earliest or smallest first"
+        return f"{a} must be sorted by {p['key']}, {order} (as every clean result was)"
+    if form == "echo_set":
+        return f"the {p['key']}s of {a} must be exactly those the argument {p['arg']} asked for"
+    return f"the {p['key']}s of {a} must be among those the argument {p['arg']} asked for"
+
+
+__all__ = [
+    "collection_expected",
+    "collection_sentence",
+    "compile_collection",
+    "compile_range",
+    "order_key",
+    "range_expected",
+    "range_sentence",
+]

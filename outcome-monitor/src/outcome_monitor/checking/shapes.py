@@ -1,0 +1,338 @@
+"""String shapes and placeholders: two rule forms a string field learns from its clean values.
+
+``shape`` (``infer_shape``): a full-match pattern every clean value shares, inferred as Auto-Validate
+does (Song and He, SIGMOD 2021, arXiv:2104.04659). Each value is cut into runs of one character
+class (upper-case letters, lower-case letters, digits, spaces; any other character is a literal of
+its own; digits grouped by thousands, ``1,234``, are one run). The finest tokenization under which
+every value has the same sequence of classes wins: first upper and lower apart, then letters merged,
+then letters and digits merged (hex ids mix them run by run). Per run: the text itself where every
+value has the same text there (``W``, ``@``, ``example``, ``USD``; never a run of digits, which
+moves with time: a year, a counter), else the tightest class that covers it (digits, capital
+letters, hex digits, ...) with its length where that never varied. A varying length is ``+``: a
+learned minimum fired on the next shorter clean value (ids counted from 1, small amounts).
+
+A pattern is kept only where it cannot be a coincidence of the sample: (a) at least ``min_distinct``
+distinct values; (b) it says more than "some words" (a digit, a literal other than a space, or a
+fixed run of two or more letters: ``SFO`` yes, ``Mia Garcia`` no); (c) it holds out: the sorted
+distinct values are split into alternate halves, a pattern is inferred on each, and every value of
+the other half must match it (a length fixed in one half only, a literal one half never had, a
+tokenization one half never needed: all give None). Auto-Validate bounds the false-positive rate
+of a pattern on held-out values of the same column; (c) is that bound at zero over the other half.
+
+``no_placeholder`` (``no_placeholder_params``): the field's clean values were never a placeholder
+(``placeholder_kind``: ``N/A``, ``null``, ``TODO``, template text, lorem ipsum, mojibake, a value
+cut off with ``...``, empty), so one now is a corruption.
+
+Pure functions; knows nothing of how rules are stored, pooled or reported (rules.py wires both
+forms in through ``compile_shape``, ``shape_expected`` and ``shape_sentence``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from outcome_monitor.checking.values import MISSING
+
+# a shape is for short strings (ids, codes, dates, amounts); longer text is prose
+MAX_CHARS = 256
+_GROUPED = r"[0-9]{1,3}(?:,[0-9]{3})+(?![0-9A-Za-z])"
+_GROUPED_FULL = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*")
+_GROUPED_REGEX = "[0-9]{1,3}(?:,[0-9]{3})*"
+# finest first: upper / lower / digits apart; letters merged; letters and digits merged
+_TOKENIZERS = (
+    re.compile(_GROUPED + r"|[0-9]+|[A-Z]+|[a-z]+|[ \t]+|.", re.S),
+    re.compile(_GROUPED + r"|[0-9]+|[A-Za-z]+|[ \t]+|.", re.S),
+    re.compile(_GROUPED + r"|[A-Za-z0-9]+|[ \t]+|.", re.S),
+)
+
+
+@dataclass(frozen=True)
+class _Class:
+    name: str
+    charset: str  # inside [...] of the regex
+    chars: frozenset[str]
+    one: str  # words for one character
+    many: str
+
+
+def _cls(name: str, charset: str, chars: str, one: str, many: str) -> _Class:
+    return _Class(name, charset, frozenset(chars), one, many)
+
+
+_DIG, _UP, _LOW = "0123456789", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
+# tightest first: a run takes the first class that covers every character seen there
+_CLASSES = (
+    _cls("digit", "0-9", _DIG, "digit", "digits"),
+    _cls("upper", "A-Z", _UP, "capital letter", "capital letters"),
+    _cls("lower", "a-z", _LOW, "lower-case letter", "lower-case letters"),
+    _cls("letter", "A-Za-z", _UP + _LOW, "letter", "letters"),
+    _cls("hex", "0-9a-f", _DIG + "abcdef", "hex digit", "hex digits"),
+    _cls("HEX", "0-9A-F", _DIG + "ABCDEF", "hex digit", "hex digits"),
+    _cls("lower_digit", "a-z0-9", _LOW + _DIG, "lower-case letter or digit", "lower-case letters or digits"),
+    _cls("upper_digit", "A-Z0-9", _UP + _DIG, "capital letter or digit", "capital letters or digits"),
+    _cls("alnum", "A-Za-z0-9", _UP + _LOW + _DIG, "letter or digit", "letters or digits"),
+    _cls("space", " \\t", " \t", "space", "spaces"),
+)
+_BY_NAME = {c.name: c for c in _CLASSES}
+_LETTERS = frozenset({"upper", "lower", "letter"})
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """One run of the shape: fixed text, or a class with a length (``hi`` None: varying)."""
+
+    literal: str | None
+    cls: str = ""  # a _CLASSES name, or "grouped" (digits grouped by thousands)
+    lo: int = 1
+    hi: int | None = None
+
+    def regex(self) -> str:
+        if self.literal is not None:
+            return re.escape(self.literal)
+        if self.cls == "grouped":
+            return f"(?:{_GROUPED_REGEX})"
+        c = f"[{_BY_NAME[self.cls].charset}]"
+        if self.hi is not None:
+            return c if self.hi == 1 else f"{c}{{{self.hi}}}"
+        return f"{c}+" if self.lo <= 1 else f"{c}{{{self.lo},}}"
+
+    def words(self) -> str:
+        if self.literal is not None:
+            return self.literal
+        if self.cls == "grouped":
+            return "<number>"
+        c = _BY_NAME[self.cls]
+        if self.hi is not None:
+            return f"<{c.one}>" if self.hi == 1 else f"<{self.hi} {c.many}>"
+        return f"<{c.many}>" if self.lo <= 1 else f"<{self.lo} or more {c.many}>"
+
+    def informative(self) -> bool:
+        """Whether this run says more than "some words" (see (b) in the module's docstring)."""
+        if self.literal is not None:
+            return bool(self.literal.strip())
+        if self.cls == "space":
+            return False
+        if self.cls in _LETTERS:
+            return self.hi is not None and self.hi >= 2
+        return True  # digits, hex, letters with digits, grouped numbers
+
+
+def _kind(tok: str, level: int) -> str:
+    """A token's class at a tokenization level; any other character is its own literal (``=@``)."""
+    c = tok[0]
+    if "0" <= c <= "9":
+        return "X" if level == 2 else "D"
+    if "A" <= c <= "Z":
+        return ("U", "A", "X")[level]
+    if "a" <= c <= "z":
+        return ("L", "A", "X")[level]
+    if c in " \t":
+        return "S"
+    return "=" + c
+
+
+def _columns(values: Sequence[str], level: int) -> tuple[tuple[str, ...], list[list[str]]] | None:
+    """The class sequence every value shares at ``level`` and the text of each run, or None."""
+    findall = _TOKENIZERS[level].findall
+    skeleton: tuple[str, ...] | None = None
+    cols: list[list[str]] = []
+    for v in values:
+        toks = findall(v)
+        kinds = tuple(_kind(t, level) for t in toks)
+        if skeleton is None:
+            skeleton, cols = kinds, [[] for _ in toks]
+        elif kinds != skeleton:
+            return None
+        for col, t in zip(cols, toks, strict=True):
+            col.append(t)
+    return None if skeleton is None else (skeleton, cols)
+
+
+def _slot(kind: str, texts: list[str]) -> _Slot | None:
+    first = texts[0]
+    if kind.startswith("="):
+        return _Slot(first)
+    if all(t == first for t in texts) and not any("0" <= ch <= "9" for ch in first):
+        return _Slot(first)
+    if any("," in t for t in texts):
+        # thousands grouped in some values: every value's run must read as one grouped number
+        return _Slot(None, "grouped") if all(_GROUPED_FULL.fullmatch(t) for t in texts) else None
+    chars = set("".join(texts))
+    cls = next((c for c in _CLASSES if chars <= c.chars), None)
+    if cls is None:
+        return None
+    lengths = {len(t) for t in texts}
+    if len(lengths) == 1:
+        n = lengths.pop()
+        return _Slot(None, cls.name, n, n)
+    return _Slot(None, cls.name)  # a varying length: no bound (see the module's docstring)
+
+
+def _infer(values: Sequence[str]) -> list[_Slot] | None:
+    """The runs of the finest tokenization every value shares, or None."""
+    for level in range(len(_TOKENIZERS)):
+        found = _columns(values, level)
+        if found is None:
+            continue
+        skeleton, cols = found
+        slots = [_slot(k, col) for k, col in zip(skeleton, cols, strict=True)]
+        if all(s is not None for s in slots):
+            return _merge([s for s in slots if s is not None])
+    return None
+
+
+def _merge(slots: list[_Slot]) -> list[_Slot]:
+    """Adjacent literals as one (``.com``), so the example reads as the values do."""
+    out: list[_Slot] = []
+    for s in slots:
+        if s.literal is not None and out and out[-1].literal is not None:
+            out[-1] = _Slot((out[-1].literal or "") + s.literal)
+        else:
+            out.append(s)
+    return out
+
+
+def _pattern(slots: list[_Slot]) -> str:
+    return "".join(s.regex() for s in slots)
+
+
+def infer_shape(values: Sequence[str], min_distinct: int = 10) -> dict[str, Any] | None:
+    """``{"form": "shape", "pattern": <full-match regex>, "example": <words>}`` every clean value of
+    a string field matches, or None (too few distinct values, mere words, or the halves disagree)."""
+    distinct = sorted({v for v in values if type(v) is str})
+    if len(distinct) < max(min_distinct, 2) or any(len(v) > MAX_CHARS for v in distinct):
+        return None
+    slots = _infer(distinct)
+    if slots is None or not any(s.informative() for s in slots):
+        return None
+    halves = (distinct[0::2], distinct[1::2])
+    for train, held in (halves, halves[::-1]):
+        part = _infer(train)
+        if part is None:
+            return None
+        match = re.compile(_pattern(part)).fullmatch
+        if not all(match(v) for v in held):
+            return None
+    pattern = _pattern(slots)
+    match = re.compile(pattern).fullmatch
+    if not all(match(v) for v in distinct):  # by construction; a guard against a tokenizer slip
+        return None
+    return {"form": "shape", "pattern": pattern, "example": "".join(s.words() for s in slots)}
+
+
+# ---------------------------------------------------------------------------- placeholders
+
+_NULL_WORDS = frozenset({"n/a", "na", "n.a.", "#n/a", "none", "null", "nil", "undefined", "nan"})
+# case-insensitive, but a title-case word is also a name or an element (Nan, Nil, Na): only lower,
+# upper and these spellings are placeholders
+_NULL_SPELLINGS = frozenset({"N/A", "n/A", "N.A.", "#N/A", "None", "Null", "NaN", "Undefined"})
+_DASHES = re.compile(r"[-\u2013\u2014]{1,3}|\?{1,3}")
+_TODO = re.compile(r"(?:tbd|tba|todo|fixme)\b|x{3,}$|to be (?:determined|announced|confirmed)\b", re.I)
+_TEMPLATE = re.compile(
+    r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|%\([A-Za-z_]\w*\)[sd]|\[object object\]|\bplaceholder\b", re.I
+)
+_TEMPLATE_WHOLE = re.compile(r"<[^<>]{1,80}>|\{[A-Za-z_]\w*\}|%[sd]")
+# UTF-8 read as Latin-1 or cp1252: a lead byte (Â, Ã) before a continuation byte, or â€ (â€™)
+_MOJIBAKE = re.compile(
+    "[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]|\u00e2\u20ac"
+)
+HEAD_CHARS = 4000  # placeholders show at the start of a value; a long text is read no further
+
+
+def _mojibake(s: str) -> bool:
+    if s.isascii():
+        return False
+    if "\ufffd" in s or _MOJIBAKE.search(s):
+        return True
+    for enc in ("cp1252", "latin-1"):
+        try:
+            fixed = s.encode(enc).decode("utf-8")
+        except UnicodeError:
+            continue
+        if fixed != s:
+            return True
+    return False
+
+
+def placeholder_kind(s: str) -> str | None:
+    """The kind of placeholder ``s`` is (``empty``, ``null``, ``todo``, ``template``, ``lorem``,
+    ``mojibake``, ``truncated``), or None. Never an ordinary word, name, id, number or date."""
+    t = s[:HEAD_CHARS].strip()
+    if not t:
+        return "empty"
+    low = t.lower()
+    if low in _NULL_WORDS and (t == low or t == t.upper() or t in _NULL_SPELLINGS):
+        return "null"
+    if _DASHES.fullmatch(t):
+        return "null"
+    if _TODO.match(t):
+        return "todo"
+    # cheap substring tests first: this runs on every string a rule checks
+    if (("{" in t or "%" in t or "[" in t or "placeholder" in low) and _TEMPLATE.search(t)) or (
+        t[0] in "<{%" and _TEMPLATE_WHOLE.fullmatch(t)
+    ):
+        return "template"
+    if (
+        low == "lorem"
+        or low.startswith(("lorem ", "lorem,"))
+        or "lorem ipsum" in low
+        or "dolor sit amet" in low
+    ):
+        return "lorem"
+    if _mojibake(t):
+        return "mojibake"
+    if s[-64:].rstrip().endswith(("...", "\u2026")):  # the tail only: a long text is not copied
+        return "truncated"
+    return None
+
+
+def no_placeholder_params(values: Sequence[str], min_distinct: int = 7) -> dict[str, Any] | None:
+    """``{"form": "no_placeholder"}`` when no clean value is a placeholder, from at least
+    ``min_distinct`` distinct values (the coincidence floor of thresholds.py), else None."""
+    distinct = sorted({v for v in values if type(v) is str})
+    if len(distinct) < min_distinct or any(placeholder_kind(v) is not None for v in distinct):
+        return None
+    return {"form": "no_placeholder"}
+
+
+# ---------------------------------------------------------------------------- checks and words
+
+
+def compile_shape(
+    field: str, params: Mapping[str, Any]
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
+    """The check of a ``shape`` or ``no_placeholder`` rule on ``field``: only a string is judged (a
+    missing value or another type belongs to the required and type rules)."""
+    form = params.get("form")
+    if form == "shape":
+        match = re.compile(params["pattern"]).fullmatch  # once, when the registry loads
+
+        def check_shape(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v = vals.get(field, MISSING)
+            return (v,) if type(v) is str and match(v) is None else None
+
+        return check_shape
+    if form == "no_placeholder":
+
+        def check_placeholder(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v = vals.get(field, MISSING)
+            return (v,) if type(v) is str and placeholder_kind(v) is not None else None
+
+        return check_placeholder
+    raise ValueError(f"unknown string rule form {form!r} (expected 'shape' or 'no_placeholder')")
+
+
+def shape_expected(params: Mapping[str, Any]) -> str:
+    if params.get("form") == "shape":
+        return f"shaped like {params['example']}"
+    return "not a placeholder"
+
+
+def shape_sentence(name: str, params: Mapping[str, Any]) -> str:
+    if params.get("form") == "shape":
+        return f"{name} must look like {params['example']} (as every clean value did)"
+    return f"{name} must not be a placeholder (no clean value was)"

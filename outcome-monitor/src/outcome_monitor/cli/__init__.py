@@ -1,0 +1,1 @@
+"""``outcome-monitor learn | check | explain | coverage | proxy``."""

@@ -1,0 +1,223 @@
+"""Mining the ``collection`` class (``collection_rules`` holds the checks and their words): per list
+or object field of a tool's clean results (views applied), what its size, its members and its rows
+always were. Called by ``vocabulary.learn_wide``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from outcome_monitor.checking.collection_rules import order_key
+from outcome_monitor.checking.paths import ARG, ROOT
+from outcome_monitor.checking.values import id_like
+from outcome_monitor.learning.admit import unseen_half
+from outcome_monitor.learning.executions import Execution
+from outcome_monitor.text.parse import text_kinds
+from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
+
+Found = tuple[dict[str, Any], dict[str, int]]
+
+
+def _values_at(executions: Iterable[Execution]) -> dict[tuple[str, str], list[tuple[Any, dict[str, Any]]]]:
+    """(context, field) -> [(value, arguments)] for every list or object field of every element."""
+    out: dict[tuple[str, str], list[tuple[Any, dict[str, Any]]]] = {}
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if type(v) in (list, dict) and f and not f.startswith(("#", ARG)) and "(" not in f:
+                        out.setdefault((context, f), []).append((v, ex.args))
+                whole = row.get("")
+                # the element itself: the result, a map's entry (a list of car types keyed by company)
+                if type(whole) is list or (type(whole) is dict and context == ROOT):
+                    out.setdefault((context, ""), []).append((whole, ex.args))
+    return out
+
+
+def mine_collections(
+    executions: list[Execution], th: Thresholds = DEFAULT
+) -> list[tuple[str, str, dict[str, Any], dict[str, int]]]:
+    """(context, field, params, support) of each collection rule of one tool's clean executions."""
+    found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
+    for (context, f), seen in sorted(_values_at(executions).items()):
+        distinct = {repr(v) for v, _ in seen}
+        if len(seen) < th.min_presence or len(distinct) < th.min_presence:
+            continue
+        lists = [(v, a) for v, a in seen if type(v) is list]
+        dicts = [(v, a) for v, a in seen if type(v) is dict]
+        if len(lists) == len(seen):
+            found.extend((context, f, p, s) for p, s in _list_rules(lists, th))
+            found.extend((context, f, p, s) for p, s in _element_rules([v for v, _ in lists], th))
+        elif len(dicts) == len(seen):
+            kept = _kept_keys([d for d, _ in dicts])
+            if kept:
+                found.append((context, f, {"form": "has_keys", "keys": kept}, {"n": len(dicts)}))
+            found.extend((context, f, p, s) for p, s in _keys_echo(dicts, th))
+    return found
+
+
+def _keys_echo(dicts: list[tuple[dict[str, Any], dict[str, Any]]], th: Thresholds) -> list[Found]:
+    """A map keyed by the names a list argument asked for (ratings by hotel name): its keys are
+    exactly those names on every clean call."""
+    out: list[Found] = []
+    list_args = sorted({k for _, a in dicts for k, x in a.items() if type(x) is list})
+    for arg in list_args:
+        pairs = [(set(map(str, d)), a[arg]) for d, a in dicts if type(a.get(arg)) is list]
+        try:
+            asked = [set(map(str, x)) for _, x in pairs]
+        except TypeError:
+            continue
+        if (
+            len(pairs) >= th.min_presence
+            and len({frozenset(x) for x in asked}) >= th.min_distinct_eq
+            and all(k == x for (k, _), x in zip(pairs, asked, strict=True))
+        ):
+            out.append(({"form": "keys_echo", "arg": arg}, {"n": len(pairs)}))
+    return out
+
+
+def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
+    """Rules on every element of a list of strings (lines, names, car types): what kind of text no
+    clean element was, and a closed set of values where the elements drew from few."""
+    elements = [e for v in lists for e in v]
+    if not elements or not all(type(e) is str for e in elements):
+        return []
+    distinct = list(dict.fromkeys(elements))
+    if len(distinct) < th.min_presence and len(elements) < th.min_presence:
+        return []
+    params: dict[str, Any] = {"form": "elements"}
+    seen = set().union(*(text_kinds(e) for e in distinct))
+    absent = [k for k in ("html", "error") if k not in seen]
+    if absent:
+        params["not"] = absent
+    counts: dict[str, int] = {}
+    for v in lists:
+        for e in set(v):
+            counts[e] = counts.get(e, 0) + 1
+    if (
+        2 <= len(counts) <= th.max_domain
+        and all(c >= th.min_count_per_value for c in counts.values())
+        and sum(counts.values()) >= max(th.min_presence, th.min_per_category * len(counts))
+        and unseen_half(counts.values()) < 1 - th.confidence
+    ):
+        params["values"] = sorted(counts)
+    multi = [v for v in lists if len(v) >= 2]
+    if len(multi) >= th.min_distinct_eq and all(len(set(v)) == len(v) for v in multi):
+        params["distinct"] = True  # names in a listing (files, recipients): a duplicate is a copied entry
+    if len(params) == 1:
+        return []
+    return [(params, {"n": len(lists), "distinct": len(distinct)})]
+
+
+def _list_rules(lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds) -> list[Found]:
+    out: list[tuple[dict[str, Any], dict[str, int]]] = []
+    lengths = {len(v) for v, _ in lists}
+    # one length every time is a constant: it needs the constant's support (a rule of succession)
+    if len(lengths) == 1 and min(lengths) >= 1 and len(lists) >= constant_floor(th):
+        out.append(({"form": "len_eq", "n": min(lengths)}, {"n": len(lists)}))
+    else:
+        numeric_args = sorted({k for _, a in lists for k, x in a.items() if type(x) is int})
+        for arg in numeric_args:
+            pairs = [(len(v), a[arg]) for v, a in lists if type(a.get(arg)) is int]
+            if (
+                len(pairs) >= th.min_presence
+                and len({lim for _, lim in pairs}) >= th.min_distinct_eq
+                and all(n <= lim for n, lim in pairs)
+                and any(n == lim for n, lim in pairs)
+            ):
+                out.append(({"form": "len_le_arg", "arg": arg}, {"n": len(pairs)}))
+    out.extend(_echo_sets(lists, th))
+    out.extend(_table_rules(lists, th))
+    return out
+
+
+def _table_rules(
+    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
+) -> list[tuple[dict[str, Any], dict[str, int]]]:
+    """Rows of one table (same fields), identifiers that never repeat, and an order the rows keep,
+    each seen in every clean list of two rows or more. A list of n rows falls in a given order by
+    chance once in n!: the lists' log2(n!) must add up to the coincidence floor."""
+    out: list[tuple[dict[str, Any], dict[str, int]]] = []
+    multi = [v for v, _ in lists if len(v) >= 2 and all(type(e) is dict for e in v)]
+    if len(multi) < th.min_distinct_eq:
+        return out
+    bits = sum(math.lgamma(len(v) + 1) / math.log(2) for v in multi)
+    if bits < th.min_presence:
+        return out
+    support = {"n": len(multi)}
+    if all(all(set(e) == set(v[0]) for e in v) for v in multi):
+        out.append(({"form": "uniform"}, support))
+    keys = sorted(set.intersection(*(set(e) for v in multi for e in v)))
+    for k in keys:
+        columns = [[e[k] for e in v] for v in multi]
+        flat = [x for c in columns for x in c]
+        # identifiers only: id-like strings, or integers under an id's name (prices and counts differ
+        # within a short list by chance as often as not)
+        id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
+        if all((type(x) is int and id_name) or id_like(x) for x in flat) and all(
+            len(set(c)) == len(c) for c in columns
+        ):
+            out.append(({"form": "unique", "key": k}, support))
+        ordered = [[order_key(x) for x in c] for c in columns]
+        if any(x is None for c in ordered for x in c) or len({type(x) for c in ordered for x in c}) != 1:
+            continue
+        # an order needs lists long enough to show it: a pair is in order half the time (a first
+        # payment larger than a refund is not a sorted list)
+        long_enough = [c for c in ordered if len(set(c)) >= 3]
+        for order in ("asc", "desc"):
+            if (
+                all(_monotone(c, order) for c in ordered)
+                and len(long_enough) >= th.min_distinct_eq
+                and sum(math.lgamma(len(c) + 1) / math.log(2) for c in long_enough) >= 2 * th.min_presence
+            ):
+                out.append(({"form": "sorted", "key": k, "order": order}, support))
+                break
+    return out
+
+
+def _echo_sets(
+    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
+) -> list[tuple[dict[str, Any], dict[str, int]]]:
+    """Each key of the list's elements whose set of values equals (or sits within) a list argument."""
+    out: list[tuple[dict[str, Any], dict[str, int]]] = []
+    elements = [e for v, _ in lists for e in v]
+    if not elements or not all(type(e) is dict for e in elements):
+        return out
+    keys = sorted(set.intersection(*(set(e) for e in elements)))
+    list_args = sorted({k for _, a in lists for k, x in a.items() if type(x) is list})
+    for k in keys:
+        if not all(type(e[k]) in (str, int) for e in elements):
+            continue
+        for arg in list_args:
+            pairs = [([e[k] for e in v], a[arg]) for v, a in lists if type(a.get(arg)) is list]
+            try:
+                sets = [(set(g), set(x)) for g, x in pairs]
+            except TypeError:
+                continue
+            if len(pairs) < th.min_presence or len({frozenset(x) for _, x in sets}) < th.min_distinct_eq:
+                continue
+            if all(g == x for g, x in sets):
+                form = "echo_set"
+            elif all(g <= x for g, x in sets):
+                form = "subset"
+            else:
+                continue
+            out.append(({"form": form, "arg": arg, "key": k}, {"n": len(pairs)}))
+    return out
+
+
+def _monotone(column: list[Any], order: str) -> bool:
+    pairs = zip(column, column[1:], strict=False)
+    return all(a <= b for a, b in pairs) if order == "asc" else all(a >= b for a, b in pairs)
+
+
+def _kept_keys(dicts: list[dict[str, Any]]) -> list[str]:
+    """Entries every clean map held, where maps differ in their other entries (else it is a record,
+    whose fields have required rules of their own)."""
+    common = set.intersection(*(set(map(str, d)) for d in dicts))
+    union = set().union(*(set(map(str, d)) for d in dicts))
+    return sorted(common) if common and common != union else []
+
+
+__all__ = ["mine_collections"]

@@ -1,0 +1,446 @@
+"""The wider vocabulary: learning from a user's recording that real traffic cannot fool, and the rule
+classes past the paper's seven.
+
+``learn(rows)`` (the default, ``vocabulary="wide"``) runs ``learn_wide``:
+
+1. errors set aside by one status inference (``status.split_clean``), counted per tool;
+2. views learned per tool (``views``: numbers, booleans, JSON, Python literals, tables and ``key:
+   value`` lines read out of text; content blocks and rows by position) and applied;
+3. the paper's classes mined per tool (``admit(per_tool=True)``: one tool's clean results never
+   erase another's rule) with the recording's support bound on domains;
+4. domains mended: a field that never varied and reads like an identifier is a constant only with
+   the support an unseen value would need (the rule of succession: 1 / (n + 1) below 1 -
+   confidence); a word of a vocabulary (``cancelled``, ``image/png``) keeps the usual support; a domain inside a
+   well-known set (weekdays, months) becomes that set (a clock that moved two days is not a fault);
+5. rules of the new classes: ``text`` on every text field (not an HTML page or an error, not empty;
+   the result not an error by the status inference), ``shape`` (a pattern per string field, kept
+   only where held-out values match; no placeholder where no clean value was one; pooled by field
+   name where a tool saw few values), ``collection`` (sizes, kept entries, echoed members and map
+   keys, uniform rows, unique ids, sorted lists, list elements), ``range`` (a score within [0, 1])
+   and ``echo`` with ``part: date`` (a date on the day an argument names).
+
+The paper's studies keep ``vocabulary="paper"`` (the seven classes, registries pinned by hash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from outcome_monitor.checking.paths import ARG, KEY, ROOT
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import cached_date_key, id_like, json_type
+from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.status import split_clean
+from outcome_monitor.text.parse import text_contracts, text_kinds
+from outcome_monitor.text.views import View, apply_view, infer_root_view
+from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
+
+VOCABULARIES = ("paper", "wide")
+
+# sets every user knows whole: a sample of a few of them is the set, not a closed domain of those few
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+KNOWN_SETS: tuple[tuple[str, ...], ...] = (
+    _WEEKDAYS,
+    tuple(d[:3] for d in _WEEKDAYS),
+    _MONTHS,
+    tuple(m[:3] for m in _MONTHS),
+)
+MIN_SHAPE_DISTINCT = 20  # a pattern from fewer distinct values met new kinds of ids on held-out traffic
+MIN_FIXED_SHAPE_DISTINCT = 10  # ...unless every run of it has a fixed length (a 40-digit hex id, a date)
+MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
+
+
+def known_set(values: list[Any]) -> list[str] | None:
+    """The well-known set ``values`` are drawn from, written as they are (case kept), or None."""
+    if not values or not all(type(v) is str for v in values):
+        return None
+    for whole in KNOWN_SETS:
+        for style in (str, str.lower, str.upper):
+            written = [style(x) for x in whole]
+            if set(values) <= set(written):
+                return written
+    return None
+
+
+def learn_wide(
+    traces: Iterable[Mapping[str, Any]], th: Thresholds = DEFAULT
+) -> tuple[list[Rule], dict[str, Any]]:
+    """The wide vocabulary's rules of a recording, and what ``Registry.meta`` keeps of it (views,
+    rows set aside, domains held back)."""
+    from outcome_monitor.learning.admit import admit
+    from outcome_monitor.learning.collect import collect
+    from outcome_monitor.learning.executions import gc_paused
+
+    split = split_clean(traces)
+    results: dict[str, list[Any]] = {}
+    for r in split.clean:
+        results.setdefault(str(r["tool"]), []).append(r.get("result"))
+    views: dict[str, View] = {}
+    for tool, rs in results.items():
+        v = infer_root_view(rs)
+        if v is not None:
+            views[tool] = v
+    rows = [
+        {**r, "result": apply_view(views[str(r["tool"])], r.get("result"))} if str(r["tool"]) in views else r
+        for r in split.clean
+    ]
+    index = index_executions(rows)
+    held_back: list[dict[str, Any]] = []
+    with gc_paused():
+        rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
+    rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
+    # a list as long as a limit argument asked is what the data had to give: a bound (collection
+    # len_le_arg), not an equality (max_count 20 of a log of 14 commits gives 14)
+    rules = [
+        r
+        for r in rules
+        if not (r.cls == "echo" and r.fields[0].startswith("len(") and r.fields[1].startswith(ARG))
+    ]
+    clean_rows: dict[str, int] = {}
+    for r in split.clean:
+        clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
+    raw_rules: list[Rule] = []
+    columns = {tool: _string_columns(ex) for tool, ex in index.items()}
+    pooled = _pooled_columns(columns)
+    for tool, ex in index.items():
+        rules.extend(_text_rules(tool, columns[tool], pooled, th))
+        rules.extend(_collection_rules(tool, ex, th))
+        rules.extend(_day_echoes(tool, ex, th))
+        if clean_rows.get(tool, 0) >= th.min_presence:
+            # what set errors aside at learning speaks at checking: read as sent, whatever the view
+            raw_rules.append(
+                Rule(
+                    tool,
+                    "text",
+                    ROOT,
+                    ("",),
+                    {"form": "error_result", "not": "error_result"},
+                    {"n": clean_rows[tool]},
+                )
+            )
+    meta: dict[str, Any] = {
+        "source": "traces",
+        "vocabulary": "wide",
+        "n_executions": sum(len(v) for v in index.values()),
+        "thresholds": th.to_json(),
+    }
+    rules.extend(_unit_ranges(index))
+    if views:
+        meta["views"] = views
+        meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
+    rules.extend(raw_rules)
+    if split.flagged or split.inferred:
+        meta["set_aside"] = split.to_json()
+    if held_back:
+        meta["held_back"] = held_back
+    return rules, meta
+
+
+def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, Any]]) -> list[Rule]:
+    out = []
+    floor = constant_floor(th)
+    for r in rules:
+        if r.cls != "domain" or r.params.get("reference"):
+            out.append(r)
+            continue
+        values = r.params["values"]
+        whole = known_set(values)
+        if whole is not None:
+            out.append(
+                replace(
+                    r, params={**r.params, "values": whole}, support={**r.support, "known_set": len(whole)}
+                )
+            )
+            continue
+        if len(values) == 1 and id_like(values[0]) and r.support.get("n", 0) < floor:
+            held_back.append(
+                {
+                    "tool": r.tool,
+                    "rule": f"domain {r.path}",
+                    "values": 1,
+                    "n": r.support.get("n", 0),
+                    "reason": f"a constant identifier needs {floor} executions (one unseen value in n + 1)",
+                }
+            )
+            # the type rule the domain had suppressed speaks for the field again
+            types = [json_type(values[0])] + (
+                ["null"] if r.params.get("nullable") and values[0] is not None else []
+            )
+            out.append(
+                Rule(
+                    r.tool,
+                    "type",
+                    r.context,
+                    r.fields,
+                    {"types": sorted(set(types))},
+                    {"n": r.support.get("n", 0)},
+                    r.source,
+                )
+            )
+            continue
+        out.append(r)
+    return out
+
+
+SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
+
+
+def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
+    """A count (integers) whose clean values came down to 1 or 2 says little by never being 0
+    (seats left, bags, unread messages): it keeps "> 0" only with a constant's support (a rule of
+    succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
+    far from 0 keep "> 0"."""
+    out = []
+    for r in rules:
+        if (
+            r.cls != "positive"
+            or not r.params.get("strict", True)
+            or r.fields[0].startswith(("sum(", "len("))
+        ):
+            out.append(r)
+            continue
+        values = [
+            row.get(r.fields[0])
+            for ex in index.get(r.tool, ())
+            for row in ex.rows.get(r.context, ())
+            if row.get(r.fields[0]) is not None
+        ]
+        ints = [v for v in values if type(v) is int]
+        if ints and len(ints) == len(values) and min(ints) <= SMALL_COUNT and len(ints) < constant_floor(th):
+            out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
+        else:
+            out.append(r)
+    return out
+
+
+def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[str]]:
+    """(context, field) -> the string values of every field that only ever held strings."""
+    cols: dict[tuple[str, str], list[Any]] = {}
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if f.startswith((ARG, "#")) or f == KEY or "(" in f:
+                        continue
+                    if f == "" and context != ROOT and type(v) is not str:
+                        continue
+                    cols.setdefault((context, f), []).append(v)
+    out: dict[tuple[str, str], list[str]] = {}
+    for key, vs in cols.items():
+        strings = [v for v in vs if type(v) is str]
+        if key == (ROOT, ""):
+            # the result itself: text rules for its text answers, when most answers are text
+            if len(strings) * 2 >= len(vs):
+                out[key] = strings
+        elif strings and len(strings) == len([v for v in vs if v is not None]):
+            out[key] = strings
+    return out
+
+
+def _shape(distinct: list[str]) -> dict[str, Any] | None:
+    """A pattern from 20 distinct values, or from 10 where each of its runs has one length."""
+    from outcome_monitor.checking.shapes import infer_shape
+
+    shape = infer_shape(distinct, MIN_FIXED_SHAPE_DISTINCT)
+    if shape is None or len(distinct) >= MIN_SHAPE_DISTINCT:
+        return shape
+    return shape if "+" not in shape["pattern"] and "*" not in shape["pattern"] else None
+
+
+def _pooled_columns(
+    columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
+) -> dict[tuple[str, str], list[str]]:
+    """Every tool's string values of one (context, field), pooled: tools that carry a field of the same
+    name at the same place draw it from one kind (a ``record_id`` is ``TRV-D5B7C4D7`` everywhere)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for cols in columns.values():
+        for key, values in cols.items():
+            if key != (ROOT, "") and key[1] != "":
+                out.setdefault(key, []).extend(values)
+    return out
+
+
+def _text_rules(
+    tool: str,
+    columns: Mapping[tuple[str, str], list[str]],
+    pooled: Mapping[tuple[str, str], list[str]],
+    th: Thresholds,
+) -> list[Rule]:
+    from outcome_monitor.checking.shapes import no_placeholder_params
+
+    rules = []
+    for (context, f), values in sorted(columns.items()):
+        distinct = list(dict.fromkeys(values))
+        support = {"n": len(values), "distinct": len(distinct)}
+        # a placeholder is never a value a field held clean: few distinct values over enough rows will do
+        placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
+        if placeholder is not None:
+            rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
+        if len(distinct) < th.min_presence:
+            rules.extend(
+                _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), placeholder, th)
+            )
+            if len(values) >= th.min_presence and (context, f) != (ROOT, ""):
+                # an error page or an error message is never a field's clean value: a field that held
+                # few values over enough rows and never one of them keeps that (the root has error_result)
+                seen = set().union(*(text_kinds(t) for t in distinct))
+                for kind in ("html", "error"):
+                    if kind not in seen:
+                        rules.append(
+                            Rule(tool, "text", context, (f,), {"form": f"not_{kind}", "not": kind}, support)
+                        )
+            continue
+        shape = _shape(distinct)
+        if shape is None and len(distinct) < MIN_SHAPE_DISTINCT:
+            rules.extend(_pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), {}, th))
+        if shape is not None:
+            rules.append(Rule(tool, "shape", context, (f,), shape, support))
+            continue  # a pattern already says what an error page or an empty value is not
+        if (context, f) == (ROOT, ""):
+            params_list = text_contracts(distinct, th.min_presence)
+        else:
+            seen = set().union(*(text_kinds(t) for t in distinct))
+            params_list = [
+                {"form": f"not_{kind}", "not": kind}
+                for kind in ("html", "error", "empty")
+                if kind not in seen and (kind != "empty" or len(values) >= MIN_TEXT_EMPTY)
+            ]
+        for params in params_list:
+            rules.append(Rule(tool, "text", context, (f,), params, support))
+    return rules
+
+
+def _pooled_shape(
+    tool: str,
+    context: str,
+    f: str,
+    own: list[str],
+    pooled: list[str],
+    placeholder: dict[str, Any] | None,
+    th: Thresholds,
+) -> list[Rule]:
+    """A field the tool itself saw too few values of takes the pattern (and the no-placeholder rule)
+    of every tool's values of the same name and place, where its own values all fit that pattern."""
+    from outcome_monitor.checking.shapes import compile_shape, no_placeholder_params
+
+    distinct = list(dict.fromkeys(pooled))
+    if not own or len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
+        return []
+    support = {"n": len(own), "pooled_n": len(distinct)}
+    out = []
+    shape = _shape(distinct)
+    if shape is not None:
+        check = compile_shape(f, shape)
+        if all(check({f: v}, {}) is None for v in own):
+            out.append(Rule(tool, "shape", context, (f,), shape, support))
+    if placeholder is None:
+        pooled_placeholder = no_placeholder_params(distinct, th.min_presence)
+        if pooled_placeholder is not None:
+            out.append(Rule(tool, "shape", context, (f,), pooled_placeholder, support))
+    return out
+
+
+MIN_UNIT_DISTINCT = 20  # a share or score: many distinct fractions, all within [0, 1]
+
+
+def _fractions(executions: list[Execution]) -> tuple[dict[tuple[str, str], set[float]], set[tuple[str, str]]]:
+    """A tool's float values within [0, 1] per (context, field), and the places that held another number."""
+    cols: dict[tuple[str, str], set[float]] = {}
+    other: set[tuple[str, str]] = set()
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if f.startswith((ARG, "#")) or "(" in f or v is None:
+                        continue
+                    if type(v) is float and 0.0 <= v <= 1.0:
+                        cols.setdefault((context, f), set()).add(v)
+                    elif type(v) in (int, float):
+                        other.add((context, f))
+    return cols, other
+
+
+def _unit_ranges(index: Mapping[str, list[Execution]]) -> list[Rule]:
+    """A float field whose clean values are many distinct fractions, all between 0 and 1 (a match
+    score, a share), pooled across the tools that carry it at the same place: a doubled or
+    percent-scaled value fires. A tool that ever held another number there keeps no such rule, nor
+    does any other tool of that field."""
+    per_tool = {tool: _fractions(ex) for tool, ex in index.items()}
+    pooled: dict[tuple[str, str], set[float]] = {}
+    spoiled: set[tuple[str, str]] = set()
+    for cols, other in per_tool.values():
+        spoiled |= other
+        for key, values in cols.items():
+            pooled.setdefault(key, set()).update(values)
+    out = []
+    for tool, (cols, _) in sorted(per_tool.items()):
+        for (context, f), values in sorted(cols.items()):
+            n = len(pooled[(context, f)])
+            if (context, f) in spoiled or n < MIN_UNIT_DISTINCT:
+                continue
+            params = {"form": "unit", "min": 0, "max": 1}
+            out.append(
+                Rule(tool, "range", context, (f,), params, {"distinct": len(values), "pooled_distinct": n})
+            )
+    return out
+
+
+def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+    """A date or datetime field that falls on the day a date argument names (the events of a day, a
+    booking's date): echo rules with ``part: date``, with an echo's support (7 rows, 3 distinct days)."""
+    cols: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    for ex in executions:
+        days = {k: v for k, v in ex.args.items() if type(v) is str and cached_date_key(v) is not None}
+        if not days:
+            continue
+        for context, rows in ex.rows.items():
+            for row in rows:
+                for f, v in row.items():
+                    if (
+                        f.startswith((ARG, "#"))
+                        or "(" in f
+                        or type(v) is not str
+                        or cached_date_key(v) is None
+                    ):
+                        continue
+                    for k, a in days.items():
+                        cols.setdefault((context, f, k), []).append(
+                            (cached_date_key(v) or "", cached_date_key(a) or "")
+                        )
+    out = []
+    for (context, f, k), pairs in sorted(cols.items()):
+        if (
+            len(pairs) >= th.min_pair_samples
+            and len({a[:10] for _, a in pairs}) >= th.min_distinct_eq
+            and all(v[:10] == a[:10] for v, a in pairs)
+        ):
+            out.append(Rule(tool, "echo", context, (f, ARG + k), {"part": "date"}, {"n": len(pairs)}))
+    return out
+
+
+def _collection_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+    from outcome_monitor.learning.collection_mining import mine_collections
+
+    return [
+        Rule(tool, "collection", context, (f,), params, support)
+        for context, f, params, support in mine_collections(executions, th)
+    ]
+
+
+__all__ = ["KNOWN_SETS", "VOCABULARIES", "known_set", "learn_wide"]
