@@ -1,23 +1,39 @@
 """Relations between fields of one context, searched in phase 1: echoes of arguments, equalities,
 ``a == k*b + c``, ``a == b*c``, ``a == b + c``, date orderings, and entries an argument selects
-(``contains``). Dense numeric columns are compared in array passes (numpy), sparse ones pair by
-pair; both give the same verdicts element for element."""
+(``contains``). Dense numeric columns are compared in array passes with numpy when it is importable,
+else in plain Python passes doing the same arithmetic element for element (so the same candidates
+and the same registry); sparse ones pair by pair. numpy is optional: it only makes learning faster."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.values import MISSING, cached_date_key, is_number
 from outcome_monitor.learning.candidates import Candidate, Collected, template
 
+if TYPE_CHECKING:
+    import numpy as np
+
 # up to this many elements a rows x columns x columns comparison is done in one array pass
 _CUBE_MAX = 1 << 16
+
+# the array passes when numpy is importable; False forces the plain passes (tests, benchmark)
+USE_NUMPY = True
+
+
+@functools.cache
+def _numpy_importable() -> bool:
+    # imported on first learning, not with the module: checking alone never pays numpy's import
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def collect_selections(
@@ -111,23 +127,24 @@ def collect_equalities(
     args = [f for f in cols if f.startswith(ARG) or f == KEY]
     scalars = [f for f in cols if not f.startswith(ARG) and f and f != KEY and f not in nested]
     names = sorted(numeric)
-    mat = np.array(
-        [[float(v) if v is not MISSING and v is not None else np.nan for v in numeric[f]] for f in names]
-    ).T
-    # a column is dense (no NaN in mat) when every row holds a number: finite values convert to
-    # finite floats, and only absent or null cells become NaN
+    floats = {
+        f: [float(v) if v is not MISSING and v is not None else math.nan for v in numeric[f]] for f in names
+    }
+    # a column is dense (no NaN among its floats) when every row holds a number: finite values
+    # convert to finite floats, and only absent or null cells become NaN
     dense = {f for f in names if stats[f][2]}
-    idx = {f: i for i, f in enumerate(names)}
-    n = mat.shape[0] if len(names) else 0
+    n = len(floats[names[0]]) if names else 0
     distinct = {f: stats[f][1] for f in names}
     quanta = {f: stats[f][0] for f in names}
-    if dense and n:
-        # pairwise equality of every dense numeric column at once
-        eq_all = _all_rows_close(mat)
+    passes: _DensePasses = (
+        _ArrayPasses(names, floats, dense, quanta)
+        if USE_NUMPY and _numpy_importable()
+        else _PlainPasses(floats, dense, quanta, n)
+    )
 
     def equal_pair(a: str, b: str) -> tuple[bool, int] | None:
         if a in dense and b in dense:
-            return bool(eq_all[idx[a], idx[b]]), n
+            return passes.equal(a, b), n
         m = _count_if_equal(cols[a], cols[b])
         return (m > 0, m) if m else None
 
@@ -168,7 +185,7 @@ def collect_equalities(
     # within its rounding tolerance by coincidence)
     operands = sorted(f for f in numeric if not f.startswith("len("))
     targets = [f for f in operands if not f.startswith(ARG)]
-    affine_ok = _dense_affine(mat, idx, dense, quanta)
+    affine_ok = passes.affine_ok
     for a in targets:
         for b in operands:
             if b == a or (not b.startswith(ARG) and b < a):
@@ -179,13 +196,142 @@ def collect_equalities(
                 cand = (_affine(tool, context, b, a, numeric, quanta) if affine_ok(b, a) else None) or cand
             if cand is not None:
                 out.candidates.append(cand)
-    _collect_products(tool, context, targets, operands, numeric, mat, idx, dense, quanta, out)
+    _collect_products(tool, context, targets, operands, numeric, floats, passes, dense, quanta, out)
+
+
+class _DensePasses(Protocol):
+    """The comparisons of dense columns (every row a number), all rows at once."""
+
+    def equal(self, a: str, b: str) -> bool:
+        """a == b on every row (relative 1e-9, relative to b)."""
+        ...
+
+    def affine_ok(self, a: str, b: str) -> bool:
+        """The prefilter of a == k*b + c (True for a pair not both dense)."""
+        ...
+
+    def screen(
+        self, targets: list[str], dpairs: list[tuple[str, str]]
+    ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """For each target a, the indexes into dpairs of (b, c) with a == b*c, and a == b + c."""
+        ...
+
+
+class _ArrayPasses:
+    """The dense passes over one rows x columns float matrix (numpy)."""
+
+    def __init__(
+        self, names: list[str], floats: dict[str, list[float]], dense: set[str], quanta: dict[str, float]
+    ) -> None:
+        import numpy as np
+
+        self.mat = np.array([floats[f] for f in names]).T
+        self.idx = {f: i for i, f in enumerate(names)}
+        self.quanta = quanta
+        self._eq: np.ndarray | None = None
+        self.affine_ok = _dense_affine(self.mat, self.idx, dense, quanta)
+
+    def equal(self, a: str, b: str) -> bool:
+        if self._eq is None:  # pairwise equality of every dense numeric column at once
+            self._eq = _all_rows_close(self.mat)
+        return bool(self._eq[self.idx[a], self.idx[b]])
+
+    def screen(
+        self, targets: list[str], dpairs: list[tuple[str, str]]
+    ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        import numpy as np
+
+        mat, idx, quanta = self.mat, self.idx, self.quanta
+        bi = np.array([idx[b] for b, _ in dpairs])
+        ci = np.array([idx[c] for _, c in dpairs])
+        xb, xc = mat[:, bi], mat[:, ci]
+        qb = np.array([quanta[b] for b, _ in dpairs])
+        qc = np.array([quanta[c] for _, c in dpairs])
+        return _screen_dense(
+            mat,
+            [idx[a] for a in targets],
+            np.array([quanta[a] for a in targets]),
+            targets,
+            xb * xc,
+            0.5 * (np.abs(xc) * qb + np.abs(xb) * qc),
+            xb + xc,
+            0.5 * (qb + qc),
+        )
+
+
+class _PlainPasses:
+    """The dense passes in plain Python: per pair (or triple) of columns, row by row, stopping at
+    the first row that fails; each comparison the same float arithmetic as the array passes'."""
+
+    def __init__(
+        self, floats: dict[str, list[float]], dense: set[str], quanta: dict[str, float], n: int
+    ) -> None:
+        self.floats, self.dense, self.quanta, self.n = floats, dense, quanta, n
+        self._ends: dict[str, tuple[int, int]] = {}
+        self._scale: dict[str, float] = {}
+
+    def equal(self, a: str, b: str) -> bool:
+        return all(
+            abs(x - y) <= 1e-9 * max(1.0, abs(y)) for x, y in zip(self.floats[a], self.floats[b], strict=True)
+        )
+
+    def affine_ok(self, a: str, b: str) -> bool:
+        # as _dense_affine: k and c through b's first lowest and first highest rows, the tolerance
+        # widened by a's largest magnitude, and residuals in its order of operations
+        dense = self.dense
+        if not (a in dense and b in dense):
+            return True
+        if len(dense) < 2 or self.n < 3:
+            return False
+        xa, xb = self.floats[a], self.floats[b]
+        ends = self._ends.get(b)
+        if ends is None:
+            rows = range(self.n)
+            ends = self._ends[b] = (min(rows, key=xb.__getitem__), max(rows, key=xb.__getitem__))
+        lo, hi = ends
+        span = xb[hi] - xb[lo]
+        if span == 0:  # numpy's k would be inf or NaN
+            return False
+        k = (xa[hi] - xa[lo]) / span
+        if not math.isfinite(k):
+            return False
+        c = xa[lo] - k * xb[lo]
+        scale = self._scale.get(a)
+        if scale is None:
+            scale = self._scale[a] = max(max(1.0, abs(x)) for x in xa)
+        tol = 0.5 * (self.quanta[a] + abs(k) * self.quanta[b]) + 1e-6 * scale
+        bound = tol * 1.001 + 1e-9
+        return all(abs(x - k * y - c) <= bound for x, y in zip(xa, xb, strict=True))
+
+    def screen(
+        self, targets: list[str], dpairs: list[tuple[str, str]]
+    ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        floats, quanta = self.floats, self.quanta
+        mul: dict[str, list[int]] = {}
+        add: dict[str, list[int]] = {}
+        for a in targets:
+            xa = floats[a]
+            half = 0.5 * quanta[a]
+            slack = [1e-9 * max(1.0, abs(x)) for x in xa]
+            for j, (b, c) in enumerate(dpairs):
+                xb, xc = floats[b], floats[c]
+                qb, qc = quanta[b], quanta[c]
+                rows = zip(xa, xb, xc, slack, strict=True)
+                if all(abs(x - y * z) <= half + 0.5 * (abs(z) * qb + abs(y) * qc) + s for x, y, z, s in rows):
+                    mul.setdefault(a, []).append(j)
+                tol_add = half + 0.5 * (qb + qc)
+                rows = zip(xa, xb, xc, slack, strict=True)
+                if all(abs(x - (y + z)) <= tol_add + s for x, y, z, s in rows):
+                    add.setdefault(a, []).append(j)
+        return mul, add
 
 
 def _all_rows_close(mat: np.ndarray) -> np.ndarray:
     """[i, j]: column i equals column j on every row (relative 1e-9). Small matrices compare every
     row at once (fewer array calls); large ones are screened on the first row and only survivors
     compared on the rest. Element for element the same arithmetic, so the same answer."""
+    import numpy as np
+
     if mat.size * mat.shape[1] <= _CUBE_MAX:
         close: np.ndarray = (
             np.abs(mat[:, :, None] - mat[:, None, :]) <= 1e-9 * np.maximum(1.0, np.abs(mat))[:, None, :]
@@ -209,6 +355,8 @@ def _dense_affine(
     mat: np.ndarray, idx: dict[str, int], dense: set[str], quanta: dict[str, float]
 ) -> Callable[[str, str], bool]:
     """A prefilter: whether a == k*b + c could hold (always True for sparse columns)."""
+    import numpy as np
+
     cols = sorted(dense, key=idx.__getitem__)  # dense columns are among idx's
     if len(cols) < 2 or mat.shape[0] < 3:
         return lambda a, b: not (a in dense and b in dense) and True
@@ -247,40 +395,22 @@ def _collect_products(
     targets: list[str],
     operands: list[str],
     numeric: dict[str, list[Any]],
-    mat: np.ndarray,
-    idx: dict[str, int],
+    floats: dict[str, list[float]],
+    passes: _DensePasses,
     dense: set[str],
     quanta: dict[str, float],
     out: Collected,
 ) -> None:
     pairs = list(combinations(operands, 2))
     dpairs = [(b, c) for b, c in pairs if b in dense and c in dense]
-    if dpairs and mat.shape[0]:
-        bi = np.array([idx[b] for b, _ in dpairs])
-        ci = np.array([idx[c] for _, c in dpairs])
-        xb, xc = mat[:, bi], mat[:, ci]
-        prod = xb * xc
-        qb = np.array([quanta[b] for b, _ in dpairs])
-        qc = np.array([quanta[c] for _, c in dpairs])
-        tol_bc = 0.5 * (np.abs(xc) * qb + np.abs(xb) * qc)
-        total = xb + xc
-        tol_add = 0.5 * (qb + qc)
+    n = len(floats[operands[0]]) if operands else 0
     out.dense[context] = frozenset(dense)
     sparse_pairs = [(b, c) for b, c in pairs if not (b in dense and c in dense)]
     hits_mul: dict[str, list[int]] = {}
     hits_add: dict[str, list[int]] = {}
     dense_targets = [a for a in targets if a in dense]
-    if dense_targets and dpairs and mat.shape[0]:
-        hits_mul, hits_add = _screen_dense(
-            mat,
-            [idx[a] for a in dense_targets],
-            np.array([quanta[a] for a in dense_targets]),
-            dense_targets,
-            prod,
-            tol_bc,
-            total,
-            tol_add,
-        )
+    if dense_targets and dpairs and n:
+        hits_mul, hits_add = passes.screen(dense_targets, dpairs)
     for a in targets:
         if a in dense and dpairs:
             for j in hits_mul.get(a, ()):
@@ -293,7 +423,7 @@ def _collect_products(
             for j in hits_add.get(a, ()):
                 b, c = dpairs[j]
                 if a not in (b, c) and not b.startswith(ARG) and not c.startswith(ARG):
-                    out.candidates.append(_addition(tool, context, a, b, c, mat, idx, quanta))
+                    out.candidates.append(_addition(tool, context, a, b, c, floats, quanta))
             rest = sparse_pairs
         else:
             rest = pairs
@@ -323,6 +453,8 @@ def _screen_dense(
     within tolerance, in pair order. Small inputs test every row at once; large ones screen every
     target on the first row (most pairs fail there) and test only survivors on the other rows.
     Element for element the same arithmetic as testing each target on all rows."""
+    import numpy as np
+
     xa = mat[:, ai]
     half = 0.5 * qa
     slack = 1e-9 * np.maximum(1.0, np.abs(xa))
@@ -434,19 +566,18 @@ def _addition(
     a: str,
     b: str,
     c: str,
-    mat: np.ndarray,
-    idx: dict[str, int],
+    floats: dict[str, list[float]],
     quanta: dict[str, float],
 ) -> Candidate:
-    xa, xb, xc = mat[:, idx[a]], mat[:, idx[b]], mat[:, idx[c]]
-    points = {(float(y), float(z)) for y, z in zip(xb, xc, strict=True)}
+    xa, xb, xc = floats[a], floats[b], floats[c]
+    points = set(zip(xb, xc, strict=True))
     tol = 0.5 * (quanta[a] + quanta[b] + quanta[c])
     ev = {
-        "n": int(len(xa)),
+        "n": len(xa),
         "points": len(points),
         "bd": len({y for y, _ in points}),
         "cd": len({z for _, z in points}),
-        "logp": _log_chance(tol, [float(x) for x in xa], len(points)),
+        "logp": _log_chance(tol, xa, len(points)),
     }
     params = {"form": "add", "quanta": [quanta[a], quanta[b], quanta[c]]}
     return Candidate(tool, "relation", context, (a, b, c), params, ev)
