@@ -6,9 +6,8 @@ from __future__ import annotations
 import copy
 import random
 
+from outcome_monitor import Registry
 from outcome_monitor.learning.derive import bind_records, from_records
-
-from harness.monitor import Registry
 
 
 def _database(seed: int = 0) -> dict:

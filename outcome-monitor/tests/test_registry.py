@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
+import fixtures as syn
 import pytest
+from outcome_monitor import Registry, learn
 from outcome_monitor.registry import FORMAT_VERSION
-
-from harness.monitor import Registry, learn
-from harness.monitor import synthetic as syn
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 

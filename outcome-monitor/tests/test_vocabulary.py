@@ -7,11 +7,10 @@ import random
 from typing import Any
 
 import pytest
+from outcome_monitor import Monitor, learn
 from outcome_monitor.learning.status import result_error, split_clean
 from outcome_monitor.learning.vocabulary import constant_floor, known_set
 from outcome_monitor.text.views import apply_view, infer_root_view
-
-from harness.monitor import Monitor, learn
 
 
 def _reservation(rng: random.Random) -> dict[str, Any]:

@@ -1,10 +1,10 @@
-"""The monitor as a library: importing it leaves the caller's process alone, its surface is small,
-a receipt has one shape wherever it is made, and any Python tool function (sync or async) can be
-wrapped."""
+"""The monitor inside the harness: ``harness.monitor`` re-exports the library's surface and adds none
+of its experiment-only names, importing it leaves the caller's process alone, and the runs' stream
+interposer makes the same receipt as ``annotate`` (the library's own tests are in
+outcome-monitor/tests)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -12,12 +12,13 @@ import textwrap
 
 import harness.monitor as hm
 from core.protocol import ToolCall, ToolResult
-from harness.monitor import Monitor, Receipt, learn, wrap_async_tool, wrap_tool
+from harness.monitor import Monitor, Receipt, learn
 from harness.monitor import synthetic as syn
 from harness.stream import MonitorInterposer, receipt_text
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 CAT = syn.catalog()
+EXPOSED = ["get_quote", "get_quote_alt", "get_price_history", "place_order", "get_weather"]
 GOOD = {"ticker": "T001", "price": 12.5, "currency": "USD", "as_of": "2025-01-01", "volume": 10}
 BAD = {**GOOD, "price": -79.0}
 
@@ -96,27 +97,18 @@ def test_one_receipt_shape_from_every_maker():
     assert clean.content is GOOD and clean.meta == {"x": 1}  # nothing added when nothing fired
 
 
-def test_wrap_tool_keeps_signature_and_checks_every_call():
-    def get_quote(ticker: str, **options: str) -> dict:
-        """Quote a ticker."""
-        return {**(BAD if options.get("bad") else GOOD), "ticker": ticker}
+def test_interposer_sets_meta_and_keeps_status():
+    class Ctx:
+        exposed_tools = EXPOSED
+        labels: dict = {}
+        call_index = 4
 
-    wrapped = wrap_tool(get_quote, Monitor(REG, CAT))
-    assert wrapped.__name__ == "get_quote" and wrapped.__doc__ == "Quote a ticker."
-    signature = __import__("inspect").signature
-    assert signature(wrapped) == signature(get_quote) and "options" in signature(wrapped).parameters
-    assert wrapped("T001") == {**GOOD, "ticker": "T001"}
-    flagged = wrapped("T001", bad="yes")
-    assert flagged["tool_result"]["price"] == -79.0 and flagged["outcome_monitor"]["violated"]
-    renamed = wrap_tool(lambda t: BAD, Monitor(REG, CAT), name="get_quote")
-    assert "outcome_monitor" in renamed("T001")
-
-
-def test_wrap_async_tool():
-    async def get_quote(ticker: str) -> dict:
-        await asyncio.sleep(0)
-        return {**BAD, "ticker": ticker}
-
-    wrapped = wrap_async_tool(get_quote, Monitor(REG, CAT))
-    out = asyncio.run(wrapped(ticker="T001"))
-    assert out["tool_result"]["ticker"] == "T001" and "price" in out["outcome_monitor"]["violated"]
+    mon = MonitorInterposer(lambda ctx: Monitor(REG, CAT))
+    out = mon(ToolCall("get_quote", {"ticker": "T001"}), ToolResult(BAD, meta={"perturbed": True}), Ctx())
+    assert out.content["tool_result"] is BAD and out.meta["n_admissible"] == 3 and out.meta["perturbed"]
+    # the one receipt shape (harness.stream.Receipt), the same object the agent reads
+    assert out.meta["violations"][0]["rule_class"] == "positive"
+    assert out.meta["receipt"] == out.content["outcome_monitor"] and out.meta["receipt"]["violated"]
+    assert Ctx.labels["receipts_fired"] == [{"call_index": 4, "tool": "get_quote"}]
+    err = ToolResult({"error": "503"}, status="error")
+    assert mon(ToolCall("get_quote", {"ticker": "T001"}), err, Ctx()).content == {"error": "503"}

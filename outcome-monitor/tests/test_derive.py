@@ -1,13 +1,10 @@
-"""Contracts without traces: from a JSON Schema and from public record collections."""
+"""Contracts without traces: from a JSON Schema (from record collections: test_crossrecord.py here,
+and the tau-bench database in the harness's tests/harness/monitor/test_derive_records.py)."""
 
 from __future__ import annotations
 
-import json
-
-from outcome_monitor.learning.derive import bind_records, from_records, registry_from_schemas, shape_pattern
-
-from harness.monitor import Registry, from_json_schema
-from tests.datapaths import TAUBENCH_RETAIL, retail_only
+from outcome_monitor import from_json_schema
+from outcome_monitor.learning.derive import registry_from_schemas, shape_pattern
 
 SCHEMA = {
     "type": "object",
@@ -68,26 +65,3 @@ def test_shape_pattern():
     pat, _ = shape_pattern(["#W0000001", "#W1234567", "#W7654321"])
     assert pat == r"\#W\d{7}"
     assert shape_pattern(["abc", "a-b"]) is None
-
-
-TAU = TAUBENCH_RETAIL
-
-
-@retail_only
-def test_records_give_domains_formats_and_references():
-    orders = list(json.loads((TAU / "orders.json").read_text()).values())[:300]
-    users = json.loads((TAU / "users.json").read_text())  # {user_id: record}
-    contracts = from_records({"orders": orders, "users": users})
-    rules = contracts["orders"]
-    status = [r for r in rules if r.cls == "domain" and r.fields == ("status",)]
-    assert status and set(status[0].params["values"]) == {o["status"] for o in orders}
-    assert [r for r in rules if r.cls == "type" and r.fields == ("order_id",) and r.params.get("pattern")]
-    assert [
-        r
-        for r in rules
-        if r.cls == "domain" and r.fields == ("user_id",) and r.params.get("reference") == "users"
-    ]
-    reg = Registry(bind_records(rules, "get_order_details"))
-    assert reg.check("get_order_details", {}, orders[0]) == []
-    bad = {**orders[0], "status": "teleported", "user_id": "nobody_0000"}
-    assert {v.path for v in reg.check("get_order_details", {}, bad)} >= {"$.status", "$.user_id"}

@@ -3,14 +3,11 @@ recovery tools come only from the exposed public interface."""
 
 from __future__ import annotations
 
+import fixtures as syn
 import pytest
+from outcome_monitor import Monitor, learn, wrap_tool
 from outcome_monitor.receipts.monitor import annotate_stream
 from outcome_monitor.receipts.recovery import leaf_names, recovery_tools
-
-from core.protocol import ToolCall, ToolResult
-from harness.monitor import Monitor, learn, wrap_tool
-from harness.monitor import synthetic as syn
-from harness.stream import MonitorInterposer
 
 REG = learn(syn.traces(n_workflows=30, calls_per_workflow=6))
 CAT = syn.catalog()
@@ -56,23 +53,6 @@ def test_recovery_tools_respect_the_exposed_interface():
 def test_a_receipt_on_a_write_never_offers_the_write_again():
     tools = recovery_tools("place_order", ["$.price"], CAT, EXPOSED)
     assert "place_order" not in tools and tools == ["get_quote", "get_quote_alt", "get_price_history"]
-
-
-def test_interposer_sets_meta_and_keeps_status():
-    class Ctx:
-        exposed_tools = EXPOSED
-        labels: dict = {}
-        call_index = 4
-
-    mon = MonitorInterposer(lambda ctx: Monitor(REG, CAT))
-    out = mon(ToolCall("get_quote", {"ticker": "T001"}), ToolResult(BAD, meta={"perturbed": True}), Ctx())
-    assert out.content["tool_result"] is BAD and out.meta["n_admissible"] == 3 and out.meta["perturbed"]
-    # the one receipt shape (harness.stream.Receipt), the same object the agent reads
-    assert out.meta["violations"][0]["rule_class"] == "positive"
-    assert out.meta["receipt"] == out.content["outcome_monitor"] and out.meta["receipt"]["violated"]
-    assert Ctx.labels["receipts_fired"] == [{"call_index": 4, "tool": "get_quote"}]
-    err = ToolResult({"error": "503"}, status="error")
-    assert mon(ToolCall("get_quote", {"ticker": "T001"}), err, Ctx()).content == {"error": "503"}
 
 
 def test_wrap_tool_and_stream():

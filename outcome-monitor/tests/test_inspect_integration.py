@@ -9,17 +9,18 @@ import json
 
 import pytest
 
-pytest.importorskip("inspect_ai", reason="needs the 'inspect' extra (make install installs it)")
+pytest.importorskip(
+    "inspect_ai", reason="needs the 'inspect' extra (pip install \"outcome-monitor[inspect]\")"
+)
 
+from fixtures import rng  # noqa: E402
 from inspect_ai import Task, eval  # noqa: E402
 from inspect_ai.dataset import Sample  # noqa: E402
 from inspect_ai.model import ChatMessageTool, ModelOutput, ModelUsage, get_model  # noqa: E402
 from inspect_ai.solver import generate, use_tools  # noqa: E402
 from inspect_ai.tool import ContentText, tool  # noqa: E402
+from outcome_monitor import Monitor, learn  # noqa: E402
 from outcome_monitor.adapters.inspect_tool import PREFIX, monitored, result_value  # noqa: E402
-
-from core.seeding import rng  # noqa: E402
-from harness.monitor import Monitor, learn  # noqa: E402
 
 STATUSES = ("pending", "processed", "delivered", "cancelled")
 

@@ -7,13 +7,12 @@ import copy
 import random
 
 import pytest
+from outcome_monitor import Registry
 from outcome_monitor.checking.paths import field_getter, net_field, parse_net
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import MISSING
 from outcome_monitor.learning.derive import bind_records, from_records
 from outcome_monitor.learning.mine import mine_tool
-
-from harness.monitor import Registry
 
 NET = net_field("history", "amount", "kind", "charge", "credit")
 
