@@ -260,13 +260,24 @@ PIPTOOLS := .cache/piptools
 LOCK = CUSTOM_COMPILE_COMMAND="make lock" $(PIPTOOLS)/bin/pip-compile -q --generate-hashes --allow-unsafe \
 	--strip-extras --no-emit-index-url --no-emit-find-links
 
+# The harness's own locks: its dependency outcome-monitor is the checkout's outcome-monitor/ (an editable input
+# listed before pyproject.toml, so pip-compile takes that name from it) and is pinned in none of them: declared
+# unsafe in place of pip-tools' default list, it is listed under "not pinned" (make install installs it
+# editable; pip and setuptools, no longer unsafe, are pinned as --allow-unsafe pinned them)
+LOCK_HARNESS = CUSTOM_COMPILE_COMMAND="make lock" $(PIPTOOLS)/bin/pip-compile -q --generate-hashes \
+	--unsafe-package outcome-monitor --strip-extras --no-emit-index-url --no-emit-find-links
+
 lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin in pyproject.toml or requirements/*.in changes
 	$(PY) -m venv $(PIPTOOLS)
 	$(PIPTOOLS)/bin/pip install -q pip==26.3 pip-tools==7.6.2
-	$(LOCK) --extra dev -c requirements/lock-caps.in -o constraints.txt pyproject.toml
-	$(LOCK) --extra inspect -c constraints.txt -o requirements/inspect.txt pyproject.toml
-	$(LOCK) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt pyproject.toml
-	$(LOCK) --extra docs -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/docs.txt pyproject.toml
+	$(LOCK_HARNESS) --extra dev -c requirements/lock-caps.in -o constraints.txt requirements/outcome-monitor.in pyproject.toml
+	$(LOCK_HARNESS) --extra inspect -c constraints.txt -o requirements/inspect.txt requirements/outcome-monitor.in pyproject.toml
+	$(LOCK_HARNESS) --extra mcp -c constraints.txt -c requirements/inspect.txt -o requirements/mcp.txt \
+	  requirements/outcome-monitor.in pyproject.toml
+	$(LOCK_HARNESS) --extra docs -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o requirements/docs.txt \
+	  requirements/outcome-monitor.in pyproject.toml
+	rm -rf outcome-monitor/src/outcome_monitor.egg-info  # what pip-compile's build of the editable's metadata leaves
+	$(LOCK) -c constraints.txt -c requirements/mcp.txt -o requirements/package-check.txt requirements/package-check.in
 	for r in environments/*/requirements.in; do \
 	  $(LOCK) -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o $${r%.in}.txt $$r || exit 1; done
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
