@@ -306,22 +306,28 @@ class _PlainPasses:
     def screen(
         self, targets: list[str], dpairs: list[tuple[str, str]]
     ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        # every target against a pair's first row, inline (most fail there); survivors on all rows
         floats, quanta = self.floats, self.quanta
         mul: dict[str, list[int]] = {}
         add: dict[str, list[int]] = {}
-        for a in targets:
-            xa = floats[a]
-            half = 0.5 * quanta[a]
-            slack = [1e-9 * max(1.0, abs(x)) for x in xa]
-            for j, (b, c) in enumerate(dpairs):
-                xb, xc = floats[b], floats[c]
-                qb, qc = quanta[b], quanta[c]
-                rows = zip(xa, xb, xc, slack, strict=True)
-                if all(abs(x - y * z) <= half + 0.5 * (abs(z) * qb + abs(y) * qc) + s for x, y, z, s in rows):
+        slack = {a: [1e-9 * max(1.0, abs(x)) for x in floats[a]] for a in targets}
+        firsts = [(a, floats[a][0], 0.5 * quanta[a], slack[a][0]) for a in targets]
+        for j, (b, c) in enumerate(dpairs):
+            xb, xc = floats[b], floats[c]
+            qb, qc = quanta[b], quanta[c]
+            y0, z0 = xb[0], xc[0]
+            prod, tol_bc = y0 * z0, 0.5 * (abs(z0) * qb + abs(y0) * qc)
+            total, tol_add = y0 + z0, 0.5 * (qb + qc)
+            for a, x0, half, s0 in firsts:
+                if abs(x0 - prod) <= half + tol_bc + s0 and all(
+                    abs(x - y * z) <= half + 0.5 * (abs(z) * qb + abs(y) * qc) + s
+                    for x, y, z, s in zip(floats[a], xb, xc, slack[a], strict=True)
+                ):
                     mul.setdefault(a, []).append(j)
-                tol_add = half + 0.5 * (qb + qc)
-                rows = zip(xa, xb, xc, slack, strict=True)
-                if all(abs(x - (y + z)) <= tol_add + s for x, y, z, s in rows):
+                if abs(x0 - total) <= half + tol_add + s0 and all(
+                    abs(x - (y + z)) <= half + tol_add + s
+                    for x, y, z, s in zip(floats[a], xb, xc, slack[a], strict=True)
+                ):
                     add.setdefault(a, []).append(j)
         return mul, add
 
