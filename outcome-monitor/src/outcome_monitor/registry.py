@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from outcome_monitor import registry_format
 from outcome_monitor.checking.paths import (
     ARG,
     KEY,
@@ -33,8 +34,9 @@ from outcome_monitor.learning.executions import Execution, gc_paused, index_exec
 from outcome_monitor.text.views import View, apply_view, misreads
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
-FORMAT_VERSION = 1
-KIND = "outcome-monitor-registry"
+# the file's format version and kind (registry_format), kept importable from here
+FORMAT_VERSION = registry_format.FORMAT_VERSION
+KIND = registry_format.KIND
 
 
 class _Check:
@@ -278,23 +280,15 @@ class Registry:
     # --------------------------------------------------------------------- storage
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format_version": FORMAT_VERSION,
-            "kind": KIND,
-            "meta": self.meta,
-            "n_rules": self.n_rules,
-            "tools": {t: [r.to_json() for r in self.rules[t]] for t in self.tools()},
-        }
+        """The registry file's JSON object (``registry_format``; its schema: ``registry.schema.json``)."""
+        return registry_format.write(self)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Registry:
-        version = obj.get("format_version")
-        if version != FORMAT_VERSION:
-            raise ValueError(
-                f"unsupported registry format_version {version!r} (this code reads {FORMAT_VERSION})"
-            )
-        rules = [Rule.from_json(r) for rs in obj.get("tools", {}).values() for r in rs]
-        return cls(rules, obj.get("meta", {}))
+        """A registry file's JSON object of this format version or an older one; ``ValueError`` (one
+        line: another version and what to do, or the rule that is not one) otherwise."""
+        rules, meta = registry_format.read(obj)
+        return cls(rules, meta)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -307,15 +301,9 @@ class Registry:
         return cls.from_json(json.loads(Path(path).read_text()))
 
     def explain(self, tool: str | None = None) -> list[str]:
-        """The rules in plain words, one line each, grouped by tool."""
-        lines = []
-        for t in [tool] if tool else self.tools():
-            rs = self.rules.get(t, [])
-            lines.append(f"{t} ({len(rs)} rules)")
-            for r in sorted(rs, key=lambda r: (PRIORITY[r.cls], r.rule_id)):
-                sup = ", ".join(f"{k}={v}" for k, v in r.support.items())
-                lines.append(f"  [{r.cls}] {r.sentence()}  ({sup}; {r.source})")
-        return lines
+        """The rules in plain words, grouped by tool: one sentence each naming the tool, the field and
+        the rule, with its class, source, support and id (``registry_format.rule_line``)."""
+        return registry_format.explain_lines(self, tool)
 
 
 def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found: list[Violation]) -> None:

@@ -222,7 +222,10 @@ def test_git_server_text_results_learn_text_contracts(tmp_path):
     # commit, there are no more than asked for, and a result that is an error by the recording's own status inference fires
     assert registry["meta"]["views"]["git_log"]["parse"] == "lines"
     ids = {r["id"] for r in rules}
-    assert {"git_log:required:$.entries[*]:Commit", "git_log:collection:len_le_arg:$:entries"} <= ids
+    assert {
+        "git_log:required:$.entries[*]:Commit",
+        "git_log:collection:len_le_arg(max_count):$:entries",
+    } <= ids
     assert any(r["params"].get("form") == "error_result" for r in rules)
 
     held_out = [("git_log", {"repo_path": repo, "max_count": k}) for k in (13, 14, 20)]

@@ -45,6 +45,10 @@ RULE_CLASSES = (
 MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
 PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
+# The params that name what a rule of these classes is about (an argument, a key of the rows, a
+# reference table and its sub-collection), as opposed to what was learned about it: part of its id.
+_SELECTED = frozenset({"collection", "relation"})
+_SELECTORS = ("reference", "sub", "entry", "arg", "key")
 # a compiled check: (one context element's field values, the call's arguments) -> None or (observed,)
 Values = Mapping[str, Any]
 Verdict = tuple[Any, ...] | None
@@ -103,7 +107,19 @@ class Rule:
 
     @property
     def rule_id(self) -> str:
+        """The rule's stable name: ``tool:class[:form[(selectors)]]:context:fields``.
+
+        Made of what the rule is about, never of what was learned about it (a domain's values, a
+        relation's constants, the support) nor of ``hash()`` or learning order: the same rule
+        learned again, in another process or from rows in another order, has the same id. Where
+        one field can carry several rules of one form (a list whose rows are unique by ``id`` and by
+        ``ref``; a member rule into two sub-collections), the params that tell them apart follow
+        the form (``unique(id)``), so no two rules of a registry share an id."""
         form = self.params.get("form", "")
+        if form and self.cls in _SELECTED:
+            picked = [str(self.params[k]) for k in _SELECTORS if k in self.params]
+            if picked:
+                form = f"{form}({','.join(picked)})"
         tail = f":{form}" if form else ""
         return f"{self.tool}:{self.cls}{tail}:{self.context}:{'|'.join(self.fields)}"
 
@@ -137,8 +153,15 @@ class Rule:
 
     # ------------------------------------------------------------------------- words
 
-    def name(self, i: int = 0) -> str:
+    def name(self, i: int = 0, plain: bool = False) -> str:
+        """How a sentence names field ``i``. ``plain``: derived fields and list elements in words
+        (``the number of elements of items``, not ``len($.items)``), as ``explain`` prints them;
+        receipts keep the path words, which the studies' scripted players read."""
         f = self.fields[i]
+        if plain:
+            words = _plain_name(self.context, f)
+            if words is not None:
+                return words
         if f.startswith(ARG):
             return f"the argument {f[len(ARG) :]}"
         if f == KEY:
@@ -215,8 +238,9 @@ class Rule:
             return f"== {_num(p['k'])} * {b} + {_num(p['c'])}"
         return f"== {b} * {display_path(self.context, self.fields[2])}"
 
-    def sentence(self) -> str:
-        a, p, c = self.name(0), self.params, self.cls
+    def sentence(self, plain: bool = False) -> str:
+        """The rule in one sentence (a receipt's ``violated``); ``plain`` as ``name`` says."""
+        a, p, c = self.name(0, plain), self.params, self.cls
         if c == "required":
             return f"{a} must be present"
         if c == "type":
@@ -234,12 +258,12 @@ class Rule:
             return f"{a} must be one of {_listed(p['values'])}"
         if c == "echo":
             if self.fields[1] == KEY:
-                return f"{a} must equal {self.name(1)}"
+                return f"{a} must equal {self.name(1, plain)}"
             if p.get("part") == "date":
-                return f"{a} must fall on the day {self.name(1)} of the call names"
-            return f"{a} must equal {self.name(1)} of the call"
+                return f"{a} must fall on the day {self.name(1, plain)} of the call names"
+            return f"{a} must equal {self.name(1, plain)} of the call"
         if c == "date_order":
-            return f"{a} must not be later than {self.name(1)}"
+            return f"{a} must not be later than {self.name(1, plain)}"
         if c == "text":
             return text_sentence(a, p)
         if c == "collection":
@@ -248,7 +272,7 @@ class Rule:
             return shape_sentence(a, p)
         if c == "range":
             return range_sentence(a, p)
-        return self._sentence_relation(a) + self._when()
+        return self._sentence_relation(a, plain) + self._when()
 
     def _referenced(self) -> str:
         """``products[product_id].variants[item_id].price``: where a lookup or member rule looks."""
@@ -262,7 +286,7 @@ class Rule:
             where += f".{p['sub']}[{f[2]}]"
         return f"{where}.{p['target']}"
 
-    def _sentence_relation(self, a: str) -> str:
+    def _sentence_relation(self, a: str, plain: bool = False) -> str:
         p = self.params
         form = p["form"]
         if form == "const":
@@ -277,15 +301,15 @@ class Rule:
             coll = self.fields[0]
             inner = display_path(self.context, coll[coll.index("(") + 1 : -1]).removeprefix("$.")
             if coll.startswith("keys("):
-                return f"{inner} must hold an entry keyed by {self.name(1)} of the call"
-            return f"some {inner} must equal {self.name(1)} of the call"
+                return f"{inner} must hold an entry keyed by {self.name(1, plain)} of the call"
+            return f"some {inner} must equal {self.name(1, plain)} of the call"
         if form == "eq":
-            return f"{a} must equal {self.name(1)}"
+            return f"{a} must equal {self.name(1, plain)}"
         if form == "affine":
-            return f"{a} must equal {_num(p['k'])} × {self.name(1)} + {_num(p['c'])}"
+            return f"{a} must equal {_num(p['k'])} × {self.name(1, plain)} + {_num(p['c'])}"
         if form == "add":
-            return f"{a} must equal {self.name(1)} + {self.name(2)}"
-        return f"{a} must equal {self.name(1)} × {self.name(2)}"
+            return f"{a} must equal {self.name(1, plain)} + {self.name(2, plain)}"
+        return f"{a} must equal {self.name(1, plain)} × {self.name(2, plain)}"
 
     # ------------------------------------------------------------------------- check
 
@@ -305,6 +329,29 @@ class Rule:
             return check(vals, args)
 
         return guarded
+
+
+_PLAIN_DERIVED = {
+    "len": "the number of elements of {}",
+    "sum": "the sum of {}",
+    "keys": "the keys of {}",
+    "each": "every {}",
+}
+
+
+def _plain_name(context: str, f: str) -> str | None:
+    """A derived field or a context's element in words (``the number of elements of items``,
+    ``each element of items``), or None where the path words already read plainly."""
+    for fn, words in _PLAIN_DERIVED.items():
+        if f.startswith(fn + "(") and f.endswith(")"):
+            return words.format(display_path(context, f[len(fn) + 1 : -1]).removeprefix("$."))
+    if f == "" and context != "$":
+        where = context.removeprefix("$").removeprefix(".")
+        if where.endswith("[*]"):
+            return f"each element of {where[:-3] or 'the result'}"
+        if where.endswith(".*"):
+            return f"each entry of {where[:-2]}"
+    return None
 
 
 def _article(t: str) -> str:

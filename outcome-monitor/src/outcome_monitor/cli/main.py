@@ -72,7 +72,10 @@ def load_registry_file(
     path: str, other_kinds: dict[str, Callable[[dict[str, Any]], Any]] | None = None
 ) -> Any:
     """A registry file (or a file of one of ``other_kinds``, read by its reader); one that is missing,
-    not JSON, of another format version or otherwise unreadable stops with one line naming the file."""
+    not JSON, of another format version or otherwise unreadable stops with one line naming the file
+    (and, for another version, its version and what to do)."""
+    from outcome_monitor.registry_format import version_problem
+
     try:
         obj = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -87,6 +90,10 @@ def load_registry_file(
         if kind not in (other_kinds or {}):
             raise SystemExit(f"error: {path} is a {kind!r} file, not a registry")
         reader = (other_kinds or {})[kind]
+    else:
+        problem = version_problem(obj)
+        if problem is not None:
+            raise SystemExit(f"error: the registry {path} {problem}")
     try:
         return reader(obj)
     except (ValueError, KeyError, TypeError) as exc:
