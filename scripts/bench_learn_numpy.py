@@ -6,7 +6,8 @@ numpy is optional in ``outcome_monitor``: mining compares dense numeric columns 
 it is importable and in plain Python passes otherwise, with the same registry either way
 (``outcome-monitor/tests/test_without_numpy.py``). This times both paths on the same rows: the five
 cross-fit folds of ToolMaze's clean traces (``scripts/bench_monitor.py``'s learning phase), one
-registry over all of them in each vocabulary, and the harness's synthetic traces. The paths run
+registry over all of them in each vocabulary, the harness's synthetic traces, and a stress case for
+the dense passes (a table of 45 numeric columns, 2,000 rows in one context). The paths run
 interleaved and the best of ``--repeat`` counts, so a busy machine slows both alike. It also
 prints what importing numpy costs a fresh interpreter, which the plain path never pays.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import time
@@ -51,6 +53,21 @@ def _as_text(obj: object) -> str:
     return json.dumps([r.to_json() for r in regs], sort_keys=True)
 
 
+def wide_table(seed: int, columns: int = 45, per_call: int = 20, calls: int = 100) -> list[dict]:
+    """Pages of a numeric table: random columns beside one planted product (t == q * p)."""
+    r = random.Random(seed)
+    rows = []
+    for page in range(calls):
+        records = []
+        for _ in range(per_call):
+            rec: dict = {f"c{j:02d}": round(r.uniform(-100, 100), 2) for j in range(columns - 3)}
+            rec["q"], rec["p"] = r.randint(1, 9), round(r.uniform(1, 50), 2)
+            rec["t"] = round(rec["q"] * rec["p"], 2)
+            records.append(rec)
+        rows.append({"tool": "table", "arguments": {"page": page}, "result": {"rows": records}})
+    return rows
+
+
 def numpy_import_seconds() -> float | None:
     code = "import time; t = time.perf_counter(); import numpy; print(time.perf_counter() - t)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -68,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     toolmaze = get_plugin("toolmaze")
     rows = list(toolmaze.clean_traces(toolmaze.make(seed=args.seed), mode="P0"))
     synthetic = syn.traces(n_workflows=200, calls_per_workflow=6, seed=args.seed)
+    wide = wide_table(args.seed)
     cases: list[tuple[str, Callable[[], object]]] = [
         ("ToolMaze, five cross-fit folds (bench_monitor)", lambda: build_crossfit(rows, 5, args.seed)),
         ("ToolMaze, one registry, paper vocabulary", lambda: learn(rows, vocabulary="paper")),
         ("ToolMaze, one registry, wide vocabulary", lambda: learn(rows)),
         ("synthetic traces (200 workflows), wide", lambda: learn(synthetic)),
+        ("numeric table, 45 columns x 2,000 rows, wide", lambda: learn(wide)),
     ]
     print(f"ToolMaze clean traces: {len(rows)} rows; synthetic: {len(synthetic)} rows; best of {args.repeat}")
     print(f"{'learning':48} {'numpy s':>9} {'plain s':>9} {'plain/numpy':>12}  same registry")
