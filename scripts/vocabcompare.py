@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.evaluations.validity import REASONS, CleanIndex, diagnose_miss, short
+from harness.faults import paths as fpaths
 
 VOCABULARIES = ("paper", "wide")
 TARGET = 0.90  # issue 44: every structured class flagged at >= 90% where the fault is observable
@@ -56,12 +57,16 @@ class Tally:
     touched: int = 0
     flagged: int = 0
     reasons: Counter = field(default_factory=Counter)
+    places: Counter = field(default_factory=Counter)  # (tool, place, reason) of each miss
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"touched": self.touched, "flagged": self.flagged}
         if self.reasons:
             out["missed_by_reason"] = dict(self.reasons.most_common())
+            out["missed_places"] = [
+                {"tool": t, "place": p, "reason": r, "n": n} for (t, p, r), n in self.places.most_common(5)
+            ]
         return out
 
 
@@ -74,7 +79,9 @@ class Comparison:
         examples: int = 0,
         diagnose_in: tuple[str, ...] = ("wide",),
         clean_rows: list[dict] | None = None,
+        notes: dict[str, str] | None = None,
     ):
+        self.notes = notes or {}
         self.index = CleanIndex(clean_rows) if clean_rows is not None else None
         self.vocabularies = vocabularies
         self.n_examples = examples
@@ -116,6 +123,7 @@ class Comparison:
                 self.index,
             )
             t.reasons[why] += 1
+            t.places[row["tool"], fpaths.generic(applied.path), why] += 1
             if len(t.examples) < max(self.n_examples, 0):
                 t.examples.append(
                     {
@@ -143,6 +151,8 @@ class Comparison:
         for cls, t in self.tallies.get(vocab, {}).items():
             if t.touched and t.flagged / t.touched < TARGET:
                 out[cls] = {**t.to_json(), "examples": t.examples}
+                if cls in self.notes:
+                    out[cls]["why"] = self.notes[cls]
         return out
 
     def lines(self, indent: str = "  ", label: Any = None) -> list[str]:
@@ -173,6 +183,13 @@ class Comparison:
             out.append(f"{indent}  {cls}: {b['flagged']}/{b['touched']} flagged; {missed} missed:")
             for why, n in b.get("missed_by_reason", {}).items():
                 out.append(f"{indent}    {n:>5}  {REASONS[why]}")
+            places = ", ".join(
+                f"{m['tool']} {m['place']} {m['n']} ({m['reason']})" for m in b.get("missed_places", [])[:3]
+            )
+            if places:
+                out.append(f"{indent}    most missed at: {places}")
+            if cls in self.notes:
+                out.append(f"{indent}    why, read from these misses: {self.notes[cls]}")
             for e in b["examples"]:
                 out.append(
                     f"{indent}    e.g. {e['tool']} {e['path']}: {e['clean']} -> {e['faulted']} ({e['reason']})"

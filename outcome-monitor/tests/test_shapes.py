@@ -16,6 +16,8 @@ from outcome_monitor.checking.shapes import (
     placeholder_kind,
     shape_expected,
     shape_sentence,
+    token_fits,
+    token_params,
 )
 from outcome_monitor.checking.values import MISSING
 
@@ -304,3 +306,31 @@ def test_receipt_words() -> None:
     params = {"form": "no_placeholder"}
     assert shape_sentence("name", params) == "name must not be a placeholder (no clean value was)"
     assert shape_expected(params) == "not a placeholder"
+
+
+def test_tokens_are_learned_only_from_machine_made_values() -> None:
+    ids = [f"UID-{k:04x}a{k}" for k in range(8)]
+    assert token_params(ids) == {"form": "token", "digit": True}
+    assert token_params(["final", "pending", "void"]) == {"form": "token"}
+    assert token_params(["final", "pending"]) is None  # too few distinct values
+    # capitalized words may be places or names whose next value has a space ("New York")
+    assert token_params(["SFO", "LAX", "JFK"]) is None
+    assert token_params(["Paris", "Rome", "Oslo"]) is None
+    assert token_params(["in progress", "done", "open"]) is None  # a space: not a token
+    lower = token_params([f"user_{c}{k}" for c in "abcdefghij" for k in range(2)])
+    assert lower is not None and lower["case"] == "lower"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["UID-71\u0441c56eff0", "U\ufffdD-9096a5eda4", "NULL", "Headphones", "Grand Plaza", ""],
+)
+def test_a_homoglyph_a_word_or_a_placeholder_is_not_an_id_token(bad: str) -> None:
+    params = token_params([f"UID-{k:04x}a{k}" for k in range(8)])
+    assert params is not None
+    assert not token_fits(params, bad)
+    check = compile_shape("uid", params)
+    assert check({"uid": bad}, {}) == (bad,)
+    assert check({"uid": "UID-9fe1a77"}, {}) is None
+    assert check({"uid": 7}, {}) is None  # only strings are judged
+    assert "token" in shape_expected(params) and "token" in shape_sentence("uid", params)

@@ -382,3 +382,40 @@ def test_the_older_spelling_recording_names_a_vocabulary():
     rows = _two_tools(random.Random(8))
     assert learn(rows, recording=False).to_json() == learn(rows, vocabulary="paper").to_json()
     assert learn(rows, recording=True).to_json() == learn(rows).to_json()
+
+
+def _notes(tool: str, n: int, rng: random.Random) -> list[dict[str, Any]]:
+    words = ["alpha", "beta", "gamma", "delta", "report", "budget", "draft", "final", "meeting", "notes"]
+    return [
+        {
+            "tool": tool,
+            "arguments": {"i": i},
+            "result": {"text": " ".join(rng.choice(words) for _ in range(6)) + f" {i}", "tags": [f"t{i}"]},
+        }
+        for i in range(n)
+    ]
+
+
+def test_an_error_page_fires_in_a_field_seen_rarely_where_the_recording_never_held_one():
+    rng = random.Random(9)
+    rows = _notes("search", 60, rng) + _notes("sort", 3, rng)
+    page = "<html><head><title>502 Bad Gateway</title></head><body>502</body></html>"
+    reg = learn(rows)
+    # sort saw three values of its own: the recording's sixty-odd, none a page, speak for it
+    assert _fired(reg, "sort", {"text": page, "tags": ["t1"]})
+    assert _fired(reg, "sort", {"text": "draft notes 4", "tags": [page]})
+    assert not _fired(reg, "sort", {"text": "budget final draft notes alpha beta 99", "tags": ["t99"]})
+    # a recording that held a page once keeps no such rule for the rarely seen field
+    with_page = rows + [{"tool": "fetch", "arguments": {"u": 1}, "result": {"text": page, "tags": []}}]
+    assert not _fired(learn(with_page), "sort", {"text": page, "tags": ["t1"]})
+
+
+def test_an_id_field_seen_a_few_times_stays_an_id_token():
+    rows = [
+        {"tool": "lookup", "arguments": {"name": f"n{i}"}, "result": {"uid": f"UID-{i:03d}f{i % 7}", "n": i}}
+        for i in range(12)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "lookup", {"uid": "NULL", "n": 3}, {"name": "x"})
+    assert _fired(reg, "lookup", {"uid": "UID-0\u04401f2", "n": 3}, {"name": "x"})
+    assert not _fired(reg, "lookup", {"uid": "UID-977f5", "n": 3}, {"name": "x"})

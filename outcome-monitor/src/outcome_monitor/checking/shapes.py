@@ -302,6 +302,54 @@ def no_placeholder_params(values: Sequence[str], min_distinct: int = 7) -> dict[
 # ---------------------------------------------------------------------------- checks and words
 
 
+# a machine token: printable ASCII without spaces, short (ids, codes, status words, file names)
+_TOKEN = re.compile(r"[\x21-\x7e]{1,64}")
+# machine-made: a digit or a separator in it, or no capital letter (``final``, ``service_fee``); a
+# word with capitals (``Paris``, ``SFO``) may be a place whose next value is ``New York``
+_MACHINE = re.compile(r"[0-9_./:@#-]")
+
+
+TOKEN_DIGIT_DISTINCT = 7  # "always held a digit" from this many distinct values (the coincidence floor)
+TOKEN_CASE_DISTINCT = 20  # "never a capital letter" needs a pattern's evidence: user names mix cases
+
+
+def token_params(values: Sequence[str], min_distinct: int = 3) -> dict[str, Any] | None:
+    """``{"form": "token", ...}`` when every clean value is a machine token (printable ASCII, no
+    space: an id, a code, a status word) made by a machine (a digit or a separator in it, or no
+    capital letter), from at least ``min_distinct`` distinct values, else None.
+    Kept as well: ``digit`` when every one of 7 distinct values held a digit (an id), ``case`` when
+    none of 20 held a lower-case (``upper``) or a capital (``lower``) letter."""
+    distinct = sorted({v for v in values if type(v) is str})
+    if len(distinct) < min_distinct or not all(_TOKEN.fullmatch(v) for v in distinct):
+        return None
+    if not all(_MACHINE.search(v) or not any(c.isupper() for c in v) for v in distinct):
+        return None
+    params: dict[str, Any] = {"form": "token"}
+    if len(distinct) >= TOKEN_DIGIT_DISTINCT and all(any(c.isdigit() for c in v) for v in distinct):
+        params["digit"] = True
+    letters = "".join(c for v in distinct for c in v if c.isalpha())
+    if len(distinct) < TOKEN_CASE_DISTINCT:
+        pass
+    elif letters and letters.isupper():
+        params["case"] = "upper"
+    elif letters and letters.islower():
+        params["case"] = "lower"
+    return params
+
+
+def token_fits(params: Mapping[str, Any], v: str) -> bool:
+    """Whether ``v`` is a token of the kind ``params`` learned (a homoglyph, a replacement
+    character, a name or a placeholder in an id field is not)."""
+    if not _TOKEN.fullmatch(v):
+        return False
+    if params.get("digit") and not any(c.isdigit() for c in v):
+        return False
+    case = params.get("case")
+    if case == "upper" and any(c.islower() for c in v):
+        return False
+    return not (case == "lower" and any(c.isupper() for c in v))
+
+
 def compile_shape(
     field: str, params: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
@@ -323,16 +371,39 @@ def compile_shape(
             return (v,) if type(v) is str and placeholder_kind(v) is not None else None
 
         return check_placeholder
-    raise ValueError(f"unknown string rule form {form!r} (expected 'shape' or 'no_placeholder')")
+    if form == "token":
+
+        def check_token(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v = vals.get(field, MISSING)
+            return (v,) if type(v) is str and not token_fits(params, v) else None
+
+        return check_token
+    raise ValueError(f"unknown string rule form {form!r} (expected 'shape', 'no_placeholder' or 'token')")
+
+
+def _token_words(params: Mapping[str, Any]) -> str:
+    case = {"upper": "without lower-case letters", "lower": "without capital letters"}.get(
+        params.get("case", "")
+    )
+    parts = (
+        ["ASCII", "without spaces"]
+        + (["with a digit"] if params.get("digit") else [])
+        + ([case] if case else [])
+    )
+    return "a token (" + ", ".join(parts) + ")"
 
 
 def shape_expected(params: Mapping[str, Any]) -> str:
     if params.get("form") == "shape":
         return f"shaped like {params['example']}"
+    if params.get("form") == "token":
+        return _token_words(params)
     return "not a placeholder"
 
 
 def shape_sentence(name: str, params: Mapping[str, Any]) -> str:
     if params.get("form") == "shape":
         return f"{name} must look like {params['example']} (as every clean value did)"
+    if params.get("form") == "token":
+        return f"{name} must be {_token_words(params)} (as every clean value was)"
     return f"{name} must not be a placeholder (no clean value was)"

@@ -35,16 +35,38 @@ def _values_at(executions: Iterable[Execution]) -> dict[tuple[str, str], list[tu
     return out
 
 
+def string_elements(executions: Iterable[Execution]) -> set[str]:
+    """Every string element of every list of strings in a tool's clean results."""
+    out: set[str] = set()
+    for seen in _values_at(executions).values():
+        for v, _ in seen:
+            if type(v) is list:
+                out.update(e for e in v if type(e) is str)
+    return out
+
+
 def mine_collections(
-    executions: list[Execution], th: Thresholds = DEFAULT
+    executions: list[Execution], th: Thresholds = DEFAULT, html_free: int = 0
 ) -> list[tuple[str, str, dict[str, Any], dict[str, int]]]:
-    """(context, field, params, support) of each collection rule of one tool's clean executions."""
+    """(context, field, params, support) of each collection rule of one tool's clean executions.
+    ``html_free``: the distinct clean strings of the whole recording, none an HTML page (0: some
+    was, or too few): a list of strings with too few elements of its own to say it keeps that."""
     found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
     for (context, f), seen in sorted(_values_at(executions).items()):
         distinct = {repr(v) for v, _ in seen}
-        if len(seen) < th.min_presence or len(distinct) < th.min_presence:
-            continue
         lists = [(v, a) for v, a in seen if type(v) is list]
+        if len(seen) < th.min_presence or len(distinct) < th.min_presence:
+            elements = [e for v, _ in lists for e in v]
+            if (
+                html_free
+                and len(lists) == len(seen) >= 2
+                and elements
+                and all(type(e) is str for e in elements)
+                and not per_entry(context, f)
+            ):
+                params = {"form": "elements", "not": ["html"]}
+                found.append((context, f, params, {"n": len(lists), "recording_distinct": html_free}))
+            continue
         dicts = [(v, a) for v, a in seen if type(v) is dict]
         if len(lists) == len(seen):
             found.extend((context, f, p, s) for p, s in _list_rules(lists, th))
@@ -55,6 +77,13 @@ def mine_collections(
                 found.append((context, f, {"form": "has_keys", "keys": kept}, {"n": len(dicts)}))
             found.extend((context, f, p, s) for p, s in _keys_echo(dicts, th))
     return found
+
+
+def per_entry(context: str, f: str) -> bool:
+    """A place under one entry of a map keyed by ids (``variants.422111028.size``): a rule there
+    would be one per id, each on a value or two."""
+    segments = (context + "." + f).replace("[", ".").replace("]", ".").split(".")
+    return any(id_like(seg) and any(c.isdigit() for c in seg) for seg in segments)
 
 
 def _keys_echo(dicts: list[tuple[dict[str, Any], dict[str, Any]]], th: Thresholds) -> list[Found]:
@@ -220,4 +249,4 @@ def _kept_keys(dicts: list[dict[str, Any]]) -> list[str]:
     return sorted(common) if common and common != union else []
 
 
-__all__ = ["mine_collections"]
+__all__ = ["mine_collections", "per_entry", "string_elements"]

@@ -63,6 +63,7 @@ KNOWN_SETS: tuple[tuple[str, ...], ...] = (
 )
 MIN_SHAPE_DISTINCT = 20  # a pattern from fewer distinct values met new kinds of ids on held-out traffic
 MIN_FIXED_SHAPE_DISTINCT = 10  # ...unless every run of it has a fixed length (a 40-digit hex id, a date)
+MIN_TOKEN_DISTINCT = 3  # a machine token (an id, a code, a status word): few distinct values over enough rows
 MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
 
 
@@ -118,9 +119,10 @@ def learn_wide(
     raw_rules: list[Rule] = []
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
+    html_free = _html_free(columns, index, th)
     for tool, ex in index.items():
-        rules.extend(_text_rules(tool, columns[tool], pooled, th))
-        rules.extend(_collection_rules(tool, ex, th))
+        rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free))
+        rules.extend(_collection_rules(tool, ex, th, html_free))
         rules.extend(_day_echoes(tool, ex, th))
         if clean_rows.get(tool, 0) >= th.min_presence:
             # what set errors aside at learning speaks at checking: read as sent, whatever the view
@@ -276,13 +278,41 @@ def _pooled_columns(
     return out
 
 
+MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTML page
+MIN_OWN_HTML_FREE = 2  # ...and a field seen twice at least (once may be a one-off)
+
+
+def _html_free(
+    columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
+    index: Mapping[str, list[Execution]],
+    th: Thresholds,
+) -> int:
+    """How many distinct clean strings the recording held (fields and list elements of every tool),
+    where none was an HTML page or an HTTP error, else 0: an error page in a field a tool saw only a
+    few times is still a page no clean result of any tool ever held."""
+    from outcome_monitor.learning.collection_mining import string_elements
+
+    seen: set[str] = set()
+    for cols in columns.values():
+        for key, values in cols.items():
+            if key != (ROOT, ""):
+                seen.update(values)
+    for ex in index.values():
+        seen.update(string_elements(ex))
+    if len(seen) < max(MIN_HTML_FREE, th.min_presence) or any("html" in text_kinds(t) for t in seen):
+        return 0
+    return len(seen)
+
+
 def _text_rules(
     tool: str,
     columns: Mapping[tuple[str, str], list[str]],
     pooled: Mapping[tuple[str, str], list[str]],
     th: Thresholds,
+    html_free: int = 0,
 ) -> list[Rule]:
-    from outcome_monitor.checking.shapes import no_placeholder_params
+    from outcome_monitor.checking.shapes import no_placeholder_params, token_params
+    from outcome_monitor.learning.collection_mining import per_entry
 
     rules = []
     for (context, f), values in sorted(columns.items()):
@@ -292,9 +322,32 @@ def _text_rules(
         placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
         if placeholder is not None:
             rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
+        # ids, codes and status words stay machine tokens: 3 distinct values over enough rows
+        token = (
+            token_params(distinct, MIN_TOKEN_DISTINCT)
+            if len(values) >= th.min_presence and (context, f) != (ROOT, "")
+            else None
+        )
         if len(distinct) < th.min_presence:
+            if token is not None:
+                rules.append(Rule(tool, "shape", context, (f,), token, support))
+            if html_free and MIN_OWN_HTML_FREE <= len(values) < th.min_presence and not per_entry(context, f):
+                # too few values of its own (the root: too few for error_result): the recording's,
+                # none of them a page, speak for it
+                rules.append(
+                    Rule(
+                        tool,
+                        "text",
+                        context,
+                        (f,),
+                        {"form": "not_html", "not": "html"},
+                        {**support, "recording_distinct": html_free},
+                    )
+                )
             rules.extend(
-                _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), placeholder, th)
+                _pooled_shape(
+                    tool, context, f, distinct, pooled.get((context, f), []), placeholder, th, token is None
+                )
             )
             if len(values) >= th.min_presence and (context, f) != (ROOT, ""):
                 # an error page or an error message is never a field's clean value: a field that held
@@ -307,8 +360,12 @@ def _text_rules(
                         )
             continue
         shape = _shape(distinct)
+        if shape is None and token is not None:
+            rules.append(Rule(tool, "shape", context, (f,), token, support))
         if shape is None and len(distinct) < MIN_SHAPE_DISTINCT:
-            rules.extend(_pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), {}, th))
+            rules.extend(
+                _pooled_shape(tool, context, f, distinct, pooled.get((context, f), []), {}, th, token is None)
+            )
         if shape is not None:
             rules.append(Rule(tool, "shape", context, (f,), shape, support))
             continue  # a pattern already says what an error page or an empty value is not
@@ -334,10 +391,11 @@ def _pooled_shape(
     pooled: list[str],
     placeholder: dict[str, Any] | None,
     th: Thresholds,
+    want_token: bool = True,
 ) -> list[Rule]:
-    """A field the tool itself saw too few values of takes the pattern (and the no-placeholder rule)
-    of every tool's values of the same name and place, where its own values all fit that pattern."""
-    from outcome_monitor.checking.shapes import compile_shape, no_placeholder_params
+    """A field the tool itself saw too few values of takes the pattern (and the no-placeholder and
+    token rules) of every tool's values of the same name and place, where its own values all fit."""
+    from outcome_monitor.checking.shapes import compile_shape, no_placeholder_params, token_fits, token_params
 
     distinct = list(dict.fromkeys(pooled))
     if not own or len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
@@ -349,6 +407,9 @@ def _pooled_shape(
         check = compile_shape(f, shape)
         if all(check({f: v}, {}) is None for v in own):
             out.append(Rule(tool, "shape", context, (f,), shape, support))
+    token = token_params(distinct, MIN_TOKEN_DISTINCT) if want_token and shape is None else None
+    if token is not None and all(token_fits(token, v) for v in own):
+        out.append(Rule(tool, "shape", context, (f,), token, support))
     if placeholder is None:
         pooled_placeholder = no_placeholder_params(distinct, th.min_presence)
         if pooled_placeholder is not None:
@@ -434,12 +495,14 @@ def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[
     return out
 
 
-def _collection_rules(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+def _collection_rules(
+    tool: str, executions: list[Execution], th: Thresholds, html_free: int = 0
+) -> list[Rule]:
     from outcome_monitor.learning.collection_mining import mine_collections
 
     return [
         Rule(tool, "collection", context, (f,), params, support)
-        for context, f, params, support in mine_collections(executions, th)
+        for context, f, params, support in mine_collections(executions, th, html_free)
     ]
 
 
