@@ -27,6 +27,7 @@ from outcome_monitor.checking.paths import (
 )
 from outcome_monitor.checking.plancode import Run, generate
 from outcome_monitor.checking.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
+from outcome_monitor.checking.toolcode import generate_tool
 from outcome_monitor.checking.values import type_ok
 from outcome_monitor.learning.admit import admit
 from outcome_monitor.learning.collect import collect
@@ -138,6 +139,13 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
     return plans
 
 
+# per tool: (plans of the rules that read the result as sent, plans of those read through its view,
+# the tool's check: the generated one, or the exact path through the plans)
+_ToolPlans = tuple[
+    list[_ContextPlan], list[_ContextPlan], Callable[[Mapping[str, Any] | None, Any], list[Violation]]
+]
+
+
 class Registry:
     """Per-tool contracts with a fast ``check``. Build with ``learn`` or ``Registry(rules)``."""
 
@@ -151,8 +159,7 @@ class Registry:
         # the rules learned through those views (the rest, from other sources, read results as sent)
         self._viewed: frozenset[str] = frozenset(self.meta.get("viewed_rules") or ())
         # plans compile on a tool's first check, so building five registries stays cheap
-        # per tool: (plans of the rules that read the result as sent, plans of those read through its view)
-        self._plans: dict[str, tuple[list[_ContextPlan], list[_ContextPlan]]] = {}
+        self._plans: dict[str, _ToolPlans] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # compiled plans hold generated functions: a pickled registry (sent from a forked builder)
@@ -249,33 +256,27 @@ class Registry:
         """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first."""
         plans = self._plans.get(tool)
         if plans is None:
-            rules = self.rules.get(tool)
-            if not rules:
+            if not self.rules.get(tool):
                 return []
-            viewed = [r for r in rules if r.rule_id in self._viewed] if tool in self._views else []
-            raw = [r for r in rules if r.rule_id not in self._viewed] if viewed else rules
-            plans = self._plans[tool] = (_compile_tool(raw), _compile_tool(viewed))
-        args = arguments if arguments is not None else {}
-        found: list[Violation] = []
+            plans = self._compile(tool)
+        return plans[2](arguments, result)
+
+    def _compile(self, tool: str) -> _ToolPlans:
+        """A tool's plans and its one generated check (``toolcode``), made on its first check."""
+        rules = self.rules[tool]
         view = self._views.get(tool)
-        if view is not None:
-            for where, observed in misreads(view, result):
-                # text every clean result held here came as something else: what reads it cannot see it
-                found.append(
-                    Violation(
-                        f"{tool}:type:view:{where}",
-                        "type",
-                        where,
-                        observed,
-                        "a string",
-                        f"{where.removeprefix('$.')} must be text, as every clean value was",
-                    )
-                )
-            _run(plans[1], apply_view(view, result), args, found)
-        # rules of other sources (a database, a declared schema), and every rule of a tool without a
-        # view, read the result as sent
-        _run(plans[0], result, args, found)
-        return found
+        viewed = [r for r in rules if r.rule_id in self._viewed] if view is not None else []
+        raw = [r for r in rules if r.rule_id not in self._viewed] if viewed else rules
+        plans_raw, plans_viewed = _compile_tool(raw), _compile_tool(viewed)
+
+        def exact(arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
+            return _check_exact(tool, view, plans_raw, plans_viewed, arguments, result)
+
+        # a tool whose text is read through a view checks on the exact path, as does one with a
+        # plan beyond what toolcode writes out
+        fast = generate_tool(plans_raw, exact) if view is None else None
+        out = self._plans[tool] = (plans_raw, plans_viewed, fast or exact)
+        return out
 
     # --------------------------------------------------------------------- storage
 
@@ -304,6 +305,38 @@ class Registry:
         """The rules in plain words, grouped by tool: one sentence each naming the tool, the field and
         the rule, with its class, source, support and id (``registry_format.rule_line``)."""
         return registry_format.explain_lines(self, tool)
+
+
+def _check_exact(
+    tool: str,
+    view: View | None,
+    plans_raw: list[_ContextPlan],
+    plans_viewed: list[_ContextPlan],
+    arguments: Mapping[str, Any] | None,
+    result: Any,
+) -> list[Violation]:
+    """The check through the plans, every violation in its order: the path the generated tool check
+    hands a result to once it is not certainly clean, and the only one of a tool with a view."""
+    args = arguments if arguments is not None else {}
+    found: list[Violation] = []
+    if view is not None:
+        for where, observed in misreads(view, result):
+            # text every clean result held here came as something else: what reads it cannot see it
+            found.append(
+                Violation(
+                    f"{tool}:type:view:{where}",
+                    "type",
+                    where,
+                    observed,
+                    "a string",
+                    f"{where.removeprefix('$.')} must be text, as every clean value was",
+                )
+            )
+        _run(plans_viewed, apply_view(view, result), args, found)
+    # rules of other sources (a database, a declared schema), and every rule of a tool without a
+    # view, read the result as sent
+    _run(plans_raw, result, args, found)
+    return found
 
 
 def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found: list[Violation]) -> None:

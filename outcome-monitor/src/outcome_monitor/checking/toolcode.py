@@ -1,0 +1,377 @@
+"""One generated function per tool: the whole check of a result, context iteration and field reads
+included, written out as straight-line Python (as fastjsonschema writes out a schema).
+
+The function answers the common case, a result that breaks no rule, with an empty list, reading each
+field once into a local. At the first sign of a violation, or at anything it does not decide itself
+(a number within a rule's tolerance, a value the arguments supplied, a dict subclass), it hands the
+call to the exact path (``exact(arguments, result)``: the registry's plans, ``plancode``), which
+finds every violation in its order with its observed value. So this code only has to be sound: it
+may send a clean result to the exact path, never pass a violating one.
+
+Field names appear in the source as ``repr`` literals only; every other constant (a domain's values,
+a relation's tolerance, a rule's closure) is a cell of the closure that makes the function, so the
+tools of cross-fit folds and arms that share rules share compiled code, and all of them share one
+globals dict (the interpreter's caches of global lookups hold across tools). Knows nothing about
+mining, receipts or storage.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from outcome_monitor.checking.paths import ARG, KEY
+from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
+
+# a tool's compiled check: (arguments, result) -> its violations (a new list)
+ToolCheck = Callable[[Mapping[str, Any] | None, Any], list[Any]]
+
+# a plan with more rules of one class than this (a database's id-keyed fields: thousands) keeps the
+# exact path: straight-line code for it would cost more to compile than it saves
+MAX_INLINE = 24
+# a type the generated code names with ``is`` (one pointer comparison) instead of a set lookup
+_TYPE_NAMES: dict[type, str] = {
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    dict: "dict",
+    list: "list",
+    type(None): "NoneT",
+}
+_NUMBER = frozenset({int, float})
+_STR = frozenset({str})
+_LIST = frozenset({list})
+# values that are certainly not numbers: a relation over one of them says nothing
+_NOT_NUMBER = frozenset({str, bool, type(None), dict, list, type(MISSING)})
+
+
+class _Unsupported(Exception):
+    """A plan this module does not write out: the tool keeps the exact path."""
+
+
+# what every generated check reads as a global: one dict for all of them, so the interpreter's
+# caches of global lookups stay valid from one tool's check to the next
+_GLOBALS: dict[str, Any] = {
+    "M": MISSING,
+    "EMPTY": {},
+    "NUM": _NUMBER,
+    "NONNUM": _NOT_NUMBER,
+    "UNH": frozenset({dict, list}),
+    "DK": _DATE_KEYS,
+    "dkey": cached_date_key,
+    "fin": math.isfinite,
+    "is_number": is_number,
+    "NoneT": type(None),
+    "_abs": abs,
+    "_max": max,
+}
+_MAKERS: dict[str, Callable[..., ToolCheck]] = {}
+_LOCK = threading.Lock()
+
+
+def generate_tool(plans: list[Any], exact: ToolCheck) -> ToolCheck | None:
+    """The check of one tool whose rules read the result as sent (``plans``: the registry's
+    ``_ContextPlan`` list), or None when some plan is beyond what it writes out."""
+    w = _Writer({"EXACT": exact})
+    try:
+        for p, plan in enumerate(plans):
+            w.plan(p, plan)
+    except _Unsupported:
+        return None
+    # a tool's constants are the cells of a closure, not globals: tools whose rules differ only in
+    # their constants (the cross-fit folds' tools) share one compiled function
+    names = ", ".join(w.ns)
+    head = [f"def make({names}):", "  def check(arguments, result):"]
+    if w.uses_args:
+        head.append("    args = arguments if arguments is not None else {}")
+    src = "\n".join([*head, *w.lines, "    return []", "  return check"]) + "\n"
+    make = _MAKERS.get(src)
+    if make is None:
+        code = compile(src, "<monitor tool check>", "exec")
+        with _LOCK:
+            exec(code, _GLOBALS)  # noqa: S102 - generated from repr literals only
+            make = _MAKERS[src] = _GLOBALS.pop("make")
+    return make(**w.ns)
+
+
+class _Writer:
+    """Writes the generated function's body, one context plan after another."""
+
+    def __init__(self, ns: dict[str, Any]):
+        self.ns = ns
+        self.lines: list[str] = []
+        self.uses_args = False
+
+    def bind(self, prefix: str, value: Any) -> str:
+        name = f"{prefix}{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def emit(self, pad: str, line: str) -> None:
+        self.lines.append(pad + line)
+
+    def fail(self, pad: str, cond: str) -> None:
+        """``cond`` true: this code cannot vouch for the result, the exact path decides."""
+        self.emit(pad, f"if {cond}: return EXACT(arguments, result)")
+
+    # ------------------------------------------------------------------ one context
+
+    def plan(self, p: int, plan: Any) -> None:
+        if max(len(plan.required), len(plan.typed), len(plan.positive), len(plan.domain)) > MAX_INLINE:
+            raise _Unsupported
+        if plan.keyed and not plan.chains:
+            raise _Unsupported  # a key read at the root: the exact path says what that does
+        pad, el, key = self.iterate(plan.chains, p)
+        if plan.shape_types is not None:
+            self.fail(pad, f"not ({_type_test(el, plan.shape_types[0], self)})")
+        self.element(pad, p, plan, el, key)
+
+    def iterate(self, chains: list[tuple[list[str], bool]], p: int) -> tuple[str, str, str]:
+        """Loops over the elements of a context, as ``paths.iter_context`` walks them (isinstance,
+        a missing step: no element). Returns (indent, element variable, key variable)."""
+        pad, src, key = "    ", "result", ""
+        for level, (keys, entries) in enumerate(chains):
+            x = f"x{p}_{level}"
+            self.emit(pad, f"{x} = {src}")
+            for k in keys:
+                self.emit(pad, f"{x} = {x}.get({k!r}, M) if isinstance({x}, dict) else M")
+            el, key = f"e{p}_{level}", f"k{p}_{level}"
+            if entries:
+                self.emit(pad, f"if isinstance({x}, dict):")
+                self.emit(pad, f"    for {key}, {el} in {x}.items():")
+            else:
+                self.emit(pad, f"if isinstance({x}, list):")
+                self.emit(pad, f"    for {key}, {el} in enumerate({x}):")
+            pad, src = pad + "        ", el
+        return pad, src, key
+
+    def element(self, pad: str, p: int, plan: Any, el: str, key: str) -> None:
+        getters = dict(plan.getters)
+        d = f"d{p}"
+        # a non-object element has no fields but itself (registry._run: {"": element})
+        if plan.shape_types is not None and plan.shape_types[0] == frozenset({dict}):
+            self.emit(pad, f"{d} = {el}")
+        else:
+            self.emit(pad, f"{d} = {el} if type({el}) is dict else EMPTY")
+        local: dict[str, str] = {}
+        # what the code above a line has established of a field's value: its exact type
+        known: dict[str, frozenset[type]] = {}
+
+        def fresh(f: str) -> str:
+            v = local[f] = f"v{p}_{len(local)}"
+            return v
+
+        def read(f: str) -> str:
+            if f in local:
+                return local[f]
+            if f.startswith(ARG):
+                self.uses_args = True
+                expr = f"args.get({f[len(ARG) :]!r}, M)"
+            elif f == "":
+                expr = el if plan.whole else f"({el} if {d} is EMPTY else {d}.get('', M))"
+            elif f == KEY:
+                expr = key
+            elif f in getters:
+                return self.derived(pad, f, getters[f], d, read, fresh, known)
+            else:
+                expr = f"{d}.get({f!r}, M)"
+            v = fresh(f)
+            self.emit(pad, f"{v} = {expr}")
+            return v
+
+        # required top-level fields: plain subscripts, a missing one is a KeyError
+        simple = [f for f, _ in plan.required if f and f != KEY and f not in getters]
+        if simple:
+            self.emit(pad, "try:")
+            for f in simple:
+                self.emit(pad, f"    {fresh(f)} = {d}[{f!r}]")
+            self.emit(pad, "except KeyError:")
+            self.emit(pad, "    return EXACT(arguments, result)")
+        present = set(simple)
+        for f, _ in plan.required:
+            if f not in simple:
+                self.fail(pad, f"{read(f)} is M")
+                present.add(f)
+        for f, py, _, _ in plan.typed:
+            v = read(f)
+            ok = _type_test(v, py, self)
+            if f in present:
+                self.fail(pad, f"not ({ok})")
+                known[f] = py
+            else:
+                self.fail(pad, f"{v} is not M and not ({ok})")
+        for f, strict, _ in plan.positive:
+            v = read(f)
+            test = f"not {v} {'>' if strict else '>='} 0"
+            self.fail(pad, test if known.get(f, {str}) <= _NUMBER else f"type({v}) in NUM and {test}")
+        for f, values, nullable, _ in plan.domain:
+            v, dv = read(f), self.bind("D", values)
+            if known.get(f, {dict}) <= {str}:
+                self.fail(pad, f"{v} not in {dv}")
+                continue
+            other = (
+                f"{v} is None or {v} is M or type({v}) not in UNH and {v} in {dv}"
+                if nullable
+                else f"{v} is M or {v} is not None and type({v}) not in UNH and {v} in {dv}"
+            )
+            self.fail(pad, f"not ({v} in {dv} if type({v}) is str else ({other}))")
+        vals = None
+        for c in plan.checks:
+            r = c.rule
+            inline = not r.params.get("guard") and (
+                (r.cls == "echo" and not r.params.get("part"))
+                or r.cls == "date_order"
+                or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
+            )
+            if not inline:
+                if vals is None:
+                    self.uses_args = True
+                    vals = f"vals{p}"
+                    self.emit(pad, f"{vals} = {self.bind('VALS', _vals_maker(plan))}({el}, {key or 'None'})")
+                self.fail(pad, f"{self.bind('F', c.fn)}({vals}, args) is not None")
+            elif r.cls == "echo":
+                f0, f1 = r.fields[0], r.fields[1]
+                v, a = read(f0), read(f1)
+                # equal values pass under either of rules._c_echo's branches; the rest go exact
+                absent = [f"{x} is not M" for f, x in ((f0, v), (f1, a)) if f not in present]
+                self.fail(pad, " and ".join([*absent, f"not {v} == {a}"]))
+            elif r.cls == "date_order":
+                a, b = read(r.fields[0]), read(r.fields[1])
+                self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)
+            else:
+                ops = [read(f) for f in r.fields]
+                numeric = all(known.get(f, {str}) <= _NUMBER for f in r.fields)
+                self.relation(pad, r, ops, numeric)
+
+    def derived(
+        self,
+        pad: str,
+        f: str,
+        getter: Any,
+        d: str,
+        read: Callable[[str], str],
+        fresh: Callable[[str], str],
+        known: dict[str, frozenset[type]],
+    ) -> str:
+        """A derived field (``len(items)``, ``sum(items[*].amount)``, a path ``a.b``) read into a
+        local: len and sum written out as ``paths.field_getter`` computes them, others by its getter."""
+        inner, _, col = f[4:-1].partition("[*].")
+        keys = inner.split(".")
+        plain = all(k and k != KEY and "(" not in k and ")" not in k for k in keys)
+        if plain and f.startswith("len(") and f.endswith(")") and not col:
+            x = self.chain(pad, keys, read)
+            v = fresh(f)
+            if known.get(keys[0]) == _LIST and len(keys) == 1:
+                self.emit(pad, f"{v} = len({x})")
+                known[f] = frozenset({int})
+            else:
+                self.emit(pad, f"{v} = len({x}) if isinstance({x}, (list, dict)) else M")
+            return v
+        if plain and f.startswith("sum(") and f.endswith(")") and col:
+            x = self.chain(pad, keys, read)
+            v = fresh(f)
+            self.emit(pad, f"{v} = M")
+            self.emit(pad, f"if isinstance({x}, list) and {x}:")
+            self.emit(pad, f"    {v} = 0")
+            self.emit(pad, f"    for e in {x}:")
+            self.emit(pad, f"        y = e.get({col!r}) if isinstance(e, dict) else None")
+            self.emit(pad, "        if (type(y) is float or type(y) is int) and fin(y) or is_number(y):")
+            self.emit(pad, f"            {v} += y")
+            self.emit(pad, "        else:")
+            self.emit(pad, f"            {v} = M")
+            self.emit(pad, "            break")
+            return v
+        v = fresh(f)
+        self.emit(pad, f"{v} = {self.bind('G', getter)}({d})")
+        return v
+
+    def chain(self, pad: str, keys: list[str], read: Callable[[str], str]) -> str:
+        """``paths._chain_getter`` on the element: its first key is the element's field."""
+        x = read(keys[0])
+        for k in keys[1:]:
+            x2 = f"c{len(self.lines)}"
+            self.emit(pad, f"{x2} = {x}.get({k!r}, M) if isinstance({x}, dict) else M")
+            x = x2
+        return x
+
+    def date_order(self, pad: str, a: str, b: str, a_str: bool, b_str: bool) -> None:
+        # values.cached_date_key, written out: a later first date goes exact
+        self.emit(pad, f"ka = DK[{a}]" if a_str else f"ka = DK[{a}] if type({a}) is str else dkey({a})")
+        self.emit(pad, "if ka is not None:")
+        self.emit(
+            pad, f"    kb = DK[{b}]" if b_str else f"    kb = DK[{b}] if type({b}) is str else dkey({b})"
+        )
+        self.fail(pad + "    ", "kb is not None and ka > kb")
+
+    def relation(self, pad: str, r: Any, ops: list[str], numeric: bool) -> None:
+        # rules._c_relation's difference, operand for operand, first against a constant no wider
+        # than its tolerance (the terms it drops are >= 0, float rounding keeps the order), then
+        # against the tolerance itself; exact ints and floats are tested here, a non-number passes,
+        # anything else (a float subclass) goes exact
+        p = r.params
+        q = p["quanta"]
+        a = ops[0]
+        if p["form"] == "add":
+            tol = 0.5 * (q[0] + q[1] + q[2])
+            t = self.bind("T", tol)
+            diff = f"{a} - ({ops[1]} + {ops[2]})"
+            full = f"{t} + 1e-9 * _max(1.0, _abs({a}))"
+        elif p["form"] == "product":
+            # the terms of b and c are >= 0 when their quanta are (a hand-made registry's may not be)
+            tol = 0.5 * q[0] if q[1] >= 0 and q[2] >= 0 else -2.0
+            qa, qb, qc = (self.bind("Q", x) for x in q[:3])
+            b, c = ops[1], ops[2]
+            diff = f"{a} - {b} * {c}"
+            full = f"0.5 * ({qa} + _abs({c}) * {qb} + _abs({b}) * {qc}) + 1e-9 * _max(1.0, _abs({a}))"
+        else:
+            k, c0 = (1.0, 0.0) if p["form"] == "eq" else (p["k"], p["c"])
+            kn, cn = self.bind("K", k), self.bind("B", c0)
+            tol = 0.5 * (q[0] + abs(k) * q[1])
+            t = self.bind("T", tol)
+            diff = f"{a} - ({kn} * {ops[1]} + {cn})"
+            full = f"{t} + 1e-9 * _max(1.0, _abs({a}))"
+        n = self.bind("N", tol + 1e-9)
+        inner = pad
+        if not numeric:
+            inner = pad + "    "
+            self.emit(pad, "if " + " and ".join(f"type({x}) in NUM" for x in ops) + ":")
+        self.emit(inner, f"x = {diff}")
+        self.fail(inner, f"not -{n} <= x <= {n} and not _abs(x) <= {full}")
+        if not numeric:
+            exotic = " and ".join(f"type({x}) not in NONNUM" for x in ops)
+            self.emit(pad, f"elif {exotic}: return EXACT(arguments, result)")
+
+
+def _type_test(v: str, py: frozenset[type], w: _Writer) -> str:
+    if 0 < len(py) <= 3 and all(t in _TYPE_NAMES for t in py):
+        return " or ".join(
+            f"{v} is None" if t is type(None) else f"type({v}) is {_TYPE_NAMES[t]}"
+            for t in sorted(py, key=lambda t: _TYPE_NAMES[t])
+        )
+    return f"type({v}) in {w.bind('P', py)}"
+
+
+def _vals_maker(plan: Any) -> Callable[[Any, Any], dict[str, Any]]:
+    """The field values a rule's own closure reads, built as ``registry._run`` builds them."""
+    getters, keyed, whole = list(plan.getters), plan.keyed, plan.whole
+
+    def vals_of(element: Any, key: Any) -> dict[str, Any]:
+        if type(element) is dict:
+            if getters or keyed or whole:
+                vals = element.copy()
+                for f, g in getters:
+                    vals[f] = g(element)
+                if whole:
+                    vals[""] = element
+            else:
+                vals = element
+        else:
+            vals = {"": element}
+        if keyed:
+            vals[KEY] = key
+        return vals
+
+    return vals_of

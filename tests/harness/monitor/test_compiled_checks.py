@@ -1,0 +1,181 @@
+"""A tool's generated check (``outcome_monitor.checking.toolcode``) finds exactly the violations of
+the reference path: every rule's own closure over the registry's plans, in plan order. Checked on
+the synthetic traces and their perturbed copies, and on ToolMaze's clean results and every fault
+its world plants in them, under both vocabularies."""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import OrderedDict, defaultdict
+
+import pytest
+from outcome_monitor.checking import toolcode
+from outcome_monitor.checking.paths import iter_context
+from outcome_monitor.checking.values import type_ok
+from outcome_monitor.registry import Registry, _compile_tool, _violation
+
+from core.seeding import rng
+from harness.monitor import learn
+from harness.monitor import synthetic as syn
+
+_REFERENCE_PLANS: dict = {}
+
+
+def reference_check(reg: Registry, tool: str, arguments, result) -> list:
+    """Every rule's compiled closure in plan order: no generated code at all (tools without a view)."""
+    rules = reg.rules.get(tool)
+    if not rules:
+        return []
+    args = arguments if arguments is not None else {}
+    found = []
+    key = (id(reg), tool)
+    if key not in _REFERENCE_PLANS:
+        _REFERENCE_PLANS[key] = (reg, _compile_tool(rules))  # the registry held: its id stays its own
+    for plan in _REFERENCE_PLANS[key][1]:
+        for element, index in ((result, ()),) if not plan.chains else iter_context(result, plan.chains):
+            if plan.shape_types is not None:
+                py, names, c = plan.shape_types
+                if type(element) not in py and not type_ok(element, names):
+                    found.append(_violation(c, index, element))
+                    continue
+            if type(element) is dict:
+                vals = dict(element)
+                for f, g in plan.getters:
+                    vals[f] = g(element)
+                if plan.whole:
+                    vals[""] = element
+            else:
+                vals = {"": element}
+            if plan.keyed:
+                vals["#key"] = index[-1]
+            ordered = (
+                [c for _, c in plan.required]
+                + [t[-1] for t in plan.typed]
+                + [t[-1] for t in plan.positive]
+                + [t[-1] for t in plan.domain]
+                + plan.checks
+            )
+            for c in ordered:
+                hit = c.fn(vals, args)
+                if hit is not None:
+                    found.append(_violation(c, index, hit[0]))
+    return found
+
+
+def generated(reg: Registry, tool: str) -> bool:
+    """Whether ``tool`` checks through generated code (not the exact path alone)."""
+    reg.check(tool, {}, None)
+    return reg._plans[tool][2].__code__.co_filename == "<monitor tool check>"
+
+
+def mutants(result, r) -> list:
+    """Perturbed copies: dropped keys, wrong types, signs, shifted numbers and dates, odd containers."""
+    out: list = [None, "x", [result], 7, math.nan]
+    if not isinstance(result, dict):
+        return out
+    out += [OrderedDict(result), defaultdict(int, result), {**result, "extra": 1}]
+    for k, v in result.items():
+        m = copy.deepcopy(result)
+        del m[k]
+        out.append(m)
+        swaps = ["x", None, True, False, [], {}, -1, 0, 0.0, math.nan, math.inf, -math.inf]
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            swaps += [v * 2 + 1, -v, v + r.choice([0.5, 0.01, 7]), v + 1e-12, float(v), int(v)]
+        if isinstance(v, str):
+            swaps += [v + "1", v.upper(), "2099-12-31", "1999-01-01T00:00", "2025-01-01 10:00:00Z"]
+        if isinstance(v, list):
+            swaps += [[], v[:1], v + v, [None]]
+            if v and isinstance(v[0], dict):
+                for kk in v[0]:
+                    for w in ("x", None, -3, 0.5, math.nan):
+                        m = copy.deepcopy(result)
+                        m[k][0][kk] = w
+                        out.append(m)
+        for w in swaps:
+            m = copy.deepcopy(result)
+            m[k] = w
+            out.append(m)
+    return out
+
+
+def same_everywhere(reg: Registry, rows, r) -> tuple[int, int]:
+    """Compare on each row's result and its mutants, with its arguments, other ones and none."""
+    checked = fired = 0
+    for row in rows:
+        tool, args = row["tool"], row.get("arguments") or {}
+        other = {k: ("zz" if isinstance(v, str) else -5) for k, v in args.items()}
+        for res in [row["result"], *mutants(row["result"], r)]:
+            for a in (args, other, None):
+                got = reg.check(tool, a, res)
+                assert got == reference_check(reg, tool, a, res), (tool, a, res)
+                checked += 1
+                fired += bool(got)
+    return checked, fired
+
+
+@pytest.mark.parametrize("vocabulary", ["paper", "wide"])
+def test_generated_tool_checks_equal_the_reference_on_synthetic_traces(vocabulary):
+    traces = syn.traces(n_workflows=40, calls_per_workflow=6, seed=3)
+    reg = learn(traces, vocabulary=vocabulary)
+    tools = {row["tool"] for row in traces}
+    assert all(generated(reg, t) for t in tools)  # the code under test is the one that ran
+    checked, fired = same_everywhere(reg, traces[:60], rng(11, "compiled-checks", vocabulary))
+    assert 0 < fired < checked
+    # the violations carry their observed values and concrete paths, not only their ids
+    bad = copy.deepcopy(next(row for row in traces if row["tool"] == "get_quote"))
+    bad["result"]["price"] = -2.5
+    (v,) = [v for v in reg.check("get_quote", bad["arguments"], bad["result"]) if v.rule_class == "positive"]
+    assert v.observed == -2.5 and v.path == "$.price"
+
+
+def test_a_plan_too_long_to_write_out_keeps_the_exact_path(monkeypatch):
+    monkeypatch.setattr(toolcode, "MAX_INLINE", 0)
+    traces = syn.traces(n_workflows=20, calls_per_workflow=6, seed=5)
+    reg = learn(traces, vocabulary="paper")
+    assert not any(generated(reg, t) for t in {row["tool"] for row in traces})
+    checked, fired = same_everywhere(reg, traces[:20], rng(12, "compiled-checks"))
+    assert 0 < fired < checked
+
+
+@pytest.fixture(scope="module")
+def toolmaze():
+    from core.worlds import get_plugin
+
+    plugin = get_plugin("toolmaze")
+    env = plugin.make(seed=0)
+    rows = [r for r in plugin.clean_traces(env, mode="P0") if r.get("status", "ok") != "error"]
+    return rows
+
+
+@pytest.mark.parametrize("vocabulary", ["paper", "wide"])
+def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, vocabulary):
+    from environments.toolmaze.catalog import build_catalog
+    from environments.toolmaze.faults import explicit_fault, implicit_fault, supported_kinds
+
+    rows = toolmaze
+    reg = learn(rows[::2], vocabulary=vocabulary)  # the other half is held out: some clean rows fire
+    catalog = build_catalog()
+    r = rng(13, "compiled-checks-toolmaze", vocabulary)
+    n = fired = 0
+    faulted_fired = faulted = 0
+    for row in rows[:600]:
+        tool, args, clean = row["tool"], row["arguments"], row["result"]
+        spec = catalog[tool]
+        payloads = [clean, explicit_fault(spec, "http_503").content]
+        # the world perturbs the last tool of a route (dag.py's victims), never a first step
+        for kind in supported_kinds(spec) if spec.role != "step1" else ():
+            try:
+                payloads.append(implicit_fault(spec, clean, kind, r).content)
+            except AssertionError:
+                continue  # this result has no consumed field that kind can change
+        for i, res in enumerate(payloads):
+            got = reg.check(tool, args, res)
+            assert got == reference_check(reg, tool, args, res), (tool, res)
+            n += 1
+            fired += bool(got)
+            if i > 0:
+                faulted += 1
+                faulted_fired += bool(got)
+    assert sum(generated(reg, t) for t in reg.tools()) >= 0.9 * len(reg.tools())
+    assert faulted > 0.5 * n and faulted_fired > 0.5 * faulted and fired < n
