@@ -3,8 +3,8 @@ Schema shipped in the package (and a corrupted one does not); rule ids are stabl
 row order and processes, unique, written in the file and shown by ``explain``; ``explain`` says each
 rule in a sentence; a version-1 file written by hand is read; another version is refused in one line.
 
-Imports ``outcome_monitor``, the standard library and pytest; ``jsonschema`` (the dev extra) only in
-the tests that validate, which skip without it."""
+Imports ``outcome_monitor``, the standard library, pytest and this folder's ``fixtures``;
+``jsonschema`` (the dev extra) only in the tests that validate, which skip without it."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import subprocess
 import sys
 from typing import Any
 
+import fixtures
 import pytest
 from outcome_monitor import Registry, from_json_schema, learn
 from outcome_monitor.checking.rules import RULE_CLASSES, Rule
@@ -112,6 +113,9 @@ REGISTRIES = {
     "schema": SCHEMA_DERIVED,
     "paper+schema": PAPER.merged(SCHEMA_DERIVED),
     "wide+schema": WIDE.merged(SCHEMA_DERIVED),
+    # the rows the library's other tests learn from (fixtures.py)
+    "fixtures paper": learn(fixtures.traces(), vocabulary="paper"),
+    "fixtures wide": learn(fixtures.traces()),
 }
 
 
