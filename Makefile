@@ -27,7 +27,8 @@ export MPLBACKEND := Agg
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help install mcp mcp-servers mcp-contracts browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
-	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs
+	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs \
+	package-check
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -190,6 +191,12 @@ $(MCP_SERVERS1_STAMP): requirements/mcp-servers-mcp1.txt requirements/bootstrap.
 	touch $(MCP_SERVERS1_STAMP)
 
 mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## third-party MCP servers from PyPI, hash-locked: .cache/mcp-servers (time, git) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet)
+
+# the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
+# and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
+# README's lines, the library's tests and the README's proxy lines (mcp-server-time from .cache/mcp-servers)
+package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
+	$(BIN)/python scripts/check_package.py
 
 mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## the proxy in front of 7 third-party MCP servers: clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
