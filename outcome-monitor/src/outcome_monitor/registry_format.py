@@ -98,16 +98,34 @@ def read(obj: Mapping[str, Any]) -> tuple[list[Rule], dict[str, Any]]:
         if not isinstance(rs, list):
             raise ValueError(f"the rules of tool {tool!r} are not a list")
         for i, r in enumerate(rs):
-            wrong = _rule_problem(r)
-            if wrong is not None:
-                raise ValueError(f"rule {i} of tool {tool!r} {wrong}")
+            if not _is_rule(r):
+                raise ValueError(f"rule {i} of tool {tool!r} {_rule_problem(r)}")
             rules.append(Rule.from_json(r))
     return rules, _viewed_by_id(rules, dict(meta))
 
 
-def _rule_problem(r: Any) -> str | None:
-    """What makes ``r`` not a rule (the checks that keep a bad file from failing later, mid-check)."""
-    if not isinstance(r, Mapping):
+_CLASSES = frozenset(RULE_CLASSES)
+
+
+def _is_rule(r: Any) -> bool:
+    """Whether ``r`` has what checking reads from a rule: one expression, cheap beside building the
+    rule (``_rule_problem`` says what is wrong only once something is)."""
+    return (
+        isinstance(r, dict)
+        and type(r.get("tool")) is str
+        and type(r.get("context")) is str
+        and r.get("class") in _CLASSES
+        and type(fields := r.get("fields")) is list
+        and 0 < len(fields) == sum(type(f) is str for f in fields)
+        and isinstance(r.get("params", {}), dict)
+        and isinstance(r.get("support", {}), dict)
+    )
+
+
+def _rule_problem(r: Any) -> str:
+    """What makes ``r`` not a rule, in words (the checks that keep a bad file from failing later,
+    mid-check)."""
+    if not isinstance(r, dict):
         return "is not a JSON object"
     for key, kind in (("tool", str), ("class", str), ("context", str), ("fields", list)):
         if not isinstance(r.get(key), kind):
@@ -117,9 +135,9 @@ def _rule_problem(r: Any) -> str | None:
     if not r["fields"] or not all(isinstance(f, str) for f in r["fields"]):
         return "has fields that are not a list of names"
     for key in ("params", "support"):
-        if not isinstance(r.get(key, {}), Mapping):
+        if not isinstance(r.get(key, {}), dict):
             return f"has {key!r} that is not a JSON object"
-    return None
+    return "is not a rule"
 
 
 def _viewed_by_id(rules: list[Rule], meta: dict[str, Any]) -> dict[str, Any]:
@@ -130,7 +148,12 @@ def _viewed_by_id(rules: list[Rule], meta: dict[str, Any]) -> dict[str, Any]:
     if not viewed:
         return meta
     named = set(viewed)
-    missing = {r.rule_id for r in rules if r.rule_id not in named and _bare_id(r) in named}
+    # only a collection or relation rule's id carries selectors (checking/rules.py)
+    missing = {
+        r.rule_id
+        for r in rules
+        if r.cls in ("collection", "relation") and r.rule_id not in named and _bare_id(r) in named
+    }
     if missing:
         meta["viewed_rules"] = sorted(named | missing)
     return meta
