@@ -78,8 +78,9 @@ class _ContextPlan:
     positive: list[tuple[str, bool, _Check]]  # (field, strict, check)
     domain: list[tuple[str, frozenset[Any], bool, _Check]]  # (field, values, nullable, check)
     checks: list[_Check]  # every other rule, as compiled closures
-    # all of the above as one generated function, set by _compile_tool right after construction
-    run: Run = None  # type: ignore[assignment]
+    # all of the above as one generated function, made on the plan's first use by the exact path
+    # (most tools' results never reach it: their generated tool check passes them)
+    run: Run | None = None
     keyed: bool = False  # a rule reads the map entry's key (#key): it is put beside the entry's fields
     whole: bool = False  # a rule reads an object element itself (field ""): it is put beside its fields
 
@@ -134,7 +135,6 @@ def _compile_tool(rules: list[Rule]) -> list[_ContextPlan]:
             # the element's own type rule reads it apart (shape_types): only other rules need it beside
             whole=any("" in r.fields and not (r.cls == "type" and r.fields[0] == "") for r in rs),
         )
-        plan.run = generate(plan, _violation)
         plans.append(plan)
     return plans
 
@@ -360,7 +360,10 @@ def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found:
                 vals = {"": element}
             if plan.keyed:
                 vals[KEY] = index[-1]
-            plan.run(vals, args, found, index)
+            run = plan.run
+            if run is None:
+                run = plan.run = generate(plan, _violation)
+            run(vals, args, found, index)
 
 
 def _guard_fields(r: Rule) -> tuple[str, ...]:
