@@ -5,7 +5,7 @@
 1. ``python -m build`` makes the sdist and, from it, the wheel of a copy of ``outcome-monitor/`` (the
    checkout's files as a clone has them), so nothing is built inside the checkout; ``twine check
    --strict`` reads both. The checkout's ``outcome-monitor/`` is unchanged afterwards (``git status
-   --porcelain --ignored``: no ``build/``, ``dist/`` or ``*.egg-info``).
+   --porcelain --ignored``: no new ``build/``, ``dist/`` or ``*.egg-info``).
 2. The wheel goes into a fresh venv that holds no distribution at all (``venv --without-pip``; this
    checkout's pip installs into it from outside, with no index): it must be the venv's one distribution
    afterwards, with one top-level package, ``outcome_monitor``, and the ``outcome-monitor`` command.
@@ -67,6 +67,10 @@ def run(cmd: list[str | Path], *, cwd: Path | None = None, ok: bool = True, time
             f"{Path(str(cmd[0])).name} {' '.join(str(c) for c in cmd[1:3])} ... exit {proc.returncode}: {tail}"
         )
     return proc.stdout
+
+
+# what a build leaves in a source tree; other changes to the checkout (a concurrent edit) are not the check's
+LEFTOVER = re.compile(r"(^|/)(build|dist)(/|$)|\.egg-info(/|$)")
 
 
 def git_status() -> str:
@@ -405,10 +409,9 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             say(step, act(), t)
         step = "checkout unchanged"
-        after = git_status()
-        if after != before:
-            changed = sorted(set(after.splitlines()) ^ set(before.splitlines()))
-            raise CheckFailed(f"the check changed the checkout's {LIBRARY}/: {changed[:5]}")
+        left = [e for e in set(git_status().splitlines()) - set(before.splitlines()) if LEFTOVER.search(e)]
+        if left:
+            raise CheckFailed(f"the check left build output in the checkout's {LIBRARY}/: {sorted(left)[:5]}")
     except (CheckFailed, subprocess.TimeoutExpired) as exc:
         print(f"package-check: {step} failed: {exc}", file=sys.stderr)
         return 1
