@@ -44,6 +44,25 @@ STUDY_FAULTS = (
     "date_order_violation",
 )
 
+# Why a class stays below 90% with the wide vocabulary, read from its misses (``--examples N`` prints
+# them; the lines above each note count the misses by reason and name the places most missed).
+NOTES = {
+    "out_of_domain_categorical": "a name replaced in an open list or field: a channel of get_channels (a "
+    "list of names that grows: no closed set is learned from its few clean lists), a sender or recipient "
+    "(people's names, an open domain), a car type inside get_car_types_available's map keyed by company "
+    "(each company's entry seen in few clean results); not observable as outside a set the clean traffic "
+    "closed",
+    "empty_or_truncated_list": "a shorter list where no size contract holds in clean traffic: a list's "
+    "length varied from call to call (search results, recipients, participants), or it never varied but "
+    "over fewer results than a constant length needs (list_files always 26, fewer than 100 results; a "
+    "world that never changes shows one length), or it is shorter than its limit argument, as a clean "
+    "one may be (get_most_recent_transactions n); the empty ones that looked clean are lengths clean "
+    "results had",
+    "date_order_violation": "an event's start moved before the day asked for: the echo of a day "
+    "(part: date) needs 3 distinct days, and get_day_calendar_events's clean calls asked for 2; the "
+    "start still precedes the end (the date_order rule holds); observable in principle, not with this support",
+}
+
 
 def measure(plugin, env, vocab: str, cmp: Comparison) -> dict:
     """The held-out figures of one vocabulary: clean fire per suite and the faults (into ``cmp``)."""
@@ -107,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     env = plugin.make(suite=a.suite)
     vocabs = chosen(a.vocabulary)
-    cmp = Comparison(vocabs, a.examples)
+    cmp = Comparison(vocabs, a.examples, notes=NOTES)
     by_vocab = {v: measure(plugin, env, v, cmp) for v in vocabs}
     if a.json:
         out = {"suite": a.suite, "vocabularies": list(vocabs), **by_vocab}

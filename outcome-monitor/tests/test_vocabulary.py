@@ -419,3 +419,63 @@ def test_an_id_field_seen_a_few_times_stays_an_id_token():
     assert _fired(reg, "lookup", {"uid": "NULL", "n": 3}, {"name": "x"})
     assert _fired(reg, "lookup", {"uid": "UID-0\u04401f2", "n": 3}, {"name": "x"})
     assert not _fired(reg, "lookup", {"uid": "UID-977f5", "n": 3}, {"name": "x"})
+
+
+def test_a_text_names_the_argument_it_was_asked_about():
+    rows = [
+        {
+            "tool": "diff",
+            "arguments": {"target": f"HEAD~{i}"},
+            "result": f"Diff with HEAD~{i}:\n+ x = {i * 7}\n",
+        }
+        for i in range(12)
+    ]
+    reg = learn(rows)
+    assert any(r.params.get("form") == "names_arg" for r in reg.rules_for("diff"))
+    assert _fired(reg, "diff", "Diff with HEAD~9:\n+ x = 21\n", {"target": "HEAD~3"})
+    assert not _fired(reg, "diff", "Diff with HEAD~31:\n+ x = 7\n", {"target": "HEAD~31"})
+
+
+def test_a_text_that_always_ended_with_a_newline_fires_when_cut_short():
+    rows = [
+        {
+            "tool": "show",
+            "arguments": {"rev": f"r{i}"},
+            "result": f"commit {i}\nAuthor: A\n\n+ line {i * 7}\n",
+        }
+        for i in range(10)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "show", "commit 3\nAuthor: A\n\n+ li", {"rev": "r3"})
+    assert not _fired(reg, "show", "commit 3\nAuthor: A\n\n+ line 99\n", {"rev": "r3"})
+    # prose ends as it likes: no rule from texts ending with letters or full stops
+    prose = [
+        {"tool": "say", "arguments": {"i": i}, "result": f"Hello number {i}, have a nice day."}
+        for i in range(10)
+    ]
+    assert not any(r.params.get("form") == "ends" for r in learn(prose).rules_for("say"))
+
+
+def test_ids_stay_unique_in_lists_whose_rows_differ_in_columns_from_query_to_query():
+    rng = random.Random(3)
+    rows = []
+    for i in range(12):
+        ids = rng.sample(range(1, 500), 5)
+        cols = [{"id": k, "name": f"P{k}", "price": k * 1.5} for k in ids]
+        if i % 2:
+            cols = [{"id": k, "qty": 2} for k in ids]
+        rows.append({"tool": "query", "arguments": {"sql": f"q{i}"}, "result": cols})
+        rows.append(
+            {
+                "tool": "query",
+                "arguments": {"sql": f"g{i}"},
+                "result": [{"status": "a", "n": i}, {"status": "b", "n": 1}],
+            }
+        )
+    reg = learn(rows)
+    assert any(r.params.get("form") == "unique" for r in reg.rules_for("query"))
+    dup = [{"id": 7, "qty": 2}, {"id": 7, "qty": 2}, {"id": 9, "qty": 1}]
+    assert _fired(reg, "query", dup, {"sql": "q99"})
+    assert not _fired(
+        reg, "query", [{"id": 7, "qty": 2}, {"id": 8, "qty": 2}, {"id": 9, "qty": 1}], {"sql": "q99"}
+    )

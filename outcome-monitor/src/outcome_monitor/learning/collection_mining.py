@@ -178,16 +178,9 @@ def _table_rules(
     if all(all(set(e) == set(v[0]) for e in v) for v in multi):
         out.append(({"form": "uniform"}, support))
     keys = sorted(set.intersection(*(set(e) for v in multi for e in v)))
+    out.extend(_unique_ids(multi, th))
     for k in keys:
         columns = [[e[k] for e in v] for v in multi]
-        flat = [x for c in columns for x in c]
-        # identifiers only: id-like strings, or integers under an id's name (prices and counts differ
-        # within a short list by chance as often as not)
-        id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
-        if all((type(x) is int and id_name) or id_like(x) for x in flat) and all(
-            len(set(c)) == len(c) for c in columns
-        ):
-            out.append(({"form": "unique", "key": k}, support))
         ordered = [[order_key(x) for x in c] for c in columns]
         if any(x is None for c in ordered for x in c) or len({type(x) for c in ordered for x in c}) != 1:
             continue
@@ -202,6 +195,27 @@ def _table_rules(
             ):
                 out.append(({"form": "sorted", "key": k, "order": order}, support))
                 break
+    return out
+
+
+def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
+    """Identifiers that never repeat within a clean list, per key over the lists whose every row
+    holds it (the rows of one SQL tool differ in columns from query to query): id-like strings, or
+    integers under an id's name (prices and counts differ within a short list by chance as often as
+    not). The lists holding the key must show it on their own: 3 lists, log2(n!) to the floor."""
+    out: list[Found] = []
+    keys = sorted({k for v in multi for k in set.intersection(*(set(e) for e in v))})
+    for k in keys:
+        columns = [[e[k] for e in v] for v in multi if all(k in e for e in v)]
+        bits = sum(math.lgamma(len(c) + 1) / math.log(2) for c in columns)
+        if len(columns) < th.min_distinct_eq or bits < th.min_presence:
+            continue
+        flat = [x for c in columns for x in c]
+        id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
+        if all((type(x) is int and id_name) or id_like(x) for x in flat) and all(
+            len(set(c)) == len(c) for c in columns
+        ):
+            out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
     return out
 
 

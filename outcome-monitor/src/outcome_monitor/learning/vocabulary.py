@@ -33,7 +33,7 @@ from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import cached_date_key, id_like, json_type
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.status import split_clean
-from outcome_monitor.text.parse import text_contracts, text_kinds
+from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.views import View, apply_view, infer_root_view
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
@@ -114,8 +114,11 @@ def learn_wide(
         if not (r.cls == "echo" and r.fields[0].startswith("len(") and r.fields[1].startswith(ARG))
     ]
     clean_rows: dict[str, int] = {}
+    raw_texts: dict[str, list[str]] = {}
     for r in split.clean:
         clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
+        if type(r.get("result")) is str:
+            raw_texts.setdefault(str(r["tool"]), []).append(r["result"])
     raw_rules: list[Rule] = []
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
@@ -124,6 +127,11 @@ def learn_wide(
         rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free))
         rules.extend(_collection_rules(tool, ex, th, html_free))
         rules.extend(_day_echoes(tool, ex, th))
+        rules.extend(_named_args(tool, ex, th))
+        ending = ending_params(raw_texts.get(tool, []), th.min_presence)
+        if ending is not None and len(raw_texts[tool]) == clean_rows.get(tool, 0):
+            # the text as sent (before any view) always ended so: one cut short does not
+            raw_rules.append(Rule(tool, "text", ROOT, ("",), ending, {"n": len(raw_texts[tool])}))
         if clean_rows.get(tool, 0) >= th.min_presence:
             # what set errors aside at learning speaks at checking: read as sent, whatever the view
             raw_rules.append(
@@ -492,6 +500,37 @@ def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[
             and all(v[:10] == a[:10] for v, a in pairs)
         ):
             out.append(Rule(tool, "echo", context, (f, ARG + k), {"part": "date"}, {"n": len(pairs)}))
+    return out
+
+
+MIN_NAMED_ARG_CHARS = 3  # a shorter argument turns up in a long text by chance
+
+
+def _named_args(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
+    """A text of the result (the result itself, a top-level field) that always contained a string
+    argument verbatim without being it (``Diff with HEAD~9:`` for ``target: HEAD~9``): another
+    entity's answer names another. An echo's support: 7 executions, 3 distinct arguments."""
+    cols: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for ex in executions:
+        strings = {k: v for k, v in ex.args.items() if type(v) is str and len(v) >= MIN_NAMED_ARG_CHARS}
+        if not strings:
+            continue
+        for row in ex.rows.get(ROOT, ()):
+            for f, v in row.items():
+                if type(v) is not str or f.startswith((ARG, "#")) or "(" in f:
+                    continue
+                for k, a in strings.items():
+                    cols.setdefault((f, k), []).append((v, a))
+    out = []
+    for (f, k), pairs in sorted(cols.items()):
+        if (
+            len(pairs) >= th.min_pair_samples
+            and len({a for _, a in pairs}) >= th.min_distinct_eq
+            and all(a in v for v, a in pairs)
+            and any(a != v for v, a in pairs)
+        ):
+            params = {"form": "names_arg", "arg": k}
+            out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(pairs)}))
     return out
 
 

@@ -187,12 +187,22 @@ def _shape_regex(head: str, cls: str, n: int) -> tuple[str, str]:
 
 
 def text_expected(p: Mapping[str, Any]) -> str:
+    if p.get("form") == "ends":
+        return f"a text ending with {json.dumps(p['end'])}"
+    if p.get("form") == "names_arg":
+        return f"a text naming the {p['arg']} asked for"
     if "line" in p:
         return f"a line shaped like {p['example']}"
     return f"not {_KIND_WORDS.get(p['not'], p['not'])}"
 
 
 def text_sentence(a: str, p: Mapping[str, Any]) -> str:
+    if p.get("form") == "ends":
+        return (
+            f"{a} must end with {json.dumps(p['end'])} (as every clean result did: a text cut short does not)"
+        )
+    if p.get("form") == "names_arg":
+        return f"{a} must name the {p['arg']} the call asked for (as every clean result did)"
     if "line" in p:
         return f"{a} must have a line shaped like {p['example']} (as every clean result had)"
     if p["not"] == "empty":
@@ -203,6 +213,22 @@ def text_sentence(a: str, p: Mapping[str, Any]) -> str:
 def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
     """The check of a ``text`` rule: only a string is judged (other values belong to the type rule)."""
     f, p = rule.fields[0], rule.params
+    if p.get("form") == "ends":
+        end = p["end"]
+
+        def check_end(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v = vals.get(f, MISSING)
+            return (v[-80:],) if type(v) is str and not v.endswith(end) else None
+
+        return check_end
+    if p.get("form") == "names_arg":
+        arg = p["arg"]
+
+        def check_names(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
+            return (v,) if type(v) is str and type(asked) is str and asked and asked not in v else None
+
+        return check_names
     if "line" in p:
         search = re.compile(p["line"], re.M).search
 
@@ -218,6 +244,24 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
         return (v,) if type(v) is str and kind in text_kinds(v) else None
 
     return check_kind
+
+
+# a text cut short loses its last character: a newline or a closing bracket every clean text ended
+# with (never a letter or a full stop: prose ends as it likes)
+ENDINGS = ("\n", "}", "]", ")", ">")
+MIN_ENDING_CHARS = 20  # texts, not short values (those have shapes)
+
+
+def ending_params(texts: list[str], min_distinct: int) -> dict[str, Any] | None:
+    """``{"form": "ends", "end": c}`` when at least ``min_distinct`` distinct texts, each of 20
+    characters or more, all ended with the same character ``c`` of ``ENDINGS``, else None."""
+    distinct = set(texts)
+    if len(distinct) < min_distinct or any(len(t) < MIN_ENDING_CHARS for t in distinct):
+        return None
+    ends = {t[-1] for t in distinct}
+    if len(ends) != 1 or next(iter(ends)) not in ENDINGS:
+        return None
+    return {"form": "ends", "end": next(iter(ends))}
 
 
 MAX_LINE_RULES = 2
