@@ -34,8 +34,9 @@ help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
 
 # Every install is hash-checked: requirements/bootstrap.txt pins the installer (pip 26.3, setuptools 84.2.1),
-# constraints.txt every dependency incl. the dev extra (make lock regenerates both). The project itself is
-# installed last without dependencies and without build isolation, so nothing unchecked is fetched.
+# constraints.txt every dependency incl. the dev extra (make lock regenerates both). The monitor library
+# (outcome-monitor/, a dependency of the harness that no lock pins) and then the project itself are installed
+# last, editable, without dependencies and without build isolation, so nothing unchecked is fetched.
 $(STAMP): pyproject.toml outcome-monitor/pyproject.toml constraints.txt requirements/bootstrap.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --require-hashes -r requirements/bootstrap.txt
