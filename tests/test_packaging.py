@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 from types import ModuleType
 
@@ -305,3 +306,62 @@ def test_make_install_installs_no_extra_and_the_named_targets_add_inspect():
     for target in ("test", "lint", "inspect-export"):
         line = re.search(rf"^{target}: ([^#\n]*)", makefile, re.M)
         assert line is not None and "$(INSPECT_STAMP)" in line.group(1), target
+
+
+# --- make package-check's own judgements (scripts/check_package.py), on made-up wheels
+
+
+def check_package() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_package", ROOT / "scripts" / "check_package.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _wheel(path: Path, files: list[str], requires: list[str]) -> Path:
+    meta = "Metadata-Version: 2.4\nName: outcome-monitor\nVersion: 0\n" + "".join(
+        f"Requires-Dist: {r}\n" for r in requires
+    )
+    with zipfile.ZipFile(path, "w") as z:
+        for name in files:
+            z.writestr(name, "")
+        z.writestr("outcome_monitor-0.dist-info/METADATA", meta)
+    return path
+
+
+def test_the_package_check_refuses_a_wheel_with_a_dependency_or_a_second_package(tmp_path):
+    cp = check_package()
+    package = ["outcome_monitor/__init__.py", "outcome_monitor/py.typed"]
+    good = _wheel(tmp_path / "good.whl", package, ['mcp<3,>=2.3; extra == "mcp"'])
+    assert "files" in cp.check_wheel(good)
+    with pytest.raises(cp.CheckFailed, match="requires"):
+        cp.check_wheel(_wheel(tmp_path / "dep.whl", package, ["numpy"]))
+    with pytest.raises(cp.CheckFailed, match="top level"):
+        cp.check_wheel(_wheel(tmp_path / "two.whl", [*package, "core/__init__.py"], []))
+    with pytest.raises(cp.CheckFailed, match="py.typed"):
+        cp.check_wheel(_wheel(tmp_path / "untyped.whl", package[:1], []))
+
+
+def test_the_package_check_runs_the_readmes_proxy_lines_with_the_local_server():
+    cp = check_package()
+    record, learn, check = cp.readme_proxy_lines(LIBRARY / "README.md")
+    assert record[:2] == ["outcome-monitor", "proxy"] and "--record" in record
+    assert learn[:2] == ["outcome-monitor", "learn"] and "--out" in learn
+    assert check[:2] == ["outcome-monitor", "proxy"] and "--registry" in check
+    assert record[-1] == check[-1] == str(cp.TIME_SERVER)  # uvx mcp-server-time, offline
+
+
+def test_the_package_check_knows_a_builds_leftovers():
+    leftover = check_package().LEFTOVER
+    for entry in (
+        "?? outcome-monitor/build/",
+        "?? outcome-monitor/dist/",
+        "!! outcome-monitor/src/outcome_monitor.egg-info/",
+    ):
+        assert leftover.search(entry), entry
+    for entry in (
+        " M outcome-monitor/src/outcome_monitor/registry.py",
+        "!! outcome-monitor/src/outcome_monitor/__pycache__/",
+    ):
+        assert not leftover.search(entry), entry
