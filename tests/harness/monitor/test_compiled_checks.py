@@ -69,6 +69,10 @@ def generated(reg: Registry, tool: str) -> bool:
     return reg._plans[tool][2].__code__.co_filename == "<monitor tool check>"
 
 
+# text of the kinds the wider vocabulary's text rules name (empty, an error, an HTML page)
+ODD_TEXTS = ["", "  ", "Error: upstream timed out", "<html><body>502 Bad Gateway</body></html>"]
+
+
 def mutants(result, r) -> list:
     """Perturbed copies: dropped keys, wrong types, signs, shifted numbers and dates, odd containers."""
     out: list = [None, "x", [result], 7, math.nan]
@@ -84,6 +88,7 @@ def mutants(result, r) -> list:
             swaps += [v * 2 + 1, -v, v + r.choice([0.5, 0.01, 7]), v + 1e-12, float(v), int(v)]
         if isinstance(v, str):
             swaps += [v + "1", v.upper(), "2099-12-31", "1999-01-01T00:00", "2025-01-01 10:00:00Z"]
+            swaps += ODD_TEXTS
         if isinstance(v, list):
             swaps += [[], v[:1], v + v, [None]]
             if v and isinstance(v[0], dict):
@@ -158,7 +163,7 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
     catalog = build_catalog()
     r = rng(13, "compiled-checks-toolmaze", vocabulary)
     n = fired = 0
-    faulted_fired = faulted = 0
+    faulted_fired = faulted = text_fired = 0
     for row in rows[:600]:
         tool, args, clean = row["tool"], row["arguments"], row["result"]
         spec = catalog[tool]
@@ -169,6 +174,7 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
                 payloads.append(implicit_fault(spec, clean, kind, r).content)
             except AssertionError:
                 continue  # this result has no consumed field that kind can change
+        texts = [{**clean, k: t} for k, v in clean.items() if isinstance(v, str) for t in ODD_TEXTS]
         for i, res in enumerate(payloads):
             got = reg.check(tool, args, res)
             assert got == reference_check(reg, tool, args, res), (tool, res)
@@ -177,5 +183,11 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
             if i > 0:
                 faulted += 1
                 faulted_fired += bool(got)
+        for res in texts:  # a text field turned into an error or a page, with and without arguments
+            for a in (args, None):
+                got = reg.check(tool, a, res)
+                assert got == reference_check(reg, tool, a, res), (tool, a, res)
+                text_fired += any(v.rule_class == "text" for v in got)
     assert sum(generated(reg, t) for t in reg.tools()) >= 0.9 * len(reg.tools())
+    assert (text_fired > 0) == (vocabulary == "wide")  # only the wider vocabulary has text rules
     assert faulted > 0.5 * n and faulted_fired > 0.5 * faulted and fired < n

@@ -24,6 +24,7 @@ from typing import Any
 
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
+from outcome_monitor.text.parse import text_kinds
 
 # a tool's compiled check: (arguments, result) -> its violations (a new list)
 ToolCheck = Callable[[Mapping[str, Any] | None, Any], list[Any]]
@@ -52,6 +53,19 @@ class _Unsupported(Exception):
     """A plan this module does not write out: the tool keeps the exact path."""
 
 
+class _TextKinds(dict[str, frozenset[str]]):
+    """``text_kinds`` of short strings, memoized: a tool's text fields repeat their values. Bounded:
+    cleared when full."""
+
+    MAX = 1 << 14
+
+    def __missing__(self, text: str) -> frozenset[str]:
+        if len(self) >= self.MAX:
+            self.clear()
+        k = self[text] = text_kinds(text)
+        return k
+
+
 # what every generated check reads as a global: one dict for all of them, so the interpreter's
 # caches of global lookups stay valid from one tool's check to the next
 _GLOBALS: dict[str, Any] = {
@@ -67,6 +81,8 @@ _GLOBALS: dict[str, Any] = {
     "NoneT": type(None),
     "_abs": abs,
     "_max": max,
+    "TKF": text_kinds,
+    "TKM": _TextKinds(),
 }
 _MAKERS: dict[str, Callable[..., ToolCheck]] = {}
 _LOCK = threading.Lock()
@@ -209,9 +225,6 @@ class _Writer:
             self.fail(pad, test if known.get(f, {str}) <= _NUMBER else f"type({v}) in NUM and {test}")
         for f, values, nullable, _ in plan.domain:
             v, dv = read(f), self.bind("D", values)
-            if known.get(f, {dict}) <= {str}:
-                self.fail(pad, f"{v} not in {dv}")
-                continue
             other = (
                 f"{v} is None or {v} is M or type({v}) not in UNH and {v} in {dv}"
                 if nullable
@@ -225,6 +238,7 @@ class _Writer:
                 (r.cls == "echo" and not r.params.get("part"))
                 or r.cls == "date_order"
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
+                or (r.cls == "text" and _text_kind_rule(r.params))
             )
             if not inline:
                 if vals is None:
@@ -238,6 +252,11 @@ class _Writer:
                 # equal values pass under either of rules._c_echo's branches; the rest go exact
                 absent = [f"{x} is not M" for f, x in ((f0, v), (f1, a)) if f not in present]
                 self.fail(pad, " and ".join([*absent, f"not {v} == {a}"]))
+            elif r.cls == "text":
+                # text.parse's check_kind: a string of that kind breaks it; kinds memoized per text
+                v = read(r.fields[0])
+                kind = self.bind("TK", r.params["not"])
+                self.fail(pad, f"type({v}) is str and {kind} in (TKM[{v}] if len({v}) <= 512 else TKF({v}))")
             elif r.cls == "date_order":
                 a, b = read(r.fields[0]), read(r.fields[1])
                 self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)
@@ -343,6 +362,12 @@ class _Writer:
         if not numeric:
             exotic = " and ".join(f"type({x}) not in NONNUM" for x in ops)
             self.emit(pad, f"elif {exotic}: return EXACT(arguments, result)")
+
+
+def _text_kind_rule(p: dict[str, Any]) -> bool:
+    """A ``text`` rule that is text.parse's ``check_kind`` (rules._c_text, parse.compile_text: the
+    forms before it are the error result, an ending, a named argument and a line shape)."""
+    return p.get("form") not in ("error_result", "ends", "names_arg") and "line" not in p and "not" in p
 
 
 def _type_test(v: str, py: frozenset[type], w: _Writer) -> str:
