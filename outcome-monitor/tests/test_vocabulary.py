@@ -479,3 +479,21 @@ def test_ids_stay_unique_in_lists_whose_rows_differ_in_columns_from_query_to_que
     assert not _fired(
         reg, "query", [{"id": 7, "qty": 2}, {"id": 8, "qty": 2}, {"id": 9, "qty": 1}], {"sql": "q99"}
     )
+
+
+def test_a_null_placeholder_fires_in_a_field_seen_rarely_where_the_recording_never_held_one():
+    rng = random.Random(5)
+    rows = _notes("search", 60, rng)
+    rows += [
+        {"tool": "ticket", "arguments": {"i": i}, "result": {"event_id": f"EV-10{i}", "seat": "A"}}
+        for i in range(3)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "ticket", {"event_id": "NULL", "seat": "A"}, {"i": 9})
+    assert _fired(reg, "ticket", {"event_id": "lorem ipsum", "seat": "A"}, {"i": 9})
+    assert not _fired(reg, "ticket", {"event_id": "EV-1099", "seat": "A"}, {"i": 9})
+    # an empty value needs a field's own support: no recording-wide rule speaks for it
+    assert not _fired(reg, "ticket", {"event_id": "", "seat": "A"}, {"i": 9})
+    # a recording that held a "N/A" somewhere keeps no such rule for the rarely seen field
+    with_na = rows + [{"tool": "other", "arguments": {}, "result": {"note": "N/A", "tags": []}}]
+    assert not _fired(learn(with_na), "ticket", {"event_id": "NULL", "seat": "A"}, {"i": 9})

@@ -365,10 +365,14 @@ def compile_shape(
 
         return check_shape
     if form == "no_placeholder":
+        kinds = frozenset(params["kinds"]) if "kinds" in params else None  # None: every kind
 
         def check_placeholder(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(field, MISSING)
-            return (v,) if type(v) is str and placeholder_kind(v) is not None else None
+            if type(v) is not str:
+                return None
+            kind = placeholder_kind(v)
+            return (v,) if kind is not None and (kinds is None or kind in kinds) else None
 
         return check_placeholder
     if form == "token":

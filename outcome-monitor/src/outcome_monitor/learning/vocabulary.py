@@ -122,9 +122,9 @@ def learn_wide(
     raw_rules: list[Rule] = []
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
-    html_free = _html_free(columns, index, th)
+    html_free, placeholder_free = _recording_free(columns, index, th)
     for tool, ex in index.items():
-        rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free))
+        rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free))
         rules.extend(_collection_rules(tool, ex, th, html_free))
         rules.extend(_day_echoes(tool, ex, th))
         rules.extend(_named_args(tool, ex, th))
@@ -290,14 +290,21 @@ MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTM
 MIN_OWN_HTML_FREE = 2  # ...and a field seen twice at least (once may be a one-off)
 
 
-def _html_free(
+# placeholders no clean value of a whole recording was: a field seen twice keeps them out too (an
+# empty value or one cut off with "..." is common enough in clean traffic to need a field's own support)
+RECORDING_PLACEHOLDERS = ("null", "todo", "template", "lorem", "mojibake")
+
+
+def _recording_free(
     columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
     index: Mapping[str, list[Execution]],
     th: Thresholds,
-) -> int:
-    """How many distinct clean strings the recording held (fields and list elements of every tool),
-    where none was an HTML page or an HTTP error, else 0: an error page in a field a tool saw only a
-    few times is still a page no clean result of any tool ever held."""
+) -> tuple[int, int]:
+    """How many distinct clean strings the recording held (fields and list elements of every tool)
+    where none was an HTML page or an HTTP error, else 0; and where none was a placeholder of
+    ``RECORDING_PLACEHOLDERS``, else 0: an error page or a ``NULL`` in a field a tool saw only a few
+    times is still what no clean result of any tool ever held."""
+    from outcome_monitor.checking.shapes import placeholder_kind
     from outcome_monitor.learning.collection_mining import string_elements
 
     seen: set[str] = set()
@@ -307,9 +314,11 @@ def _html_free(
                 seen.update(values)
     for ex in index.values():
         seen.update(string_elements(ex))
-    if len(seen) < max(MIN_HTML_FREE, th.min_presence) or any("html" in text_kinds(t) for t in seen):
-        return 0
-    return len(seen)
+    if len(seen) < max(MIN_HTML_FREE, th.min_presence):
+        return 0, 0
+    html = any("html" in text_kinds(t) for t in seen)
+    placeholder = any(placeholder_kind(t) in RECORDING_PLACEHOLDERS for t in seen)
+    return (0 if html else len(seen)), (0 if placeholder else len(seen))
 
 
 def _text_rules(
@@ -318,8 +327,9 @@ def _text_rules(
     pooled: Mapping[tuple[str, str], list[str]],
     th: Thresholds,
     html_free: int = 0,
+    placeholder_free: int = 0,
 ) -> list[Rule]:
-    from outcome_monitor.checking.shapes import no_placeholder_params, token_params
+    from outcome_monitor.checking.shapes import no_placeholder_params, placeholder_kind, token_params
     from outcome_monitor.learning.collection_mining import per_entry
 
     rules = []
@@ -352,11 +362,30 @@ def _text_rules(
                         {**support, "recording_distinct": html_free},
                     )
                 )
-            rules.extend(
-                _pooled_shape(
-                    tool, context, f, distinct, pooled.get((context, f), []), placeholder, th, token is None
-                )
+            from_pool = _pooled_shape(
+                tool, context, f, distinct, pooled.get((context, f), []), placeholder, th, token is None
             )
+            rules.extend(from_pool)
+            if (
+                placeholder_free
+                and placeholder is None
+                and len(values) >= MIN_OWN_HTML_FREE
+                and (context, f) != (ROOT, "")
+                and not per_entry(context, f)
+                and not any(r.params.get("form") == "no_placeholder" for r in from_pool)
+                and all(placeholder_kind(v) is None for v in distinct)
+            ):
+                params = {"form": "no_placeholder", "kinds": list(RECORDING_PLACEHOLDERS)}
+                rules.append(
+                    Rule(
+                        tool,
+                        "shape",
+                        context,
+                        (f,),
+                        params,
+                        {**support, "recording_distinct": placeholder_free},
+                    )
+                )
             if len(values) >= th.min_presence and (context, f) != (ROOT, ""):
                 # an error page or an error message is never a field's clean value: a field that held
                 # few values over enough rows and never one of them keeps that (the root has error_result)
