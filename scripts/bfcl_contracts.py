@@ -44,9 +44,10 @@ STRUCTURED = tuple(sorted(n for n, c in CLASSES.items() if c.kind == "structured
 # Why a structured class stays below 90% with the wide vocabulary, read from its misses (``--examples
 # N`` prints them; the lines above each note count the misses by reason and name the places most missed).
 NOTES = {
-    "cached_error_page": "most misses are a page as an element of a list of numbers (get_flight_cost's "
-    "travel_cost_list: no rule reads its elements in a fold of few calls) or of a map keyed by user "
-    "(view_messages_sent); observable, not caught; a field a tool returned once keeps no rule",
+    "cached_error_page": "a page as an element of a list of numbers or of symbols (get_flight_cost's "
+    "travel_cost_list, get_available_stocks' stock_list: no rule reads their elements in a fold of few "
+    "calls), or in a field seen too few times in a fold for a rule of its own and none from the recording "
+    "(find_nearest_tire_shop's shopLocation: a field seen once may be a one-off); observable, not caught",
     "duplicated_record": "a copied element of a list of numbers or lines (get_flight_cost's costs, grep's "
     "lines, find's matches): the list is as long as clean lists of the tool were and a repeated cost or "
     "line is a clean value there; not observable from the result",
