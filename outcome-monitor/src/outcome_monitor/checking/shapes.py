@@ -23,6 +23,10 @@ of a pattern on held-out values of the same column; (c) is that bound at zero ov
 (``placeholder_kind``: ``N/A``, ``null``, ``TODO``, template text, lorem ipsum, mojibake, a value
 cut off with ``...``, empty), so one now is a corruption.
 
+``token`` (``token_params``): every clean value was a machine token (printable ASCII without spaces,
+a digit or a separator in it or no capital letter), so a homoglyph, a replacement character, a name or
+a word in an id field is a corruption.
+
 Pure functions; knows nothing of how rules are stored, pooled or reported (rules.py wires both
 forms in through ``compile_shape``, ``shape_expected`` and ``shape_sentence``).
 """

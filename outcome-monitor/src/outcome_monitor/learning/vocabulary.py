@@ -13,9 +13,11 @@ classes past the paper's seven.
    confidence); a word of a vocabulary (``cancelled``, ``image/png``) keeps the usual support; a domain inside a
    well-known set (weekdays, months) becomes that set (a clock that moved two days is not a fault);
 5. rules of the new classes: ``text`` on every text field (not an HTML page or an error, not empty;
-   the result not an error by the status inference), ``shape`` (a pattern per string field, kept
-   only where held-out values match; no placeholder where no clean value was one; pooled by field
-   name where a tool saw few values), ``collection`` (sizes, kept entries, echoed members and map
+   the result not an error by the status inference; a text cut short; a text naming the argument
+   asked about), ``shape`` (a pattern per string field, kept only where held-out values match; no
+   placeholder where no clean value was one; a machine token where every value was one; pooled by
+   field name where a tool saw few values; no error page or placeholder, in a field seen only a few
+   times, where the whole recording never held one), ``collection`` (sizes, kept entries, echoed members and map
    keys, uniform rows, unique ids, sorted lists, list elements), ``range`` (a score within [0, 1])
    and ``echo`` with ``part: date`` (a date on the day an argument names).
 
