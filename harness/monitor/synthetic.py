@@ -1,111 +1,35 @@
-"""Synthetic clean tool traces with known contracts, for tests and the benchmark script.
-
-Four tools whose results carry every rule class (required, types, positive values, categorical
-domains, echoed arguments, ordered dates, equality/affine/product/sum relations, nested lists).
-Seeded only through ``core.seeding``. Not a model of any real environment.
+"""Synthetic clean tool traces with known contracts, for tests and the benchmark script: the rows of
+``outcome_monitor.examples`` in the trace format, and the tools as the harness's catalog (``ToolSpec``).
+Not a model of any real environment.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from outcome_monitor.examples import (
+    CITIES,
+    TICKERS,
+    TOOLS,
+    call,
+    order,
+    quote,
+    random_args,
+    weather,
+    workflows,
+)
+
 from core.protocol import ToolSpec
-from core.seeding import rng
-
-TICKERS = [f"T{i:03d}" for i in range(60)]
-CITIES = [f"city_{i}" for i in range(40)]
-
-
-def _date(r: random.Random, lo: int = 1, hi: int = 28) -> str:
-    return f"2025-{r.randint(1, 12):02d}-{r.randint(lo, hi):02d}"
-
-
-def quote(r: random.Random, ticker: str) -> dict[str, Any]:
-    return {
-        "ticker": ticker,
-        "price": round(r.uniform(1, 500), 2),
-        "currency": r.choice(["USD", "EUR", "GBP"]),
-        "as_of": _date(r),
-        "volume": r.randint(100, 10**6),
-    }
-
-
-def order(r: random.Random, item_id: str, quantity: int) -> dict[str, Any]:
-    unit = round(r.uniform(2, 90), 2)
-    items: list[dict[str, Any]] = [
-        {"sku": f"S{r.randint(0, 999):03d}", "amount": round(r.uniform(1, 50), 2)}
-        for _ in range(r.randint(1, 4))
-    ]
-    day = r.randint(1, 20)
-    return {
-        "order_id": f"O{r.randint(0, 10**6):06d}",
-        "item_id": item_id,
-        "quantity": quantity,
-        "unit_price": unit,
-        "total": round(unit * quantity, 2),
-        "status": r.choice(["pending", "shipped", "delivered"]),
-        "created": f"2025-03-{day:02d}",
-        "ships": f"2025-03-{day + r.randint(0, 8):02d}",
-        "items": items,
-        "subtotal": round(sum(i["amount"] for i in items), 2),
-        "n_items": len(items),
-    }
-
-
-def weather(r: random.Random, city: str) -> dict[str, Any]:
-    c = round(r.uniform(-20, 40), 1)
-    return {
-        "city": city,
-        "celsius": c,
-        "fahrenheit": round(c * 1.8 + 32, 2),
-        "condition": r.choice(["sunny", "rain", "snow"]),
-    }
-
-
-def call(tool: str, args: dict[str, Any], r: random.Random) -> dict[str, Any]:
-    if tool == "get_quote":
-        return quote(r, args["ticker"])
-    if tool == "place_order":
-        return order(r, args["item_id"], args["quantity"])
-    if tool == "get_weather":
-        return weather(r, args["city"])
-    raise KeyError(tool)
-
-
-def random_args(tool: str, r: random.Random) -> dict[str, Any]:
-    if tool == "get_quote":
-        return {"ticker": r.choice(TICKERS)}
-    if tool == "place_order":
-        return {"item_id": f"I{r.randint(0, 500):03d}", "quantity": r.randint(1, 9)}
-    return {"city": r.choice(CITIES)}
-
-
-TOOLS = ("get_quote", "place_order", "get_weather")
 
 
 def traces(n_workflows: int = 60, calls_per_workflow: int = 6, seed: int = 0) -> list[dict[str, Any]]:
-    """Clean trace rows ``{workflow_id, tool, arguments, result, status}`` in the trace format."""
-    rows = []
-    for w in range(n_workflows):
-        wid = f"C3_task_{w:03d}"
-        r = rng(seed, "synthetic-traces", wid)
-        for i in range(calls_per_workflow):
-            tool = TOOLS[(w + i) % len(TOOLS)]
-            args = random_args(tool, r)
-            rows.append(
-                {
-                    "task_id": f"{wid}_P0",
-                    "workflow_id": wid,
-                    "complexity": "C3",
-                    "mode": "P0",
-                    "tool": tool,
-                    "arguments": args,
-                    "result": call(tool, args, r),
-                    "status": "ok",
-                }
-            )
-    return rows
+    """Clean trace rows ``{task_id, workflow_id, complexity, mode, tool, arguments, result, status}``:
+    the library's example rows in the trace format (one task per workflow, as ToolMaze names them)."""
+    return [
+        {"task_id": f"{wid}_P0", "workflow_id": wid, "complexity": "C3", "mode": "P0", **row}
+        for wid, rows in workflows(n_workflows, calls_per_workflow, seed)
+        for row in rows
+    ]
 
 
 def catalog() -> dict[str, ToolSpec]:
@@ -142,3 +66,17 @@ def catalog() -> dict[str, ToolSpec]:
             output_fields=("$.celsius", "$.fahrenheit"),
         ),
     }
+
+
+__all__ = [
+    "CITIES",
+    "TICKERS",
+    "TOOLS",
+    "call",
+    "catalog",
+    "order",
+    "quote",
+    "random_args",
+    "traces",
+    "weather",
+]
