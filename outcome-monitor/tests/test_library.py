@@ -115,3 +115,16 @@ def test_the_librarys_tests_import_nothing_of_the_project():
     assert len(files) > 10
     offenders = [f.name for f in files if project.search(f.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_the_inspect_wrapper_without_its_extra_names_the_pip_line():
+    # a fresh interpreter where inspect_ai cannot be imported, as in a venv without the extra
+    code = (
+        "import sys; sys.modules['inspect_ai'] = None; sys.modules['inspect_ai.tool'] = None\n"
+        "from outcome_monitor.adapters.inspect_tool import monitored\n"
+        "try:\n    monitored(object(), record=print)\n"
+        "except ImportError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == 'monitored() needs inspect_ai: pip install "outcome-monitor[inspect]"'

@@ -75,7 +75,10 @@ def monitored(
     ``monitor`` and/or each answered call handed to ``record``. ``name``: the tool's name in the
     registry (default: its inspect name); ``exposed_tools``: the tools a receipt may list (default:
     the monitor's catalog, else a retry of this tool)."""
-    from inspect_ai.tool import ToolDef
+    try:
+        from inspect_ai.tool import ToolDef
+    except ImportError:  # the extra is absent: say how to get it, not which module is missing
+        raise ImportError('monitored() needs inspect_ai: pip install "outcome-monitor[inspect]"') from None
 
     if monitor is None and record is None:
         raise ValueError("monitored(tool, ...) needs a monitor, a record callable, or both")
