@@ -17,6 +17,11 @@ MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
+# the official TypeScript MCP SDK (tests/harness/mcp/ts_client: exact version, npm's lock) for the test whose stock
+# client.callTool drives the proxy; installed outside the tracked tree
+TS_CLIENT_SRC := tests/harness/mcp/ts_client
+TS_CLIENT := .cache/ts-client
+TS_CLIENT_STAMP := $(TS_CLIENT)/.installed
 # litellm must never reach the network unless a real model is asked for
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
@@ -28,7 +33,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help install mcp mcp-servers mcp-contracts browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
 	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs \
-	package-check
+	package-check ts-client
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-20s %s\n", $$1, $$2}'
@@ -63,7 +68,7 @@ browser: ## Debian chromium + chromium-driver for the report's browser test (apt
 appworld-setup: ## AppWorld's own venv (.appworld/venv, pydantic 1), app code and API docs; a no-op when in place
 	$(PY) -m environments.appworld.install
 
-test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(WORLDS_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(DOCS_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
+test: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) $(WORLDS_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(DOCS_STAMP) $(TS_CLIENT_STAMP) browser appworld-setup ## install if needed, then run the whole test suite
 	$(BIN)/python -m pytest -q -n 2  # two processes (pytest-xdist): the suite is mostly subprocesses and waits
 
 # A SLURM cluster on this one machine (Debian's slurm-wlm, munge and MariaDB; apt-get when missing), all of it
@@ -190,6 +195,25 @@ $(MCP_SERVERS1_STAMP): requirements/mcp-servers-mcp1.txt requirements/bootstrap.
 	$(MCP_SERVERS1)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
 	$(MCP_SERVERS1)/bin/pip install -q --require-hashes -r requirements/mcp-servers-mcp1.txt
 	touch $(MCP_SERVERS1_STAMP)
+
+# npm ci from the committed package-lock.json (npm checks each package's integrity hash), no install scripts, into
+# .cache/ts-client. Debian's nodejs and npm when missing, the way `browser` installs chromium; without them this
+# only says so and the TypeScript client test skips.
+$(TS_CLIENT_STAMP): $(TS_CLIENT_SRC)/package.json $(TS_CLIENT_SRC)/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "ts-client: no apt-get here; the TypeScript client test will skip"; \
+	elif [ "$$(id -u)" = 0 ]; then (apt-get update && apt-get install -y nodejs npm) \
+	  || echo "ts-client: apt-get failed; the TypeScript client test will skip"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  (sudo apt-get update && sudo apt-get install -y nodejs npm) \
+	  || echo "ts-client: apt-get failed; the TypeScript client test will skip"; \
+	else echo "ts-client: not root and no sudo; the TypeScript client test will skip"; fi
+	@if command -v npm >/dev/null 2>&1; then \
+	  rm -rf $(TS_CLIENT) && mkdir -p $(TS_CLIENT) \
+	  && cp $(TS_CLIENT_SRC)/package.json $(TS_CLIENT_SRC)/package-lock.json $(TS_CLIENT)/ \
+	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(TS_CLIENT) && touch $(TS_CLIENT_STAMP); fi
+
+ts-client: $(TS_CLIENT_STAMP) ## the official TypeScript MCP SDK (pinned, npm ci from its lock) for the stock-client proxy test
 
 mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## third-party MCP servers from PyPI, hash-locked: .cache/mcp-servers (time, git) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet)
 
