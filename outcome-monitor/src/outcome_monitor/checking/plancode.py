@@ -2,15 +2,17 @@
 generated Python function, so checking a context element is one call instead of a loop per class.
 
 The generated function appends violations to ``found`` in exactly the order of the plan's lists
-(required, typed, positive, domain, then the other checks); constants are bound through its globals,
-field names are inserted as ``repr`` literals only. Knows nothing about mining, receipts or storage.
+(required, typed, positive, domain, then the other checks); constants are the cells of the closure
+that makes it, field names are inserted as ``repr`` literals only. It is the exact path: a tool's
+generated check (``toolcode``) hands it every result it cannot vouch for. Knows nothing about
+mining, receipts or storage.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
-from types import CodeType
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG
@@ -18,9 +20,9 @@ from outcome_monitor.checking.values import MISSING, cached_date_key, is_number,
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
-# generated source holds only field names and slot numbers (constants live in the namespace), so
-# the cross-fit folds and arms that share rules share code: compile each distinct source once
-_CODE: dict[tuple[str, str], CodeType] = {}
+# generated source holds only field names and slot numbers (constants are closure cells), so the
+# cross-fit folds and arms that share rules share code: compile each distinct source once
+_MAKERS: dict[tuple[str, str], Callable[..., Run]] = {}
 # a class with more rules than this in one context (a database's id-keyed fields: thousands) runs
 # as one loop over a table instead of straight-line code: compiling the latter costs more than
 # it ever saves
@@ -37,21 +39,26 @@ def _num(v: Any) -> bool:
     return is_number(v)
 
 
+# what every generated plan reads as a global: one dict for all of them, so the interpreter's caches
+# of global lookups stay valid from one plan to the next (a plan's own constants are closure cells)
+_GLOBALS: dict[str, Any] = {
+    "M": MISSING,
+    "type_ok": type_ok,
+    "is_number": is_number,
+    "NUM": _NUMBER,
+    "UNH": _UNHASHABLE,
+    "SUP": supplied,
+    "num": _num,
+    "dkey": cached_date_key,
+    "_abs": abs,
+    "_max": max,
+}
+_LOCK = threading.Lock()
+
+
 def generate(plan: Any, violation: Callable[..., Any]) -> Run:
     """``run(vals, args, found, index)`` for ``plan`` (a registry ``_ContextPlan``)."""
-    ns: dict[str, Any] = {
-        "M": MISSING,
-        "V": violation,
-        "type_ok": type_ok,
-        "is_number": is_number,
-        "NUM": _NUMBER,
-        "UNH": _UNHASHABLE,
-        "SUP": supplied,
-        "num": _num,
-        "dkey": cached_date_key,
-        "_abs": abs,
-        "_max": max,
-    }
+    ns: dict[str, Any] = {"V": violation}  # the plan's constants, bound as the cells of a closure
     body: list[str] = []
     emit = body.append
     simple_required = all("." not in f and "(" not in f for f, _ in plan.required)
@@ -153,12 +160,15 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Run:
             ns[f"Fx{i}"] = c.fn
             emit(f"    h = Fx{i}(vals, args)")
             emit(f"    if h is not None: found.append(V(Cx{i}, index, h[0]))")
-    src = "def run(vals, args, found, index):\n    get = vals.get\n" + ("\n".join(body) or "    pass") + "\n"
-    code = _CODE.get((plan.context, src))
-    if code is None:
-        code = _CODE[plan.context, src] = compile(src, f"<monitor plan {plan.context}>", "exec")
-    exec(code, ns)  # noqa: S102 - generated from repr literals only
-    run: Run = ns["run"]
+    lines = ["def run(vals, args, found, index):", "    get = vals.get", *(body or ["    pass"])]
+    src = f"def make({', '.join(ns)}):\n" + "".join(f"  {line}\n" for line in lines) + "  return run\n"
+    make = _MAKERS.get((plan.context, src))
+    if make is None:
+        code = compile(src, f"<monitor plan {plan.context}>", "exec")
+        with _LOCK:
+            exec(code, _GLOBALS)  # noqa: S102 - generated from repr literals only
+            make = _MAKERS[plan.context, src] = _GLOBALS.pop("make")
+    run: Run = make(**ns)
     return run
 
 
