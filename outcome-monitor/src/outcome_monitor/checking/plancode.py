@@ -31,14 +31,6 @@ LOOP_AT = 24
 Run = Callable[[dict[str, Any], Any, list[Any], tuple[Any, ...]], None]
 
 
-def _num(v: Any) -> bool:
-    """``is_number`` with a fast path for exact ints and floats (bool is neither)."""
-    t = type(v)
-    if t is float or t is int:
-        return math.isfinite(v)
-    return is_number(v)
-
-
 # what every generated plan reads as a global: one dict for all of them, so the interpreter's caches
 # of global lookups stay valid from one plan to the next (a plan's own constants are closure cells)
 _GLOBALS: dict[str, Any] = {
@@ -48,12 +40,19 @@ _GLOBALS: dict[str, Any] = {
     "NUM": _NUMBER,
     "UNH": _UNHASHABLE,
     "SUP": supplied,
-    "num": _num,
+    "fin": math.isfinite,
+    "NN": frozenset({str, bool, type(None), dict, list, type(MISSING)}),
     "dkey": cached_date_key,
     "_abs": abs,
     "_max": max,
 }
 _LOCK = threading.Lock()
+
+
+def _isnum(x: str) -> str:
+    """``values.is_number(x)`` written out: finite for an exact int or float, False for the types
+    that are never numbers (bool among them), the function itself for anything else."""
+    return f"(fin({x}) if type({x}) in NUM else type({x}) not in NN and is_number({x}))"
 
 
 def generate(plan: Any, violation: Callable[..., Any]) -> Run:
@@ -200,7 +199,7 @@ def _emit_echo(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> 
     emit(f"    v = get({fields[0]!r}, M)")
     emit(f"    a = {_read(fields[1])}")
     emit("    if v is not M and a is not M:")
-    emit("        if num(v) and num(a):")
+    emit(f"        if {_isnum('v')} and {_isnum('a')}:")
     emit(f"            if not _abs(v - a) <= 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, v))")
     emit(f"        elif not v == a: found.append(V(Cx{i}, index, v))")
 
@@ -223,7 +222,7 @@ def _emit_relation(emit: Callable[[str], None], ns: dict[str, Any], i: int, r: A
     emit(f"    b = {_read(f[1])}")
     if form in ("add", "product"):
         emit(f"    c = {_read(f[2])}")
-        emit("    if num(a) and num(b) and num(c):")
+        emit(f"    if {_isnum('a')} and {_isnum('b')} and {_isnum('c')}:")
         if form == "add":
             ns[f"T{i}"] = 0.5 * (qa + qb + p["quanta"][2])
             emit(
@@ -238,7 +237,7 @@ def _emit_relation(emit: Callable[[str], None], ns: dict[str, Any], i: int, r: A
         return
     k, c0 = (1.0, 0.0) if form == "eq" else (p["k"], p["c"])
     ns[f"K{i}"], ns[f"B{i}"], ns[f"T{i}"] = k, c0, 0.5 * (qa + abs(k) * qb)
-    emit("    if num(a) and num(b):")
+    emit(f"    if {_isnum('a')} and {_isnum('b')}:")
     emit(
         f"        if not _abs(a - (K{i} * b + B{i})) <= T{i} + 1e-9 * _max(1.0, _abs(a)): found.append(V(Cx{i}, index, a))"
     )
