@@ -105,6 +105,8 @@ def _run(work: Path) -> dict[str, Any]:
         pytest.skip(f"{TIME.binary.relative_to(REPO)} is missing: run `make mcp-servers`")
     recording, registry = work / "calls.jsonl", work / "registry.json"
     recorded = _client((_proxy("--record", str(recording), upstream=_upstream()), _calls(40, 0)))
+    rows = [json.loads(line) for line in recording.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["ok"] * 40  # every call the TypeScript client made, recorded clean
     learned = subprocess.run(
         [PY, "-m", "outcome_monitor", "learn", "--input", str(recording), "--out", str(registry)],
         capture_output=True,
