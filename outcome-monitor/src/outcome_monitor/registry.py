@@ -273,11 +273,14 @@ class Registry:
 
         # compiling allocates many small acyclic objects while the caller's data (rows, registries)
         # stays alive: with the collector paused as mining pauses it, it costs half the CPU in a
-        # process full of them (the benchmark's). A tool whose text is read through a view checks on
-        # the exact path, as does one with a plan beyond what toolcode writes out.
+        # process full of them (the benchmark's). A tool with a plan beyond what toolcode writes out
+        # checks on the exact path.
         with gc_paused():
             plans_raw, plans_viewed = _compile_tool(raw), _compile_tool(viewed)
-            fast = generate_tool(plans_raw, exact) if view is None else None
+            if view is None:
+                fast = generate_tool(plans_raw, exact)
+            else:
+                fast = _viewed_check(view, plans_raw, plans_viewed, exact)
         out = self._plans[tool] = (plans_raw, plans_viewed, fast or exact)
         return out
 
@@ -308,6 +311,37 @@ class Registry:
         """The rules in plain words, grouped by tool: one sentence each naming the tool, the field and
         the rule, with its class, source, support and id (``registry_format.rule_line``)."""
         return registry_format.explain_lines(self, tool)
+
+
+def _unsure(arguments: Mapping[str, Any] | None, result: Any) -> None:
+    return None  # a generated check that cannot vouch for a result says so with None
+
+
+def _viewed_check(
+    view: View,
+    plans_raw: list[_ContextPlan],
+    plans_viewed: list[_ContextPlan],
+    exact: Callable[[Mapping[str, Any] | None, Any], list[Violation]],
+) -> Callable[[Mapping[str, Any] | None, Any], list[Violation]] | None:
+    """The check of a tool whose text is read through a view: nothing misread, the rules learned
+    through the view clean on the read result and the others clean on the result as sent is [];
+    anything else goes to the exact path, which says it all in its order. None when a plan is beyond
+    what toolcode writes out."""
+    raw = generate_tool(plans_raw, _unsure)
+    seen = generate_tool(plans_viewed, _unsure)
+    if raw is None or seen is None:
+        return None
+
+    def check(arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
+        if (
+            not misreads(view, result)
+            and seen(arguments, apply_view(view, result)) is not None
+            and raw(arguments, result) is not None
+        ):
+            return []
+        return exact(arguments, result)
+
+    return check
 
 
 def _check_exact(

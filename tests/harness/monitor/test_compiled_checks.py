@@ -191,3 +191,69 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
     assert sum(generated(reg, t) for t in reg.tools()) >= 0.9 * len(reg.tools())
     assert (text_fired > 0) == (vocabulary == "wide")  # only the wider vocabulary has text rules
     assert faulted > 0.5 * n and faulted_fired > 0.5 * faulted and fired < n
+
+
+def _log(r, n: int) -> str:
+    lines = ["Commit history:"]
+    for _ in range(n):
+        lines += [f"Commit: {r.getrandbits(160):040x}", f"Author: A{r.randint(0, 3)}", "Message: change"]
+    return "\n".join(lines)
+
+
+def test_a_tool_read_through_a_view_checks_as_its_exact_path(monkeypatch):
+    from outcome_monitor import registry
+    from outcome_monitor.registry import _check_exact
+
+    r = rng(14, "compiled-checks-view")
+    rows = [
+        {"tool": "git_log", "arguments": {"n": k % 9 + 1}, "result": _log(r, k % 9 + 1)} for k in range(40)
+    ]
+    reg = learn(rows)
+    assert reg.meta["views"]["git_log"]["parse"] == "lines"
+    reg.check("git_log", {}, None)
+    assert reg._plans["git_log"][2].__name__ == "check"  # the view's generated check, not the exact path
+    raw, viewed, _ = reg._plans["git_log"]
+    view = reg._views["git_log"]
+    results = [_log(r, 3), _log(r, 1), *ODD_TEXTS, None, 7, ["x"], {"a": 1}, "Commit history:"]
+    results += [_log(r, 2).replace("Commit: ", "Commit: zz", 1), _log(r, 2) + "\nCommit: 123"]
+    fired = 0
+    for res in results:
+        for a in ({"n": 3}, None):
+            got = reg.check("git_log", a, res)
+            assert got == _check_exact("git_log", view, raw, viewed, a, res), res
+            fired += bool(got)
+    assert 0 < fired < 2 * len(results)
+    # a clean log passes on the generated code alone
+    calls = []
+    monkeypatch.setattr(registry, "_check_exact", lambda *a: calls.append(a) or _check_exact(*a))
+    assert reg.check("git_log", {"n": 3}, _log(r, 3)) == [] and calls == []
+    assert reg.check("git_log", {"n": 3}, "") and len(calls) == 1
+
+
+def test_numbers_read_out_of_text_and_a_declared_schema_check_as_their_exact_path(monkeypatch):
+    from outcome_monitor import registry
+    from outcome_monitor.learning.derive import registry_from_schemas
+    from outcome_monitor.registry import _check_exact
+
+    rows = [
+        {"tool": "count", "arguments": {"q": f"w{i}"}, "result": {"result": str(i * 3 + 1)}}
+        for i in range(20)
+    ]
+    schema = {"type": "object", "properties": {"result": {"type": "string"}, "note": {"type": "string"}}}
+    # the learned rules read "result" as a number (the view); the schema's rules read it as sent
+    reg = learn(rows).merged(registry_from_schemas({"count": schema}))
+    assert reg.meta["views"]["count"] == {"fields": {"result": {"parse": "number"}}}
+    reg.check("count", {}, None)
+    raw, viewed, check = reg._plans["count"]
+    assert raw and viewed and check.__name__ == "check"
+    results = [{"result": "77"}, {"result": 77}, {"result": "-4"}, {"result": "N/A"}, {"result": None}]
+    results += [{"result": "7", "note": 3}, {"result": "7", "note": "n"}, {}, "7", None]
+    fired = 0
+    for res in results:
+        got = reg.check("count", {"q": "w"}, res)
+        assert got == _check_exact("count", reg._views["count"], raw, viewed, {"q": "w"}, res), res
+        fired += bool(got)
+    assert fired >= 5
+    calls = []
+    monkeypatch.setattr(registry, "_check_exact", lambda *a: calls.append(a) or _check_exact(*a))
+    assert reg.check("count", {"q": "w"}, {"result": "77", "note": "n"}) == [] and calls == []

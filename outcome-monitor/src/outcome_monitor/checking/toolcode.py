@@ -88,9 +88,12 @@ _MAKERS: dict[str, Callable[..., ToolCheck]] = {}
 _LOCK = threading.Lock()
 
 
-def generate_tool(plans: list[Any], exact: ToolCheck) -> ToolCheck | None:
+def generate_tool(
+    plans: list[Any], exact: Callable[[Mapping[str, Any] | None, Any], Any]
+) -> ToolCheck | None:
     """The check of one tool whose rules read the result as sent (``plans``: the registry's
-    ``_ContextPlan`` list), or None when some plan is beyond what it writes out."""
+    ``_ContextPlan`` list), or None when some plan is beyond what it writes out. What it cannot vouch
+    for, it returns as ``exact(arguments, result)`` returns it."""
     w = _Writer({"EXACT": exact})
     try:
         for p, plan in enumerate(plans):
