@@ -69,13 +69,44 @@ def generated(reg: Registry, tool: str) -> bool:
     return reg._plans[tool][2].__code__.co_filename == "<monitor tool check>"
 
 
+def calls_closures(reg: Registry, tool: str) -> list[str]:
+    """The rule closures ``tool``'s generated check calls (its cells named F<n>: toolcode.bind)."""
+    code = reg._plans[tool][2].__code__
+    return [n for n in code.co_freevars if n[0] == "F" and n[1:].isdigit()]
+
+
 # text of the kinds the wider vocabulary's text rules name (empty, an error, an HTML page)
 ODD_TEXTS = ["", "  ", "Error: upstream timed out", "<html><body>502 Bad Gateway</body></html>"]
+# what its shape, placeholder and token rules reject: placeholders of each kind, a homoglyph, a
+# replacement character, a name, and strings past the generated code's memo (judged each time)
+ODD_STRINGS = [
+    "N/A",
+    "null",
+    "TODO",
+    "{{name}}",
+    "Lorem ipsum dolor",
+    "caf\u00c3\u00a9",
+    "Order confirmed...",
+    "\u0391BC-123",
+    "ab\ufffd1",
+    "Mia Garcia",
+    "x" * 600,
+    "TODO " + "y" * 600,
+]
+# whole results that read as errors (status.result_error) and ones that nearly do
+ERROR_RESULTS = [
+    {"error": "upstream failed"},
+    {"error": "upstream failed", "code": 503},
+    {"success": False, "message": "no such order"},
+    {"result": "Error: upstream timed out"},
+    {"error": None, "status": "ok"},
+    "Database error: Catalog Error: table not found",
+]
 
 
 def mutants(result, r) -> list:
     """Perturbed copies: dropped keys, wrong types, signs, shifted numbers and dates, odd containers."""
-    out: list = [None, "x", [result], 7, math.nan]
+    out: list = [None, "x", [result], 7, math.nan, *ERROR_RESULTS]
     if not isinstance(result, dict):
         return out
     out += [OrderedDict(result), defaultdict(int, result), {**result, "extra": 1}]
@@ -86,9 +117,10 @@ def mutants(result, r) -> list:
         swaps = ["x", None, True, False, [], {}, -1, 0, 0.0, math.nan, math.inf, -math.inf]
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             swaps += [v * 2 + 1, -v, v + r.choice([0.5, 0.01, 7]), v + 1e-12, float(v), int(v)]
+            swaps += [1.5, -0.25, 0.5]  # out of a share's range, and in it
         if isinstance(v, str):
             swaps += [v + "1", v.upper(), "2099-12-31", "1999-01-01T00:00", "2025-01-01 10:00:00Z"]
-            swaps += ODD_TEXTS
+            swaps += ODD_TEXTS + ODD_STRINGS
         if isinstance(v, list):
             swaps += [[], v[:1], v + v, [None]]
             if v and isinstance(v[0], dict):
@@ -134,6 +166,58 @@ def test_generated_tool_checks_equal_the_reference_on_synthetic_traces(vocabular
     assert v.observed == -2.5 and v.path == "$.price"
 
 
+def test_string_verdicts_forgotten_when_their_memo_fills_check_the_same(monkeypatch):
+    # each field's memo of string verdicts is cleared at its bound: a one-entry memo forgets at once
+    monkeypatch.setattr(toolcode._Memo, "MAX", 1)
+    traces = syn.traces(n_workflows=20, calls_per_workflow=6, seed=7)
+    reg = learn(traces)
+    assert any(
+        isinstance(cell.cell_contents, toolcode._Memo)
+        for t in {row["tool"] for row in traces}
+        if generated(reg, t)
+        for cell in reg._plans[t][2].__closure__ or ()
+    )
+    checked, fired = same_everywhere(reg, traces[:20], rng(14, "compiled-checks-memo"))
+    assert 0 < fired < checked
+
+
+def test_a_placeholder_alone_and_an_error_envelope_check_as_their_exact_path():
+    # free text (no shape, no token: only the placeholder and text kinds judge it) in an object
+    # whose every key an error envelope may have: an added "error" makes it one
+    r = rng(15, "compiled-checks-envelope")
+    vocab = ["Parcel", "was", "packed", "by", "Mia", "at", "noon,", "then", "shipped!", "Li", "42"]
+    rows = [
+        {
+            "tool": "ack",
+            "arguments": {},
+            "result": {
+                "status": r.choice(["done", "queued"]),
+                "message": " ".join(r.choice(vocab) for _ in range(r.randint(2, 7))),
+            },
+        }
+        for _ in range(60)
+    ]
+    reg = learn(rows)
+    forms = {(x.cls, x.params.get("form")) for x in reg.rules["ack"] if x.fields == ("message",)}
+    assert ("shape", "no_placeholder") in forms and ("shape", "shape") not in forms
+    assert generated(reg, "ack") and not calls_closures(reg, "ack")
+    fired: dict = defaultdict(int)
+    clean = rows[0]["result"]
+    for res in [
+        *({**clean, "message": t} for t in ODD_TEXTS + ODD_STRINGS),
+        {**clean, "error": "upstream failed"},
+        {**clean, "error": ""},
+        {**clean, "success": False},
+        {**clean, "note": "x", "error": "upstream failed"},  # a key no envelope has: no error
+    ]:
+        got = reg.check("ack", {}, res)
+        assert got == reference_check(reg, "ack", {}, res), res
+        for v in got:
+            fired[(v.rule_class, v.expected)] += 1
+    assert fired[("shape", "not a placeholder")] >= 6
+    assert sum(n for (c, _), n in fired.items() if c == "text") >= 2
+
+
 def test_a_plan_too_long_to_write_out_keeps_the_exact_path(monkeypatch):
     monkeypatch.setattr(toolcode, "MAX_INLINE", 0)
     traces = syn.traces(n_workflows=20, calls_per_workflow=6, seed=5)
@@ -164,6 +248,7 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
     r = rng(13, "compiled-checks-toolmaze", vocabulary)
     n = fired = 0
     faulted_fired = faulted = text_fired = 0
+    odd_fired: dict = defaultdict(int)
     for row in rows[:600]:
         tool, args, clean = row["tool"], row["arguments"], row["result"]
         spec = catalog[tool]
@@ -174,7 +259,11 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
                 payloads.append(implicit_fault(spec, clean, kind, r).content)
             except AssertionError:
                 continue  # this result has no consumed field that kind can change
-        texts = [{**clean, k: t} for k, v in clean.items() if isinstance(v, str) for t in ODD_TEXTS]
+        texts = [
+            {**clean, k: t} for k, v in clean.items() if isinstance(v, str) for t in ODD_TEXTS + ODD_STRINGS
+        ]
+        texts += [{**clean, k: x} for k, v in clean.items() if type(v) is float for x in (1.5, -0.25)]
+        texts += ERROR_RESULTS
         for i, res in enumerate(payloads):
             got = reg.check(tool, args, res)
             assert got == reference_check(reg, tool, args, res), (tool, res)
@@ -188,8 +277,14 @@ def test_generated_tool_checks_equal_the_reference_on_toolmaze_faults(toolmaze, 
                 got = reg.check(tool, a, res)
                 assert got == reference_check(reg, tool, a, res), (tool, a, res)
                 text_fired += any(v.rule_class == "text" for v in got)
+                for v in got:
+                    odd_fired[v.rule_class] += 1
     assert sum(generated(reg, t) for t in reg.tools()) >= 0.9 * len(reg.tools())
     assert (text_fired > 0) == (vocabulary == "wide")  # only the wider vocabulary has text rules
+    if vocabulary == "wide":  # the odd strings and numbers broke the rules written out for them
+        assert odd_fired["shape"] > 0 and odd_fired["range"] > 0
+        # and every rule of these tools is written out: no rule's own closure is called
+        assert not [t for t in reg.tools() if generated(reg, t) and calls_closures(reg, t)]
     assert faulted > 0.5 * n and faulted_fired > 0.5 * faulted and fired < n
 
 

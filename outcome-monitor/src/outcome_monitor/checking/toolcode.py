@@ -8,6 +8,12 @@ call to the exact path (``exact(arguments, result)``: the registry's plans, ``pl
 finds every violation in its order with its observed value. So this code only has to be sound: it
 may send a clean result to the exact path, never pass a violating one.
 
+A field's string rules (a shape, a token, no placeholder, text kinds) are one test of its value: a
+memo per field maps each short string seen to whether it passes all of them, so a repeated value
+costs a dict lookup instead of their regexes (a new one, a miss and the rules' own functions; the
+memo is cleared at ``_Memo.MAX`` entries). A share's range and the result-is-an-error rule are
+written out too; other rules (collections, guarded rules, text endings and lines) call their closures.
+
 Field names appear in the source as ``repr`` literals only; every other constant (a domain's values,
 a relation's tolerance, a rule's closure) is a cell of the closure that makes the function, so the
 tools of cross-fit folds and arms that share rules share compiled code, and all of them share one
@@ -18,12 +24,15 @@ mining, receipts or storage.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG, KEY
+from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
+from outcome_monitor.learning.status import never_error_object, result_error
 from outcome_monitor.text.parse import text_kinds
 
 # a tool's compiled check: (arguments, result) -> its violations (a new list)
@@ -53,17 +62,56 @@ class _Unsupported(Exception):
     """A plan this module does not write out: the tool keeps the exact path."""
 
 
-class _TextKinds(dict[str, frozenset[str]]):
-    """``text_kinds`` of short strings, memoized: a tool's text fields repeat their values. Bounded:
-    cleared when full."""
+# longer strings are judged each time (a memo of them would hold whole texts); a memo's lookup hashes
+# a string once (str caches its hash), so a long one costs a hash and a miss before its verdict
+_MEMO_CHARS = 512
 
-    MAX = 1 << 14
 
-    def __missing__(self, text: str) -> frozenset[str]:
+class _Memo(dict[str, Any]):
+    """A verdict on a short string (``fn(s)``), memoized per rule: a field repeats its values, and a
+    dict lookup costs less than the regexes behind a verdict. Bounded: cleared when full."""
+
+    MAX = 1 << 10  # per field with string rules: a registry's memos hold at most this many each
+
+    def __init__(self, fn: Callable[[str], Any]):
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, s: str) -> Any:
+        if len(s) > _MEMO_CHARS:
+            return self.fn(s)
         if len(self) >= self.MAX:
             self.clear()
-        k = self[text] = text_kinds(text)
-        return k
+        v = self[s] = self.fn(s)
+        return v
+
+
+def _string_test(r: Any) -> Callable[[str], bool] | None:
+    """Whether a string passes ``r``, for a rule that judges a string by itself and passes any other
+    value (shapes.compile_shape's forms, text.parse's check_kind), else None."""
+    p = r.params
+    if r.cls == "text" and _text_kind_rule(p):
+        kind = p["not"]
+        return lambda s: kind not in text_kinds(s)
+    if r.cls != "shape":
+        return None
+    if p.get("form") == "shape":
+        match = re.compile(p["pattern"]).fullmatch
+        return lambda s: match(s) is not None
+    if p.get("form") == "token":
+        return lambda s: token_fits(p, s)
+    if p.get("form") == "no_placeholder":
+        kinds = frozenset(p["kinds"]) if "kinds" in p else None
+        return lambda s: (k := placeholder_kind(s)) is None or (kinds is not None and k not in kinds)
+    return None
+
+
+def _all_of(tests: list[Callable[[str], bool]]) -> Callable[[str], bool]:
+    return lambda s: all(t(s) for t in tests)
+
+
+def _text_error(s: str) -> str | None:
+    return result_error(s)
 
 
 # what every generated check reads as a global: one dict for all of them, so the interpreter's
@@ -81,8 +129,8 @@ _GLOBALS: dict[str, Any] = {
     "NoneT": type(None),
     "_abs": abs,
     "_max": max,
-    "TKF": text_kinds,
-    "TKM": _TextKinds(),
+    "RERR": result_error,
+    "ERRM": _Memo(_text_error),
 }
 _MAKERS: dict[str, Callable[..., ToolCheck]] = {}
 _LOCK = threading.Lock()
@@ -235,13 +283,28 @@ class _Writer:
             )
             self.fail(pad, f"not ({v} in {dv} if type({v}) is str else ({other}))")
         vals = None
+        # a field's string rules (shapes, placeholders, tokens, text kinds): one memoized verdict
+        strings: dict[str, list[Callable[[str], bool]]] = {}
+        written: set[int] = set()
+        for c in plan.checks:
+            passes = None if c.rule.params.get("guard") else _string_test(c.rule)
+            if passes is not None:
+                strings.setdefault(c.rule.fields[0], []).append(passes)
+                written.add(id(c))
+        for f, tests in strings.items():
+            v = read(f)
+            m = self.bind("S", _Memo(tests[0] if len(tests) == 1 else _all_of(tests)))
+            self.fail(pad, f"not {m}[{v}]" if known.get(f) == _STR else f"type({v}) is str and not {m}[{v}]")
         for c in plan.checks:
             r = c.rule
+            if id(c) in written:
+                continue  # written out above
             inline = not r.params.get("guard") and (
                 (r.cls == "echo" and not r.params.get("part"))
                 or r.cls == "date_order"
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
-                or (r.cls == "text" and _text_kind_rule(r.params))
+                or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
+                or (r.cls == "range" and r.params.get("form", "unit") == "unit")
             )
             if not inline:
                 if vals is None:
@@ -255,11 +318,23 @@ class _Writer:
                 # equal values pass under either of rules._c_echo's branches; the rest go exact
                 absent = [f"{x} is not M" for f, x in ((f0, v), (f1, a)) if f not in present]
                 self.fail(pad, " and ".join([*absent, f"not {v} == {a}"]))
-            elif r.cls == "text":
-                # text.parse's check_kind: a string of that kind breaks it; kinds memoized per text
+            elif r.cls == "range":
+                # collection_rules.compile_range: an exact int or float out of bounds (or NaN) goes
+                # exact, a non-number passes, anything else (a float subclass) goes exact
                 v = read(r.fields[0])
-                kind = self.bind("TK", r.params["not"])
-                self.fail(pad, f"type({v}) is str and {kind} in (TKM[{v}] if len({v}) <= 512 else TKF({v}))")
+                lo, hi = self.bind("L", float(r.params["min"])), self.bind("H", float(r.params["max"]))
+                self.emit(pad, f"if type({v}) in NUM:")
+                self.fail(pad + "    ", f"not {lo} <= {v} <= {hi}")
+                self.emit(pad, f"elif type({v}) not in NONNUM: return EXACT(arguments, result)")
+            elif r.cls == "text" and r.params.get("form") == "error_result":
+                # status.check_error_result on the element itself (a plan with a rule on "" reads it
+                # whole: its vals[""] is the element): any reason to call it an error goes exact.
+                # Past the required fields' subscripts the element is a dict holding them: keys that
+                # no error object has make it clean without a test
+                if never_error_object(simple):
+                    continue
+                v = read("")
+                self.fail(pad, f"(ERRM[{v}] if type({v}) is str else RERR({v})) is not None")
             elif r.cls == "date_order":
                 a, b = read(r.fields[0]), read(r.fields[1])
                 self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)

@@ -78,12 +78,15 @@ def result_error(result: Any, own_shapes: Iterable[str] = (), depth: int = 0) ->
     if type(result) is str:
         return text_error(result, own_shapes)
     if type(result) is dict:
-        keys = {str(k).lower() for k in result}
-        err = next((result[k] for k in result if str(k).lower() in _ERROR_KEYS), None)
-        if err not in (None, "", [], {}, False) and keys <= _ENVELOPE_KEYS:
-            return f"an object that carries only an error ({json.dumps(sorted(keys))})"
-        if result.get("success") is False and keys <= _ENVELOPE_KEYS:
-            return 'an object with "success": false'
+        # an object with a key beyond an error's envelope is no error envelope: the common case of
+        # a check, so the first such key ends the two envelope tests (none of them runs then)
+        if _enveloped(result):
+            keys = {str(k).lower() for k in result}
+            err = next((result[k] for k in result if str(k).lower() in _ERROR_KEYS), None)
+            if err not in (None, "", [], {}, False):
+                return f"an object that carries only an error ({json.dumps(sorted(keys))})"
+            if result.get("success") is False:
+                return 'an object with "success": false'
         if len(result) == 1:
             ((k, v),) = result.items()
             if str(k).lower() in _TEXT_KEYS and type(v) in (str, list, dict):
@@ -94,6 +97,21 @@ def result_error(result: Any, own_shapes: Iterable[str] = (), depth: int = 0) ->
         # several content blocks: the first one speaks for the call
         return result_error(result[0], own_shapes, depth + 1)
     return None
+
+
+def _enveloped(result: dict[Any, Any]) -> bool:
+    """Whether every key of ``result``, lower-cased, is one of an error envelope's."""
+    for k in result:
+        if (k if type(k) is str else str(k)).lower() not in _ENVELOPE_KEYS:
+            return False
+    return True
+
+
+def never_error_object(keys: Iterable[str]) -> bool:
+    """Whether an object holding these keys is never an error by ``result_error``: two or more keys,
+    one of them beyond an error's envelope (so neither an envelope nor a one-key wrapper)."""
+    keys = set(keys)
+    return len(keys) >= 2 and any(k.lower() not in _ENVELOPE_KEYS for k in keys)
 
 
 def check_error_result(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -152,4 +170,11 @@ def split_clean(rows: Iterable[Mapping[str, Any]]) -> Split:
     return out
 
 
-__all__ = ["Split", "check_error_result", "result_error", "split_clean", "text_error"]
+__all__ = [
+    "Split",
+    "check_error_result",
+    "never_error_object",
+    "result_error",
+    "split_clean",
+    "text_error",
+]
