@@ -7,7 +7,6 @@ how rules are mined or where they are stored.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,14 @@ from outcome_monitor.checking.collection_rules import (
 from outcome_monitor.checking.paths import ARG, KEY, display_path, field_getter, parse_net
 from outcome_monitor.checking.shapes import compile_shape, shape_expected, shape_sentence
 from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value, supplied, type_ok
+from outcome_monitor.checking.words import (
+    article,
+    json_word,
+    jsonable,
+    listed,
+    number_word,
+    plain_name,
+)
 from outcome_monitor.learning.status import check_error_result
 from outcome_monitor.text.parse import compile_text, text_expected, text_sentence
 
@@ -41,8 +48,6 @@ RULE_CLASSES = (
     "collection",
     "range",
 )
-# a receipt lists at most this many known values of a domain (a database's states: dozens)
-MAX_LISTED = 10
 # Receipt order: a broken shape explains everything after it, so it is reported first.
 PRIORITY = {c: i for i, c in enumerate(RULE_CLASSES)}
 # The params that name what a rule of these classes is about (an argument, a key of the rows, a
@@ -69,7 +74,7 @@ class Violation:
             "rule_id": self.rule_id,
             "rule_class": self.rule_class,
             "path": self.path,
-            "observed": _jsonable(self.observed),
+            "observed": jsonable(self.observed),
             "expected": self.expected,
             "sentence": self.sentence,
         }
@@ -159,7 +164,7 @@ class Rule:
         receipts keep the path words, which the studies' scripted players read."""
         f = self.fields[i]
         if plain:
-            words = _plain_name(self.context, f)
+            words = plain_name(self.context, f)
             if words is not None:
                 return words
         if f.startswith(ARG):
@@ -194,7 +199,7 @@ class Rule:
         if c == "domain":
             if p.get("reference"):
                 return f"a key of {p['reference']}"
-            return "one of " + _listed(p["values"])
+            return "one of " + listed(p["values"])
         if c == "echo":
             if p.get("part") == "date":
                 return f"on the day of {self.fields[1]}"
@@ -224,7 +229,7 @@ class Rule:
         p = self.params
         form = p["form"]
         if form == "const":
-            return f"== {_num(p['c'])}"
+            return f"== {number_word(p['c'])}"
         if form in ("lookup", "member"):
             return ("== " if form == "lookup" else "among ") + self._referenced()
         if form == "contains":
@@ -235,7 +240,7 @@ class Rule:
         if form == "add":
             return f"== {b} + {display_path(self.context, self.fields[2])}"
         if form == "affine":
-            return f"== {_num(p['k'])} * {b} + {_num(p['c'])}"
+            return f"== {number_word(p['k'])} * {b} + {number_word(p['c'])}"
         return f"== {b} * {display_path(self.context, self.fields[2])}"
 
     def sentence(self, plain: bool = False) -> str:
@@ -249,13 +254,13 @@ class Rule:
                 if p.get("example")
                 else (f" matching {p['pattern']}" if p.get("pattern") else "")
             )
-            return f"{a} must be {' or '.join(_article(t) for t in p['types'])}{fmt}"
+            return f"{a} must be {' or '.join(article(t) for t in p['types'])}{fmt}"
         if c == "positive":
             return f"{a} must be {'positive' if p.get('strict', True) else 'non-negative'}"
         if c == "domain":
             if p.get("reference"):
                 return f"{a} must be a known {p['reference']} id"
-            return f"{a} must be one of {_listed(p['values'])}"
+            return f"{a} must be one of {listed(p['values'])}"
         if c == "echo":
             if self.fields[1] == KEY:
                 return f"{a} must equal {self.name(1, plain)}"
@@ -290,7 +295,7 @@ class Rule:
         p = self.params
         form = p["form"]
         if form == "const":
-            return f"{a} must equal {_num(p['c'])}"
+            return f"{a} must equal {number_word(p['c'])}"
         if form == "lookup":
             if self.fields[1] == KEY:
                 return f"{a} must equal {self._referenced()} (the database's entry of the same key)"
@@ -306,7 +311,7 @@ class Rule:
         if form == "eq":
             return f"{a} must equal {self.name(1, plain)}"
         if form == "affine":
-            return f"{a} must equal {_num(p['k'])} × {self.name(1, plain)} + {_num(p['c'])}"
+            return f"{a} must equal {number_word(p['k'])} × {self.name(1, plain)} + {number_word(p['c'])}"
         if form == "add":
             return f"{a} must equal {self.name(1, plain)} + {self.name(2, plain)}"
         return f"{a} must equal {self.name(1, plain)} × {self.name(2, plain)}"
@@ -329,59 +334,6 @@ class Rule:
             return check(vals, args)
 
         return guarded
-
-
-_PLAIN_DERIVED = {
-    "len": "the number of elements of {}",
-    "sum": "the sum of {}",
-    "keys": "the keys of {}",
-    "each": "every {}",
-}
-
-
-def _plain_name(context: str, f: str) -> str | None:
-    """A derived field or a context's element in words (``the number of elements of items``,
-    ``each element of items``), or None where the path words already read plainly."""
-    for fn, words in _PLAIN_DERIVED.items():
-        if f.startswith(fn + "(") and f.endswith(")"):
-            return words.format(display_path(context, f[len(fn) + 1 : -1]).removeprefix("$."))
-    if f == "" and context != "$":
-        where = context.removeprefix("$").removeprefix(".")
-        if where.endswith("[*]"):
-            return f"each element of {where[:-3] or 'the result'}"
-        if where.endswith(".*"):
-            return f"each entry of {where[:-2]}"
-    return None
-
-
-def _article(t: str) -> str:
-    return {"integer": "an integer", "object": "an object", "array": "an array", "null": "null"}.get(
-        t, f"a {t}"
-    )
-
-
-def json_word(v: Any) -> str:
-    """A value as JSON writes it (``true``, ``null``, ``"delivered"``): receipts are read beside JSON
-    results, where Python's ``True`` or ``'delivered'`` would read as another value."""
-    try:
-        return json.dumps(v, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(v)
-
-
-def _listed(values: list[Any]) -> str:
-    """Known values for a receipt: all of a short domain, the first ``MAX_LISTED`` of a long one."""
-    shown = ", ".join(json_word(v) for v in values[:MAX_LISTED])
-    more = len(values) - MAX_LISTED
-    return shown if more <= 0 else f"{shown} (or {more} other known values)"
-
-
-def _num(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def _jsonable(v: Any) -> Any:
-    return "<missing>" if v is MISSING else v
 
 
 def _getter(f: str) -> Callable[[Values, Values], Any]:
