@@ -24,7 +24,7 @@ from core.protocol import ToolSpec
 
 def traces(n_workflows: int = 60, calls_per_workflow: int = 6, seed: int = 0) -> list[dict[str, Any]]:
     """Clean trace rows ``{task_id, workflow_id, complexity, mode, tool, arguments, result, status}``:
-    the library's example rows in the trace format (one task per workflow, as ToolMaze names them)."""
+    the library's example rows in the trace format (one task per workflow, named C3_task_NNN_P0)."""
     return [
         {"task_id": f"{wid}_P0", "workflow_id": wid, "complexity": "C3", "mode": "P0", **row}
         for wid, rows in workflows(n_workflows, calls_per_workflow, seed)
