@@ -10,10 +10,11 @@ import math
 from collections import OrderedDict, defaultdict
 
 import pytest
-from outcome_monitor.checking import toolcode
+from outcome_monitor.checking import shapes, toolcode
 from outcome_monitor.checking.paths import iter_context
 from outcome_monitor.checking.values import type_ok
 from outcome_monitor.registry import Registry, _compile_tool, _violation
+from outcome_monitor.text import parse
 
 from core.seeding import rng
 from harness.monitor import learn
@@ -216,6 +217,88 @@ def test_a_placeholder_alone_and_an_error_envelope_check_as_their_exact_path():
             fired[(v.rule_class, v.expected)] += 1
     assert fired[("shape", "not a placeholder")] >= 6
     assert sum(n for (c, _), n in fired.items() if c == "text") >= 2
+
+
+def _placeholder_by_regexes(s: str):
+    """shapes.placeholder_kind without its cheap tests before the regexes (the order it had)."""
+    t = s[: shapes.HEAD_CHARS].strip()
+    if not t:
+        return "empty"
+    low = t.lower()
+    if low in shapes._NULL_WORDS and (t == low or t == t.upper() or t in shapes._NULL_SPELLINGS):
+        return "null"
+    if shapes._DASHES.fullmatch(t):
+        return "null"
+    if shapes._TODO.match(t):
+        return "todo"
+    if shapes._TEMPLATE.search(t) or shapes._TEMPLATE_WHOLE.fullmatch(t):
+        return "template"
+    if (
+        low == "lorem"
+        or low.startswith(("lorem ", "lorem,"))
+        or "lorem ipsum" in low
+        or "dolor sit amet" in low
+    ):
+        return "lorem"
+    if shapes._mojibake(t):
+        return "mojibake"
+    return "truncated" if s[-64:].rstrip().endswith(("...", "\u2026")) else None
+
+
+def _text_kinds_by_regexes(text: str) -> frozenset:
+    """text.parse.text_kinds without its cheap tests before the regexes."""
+    if not text.strip():
+        return frozenset({"empty"})
+    head, kinds = text[:4000], set()
+    if parse._HTML.search(head) or parse._HTTP.search(head):
+        kinds.add("html")
+    if any(parse._ERROR.search(ln) for ln in parse._head(text)):
+        kinds.add("error")
+    return frozenset(kinds)
+
+
+def test_the_cheap_tests_before_the_string_regexes_change_no_verdict(toolmaze):
+    strings: set = set()
+
+    def walk(x):
+        if isinstance(x, str):
+            strings.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    for row in toolmaze:
+        walk(row["result"])
+    # and what the regexes are for, with letters case-insensitive matching folds (ı, ſ, K)
+    odd = ODD_TEXTS + ODD_STRINGS + [e for e in ERROR_RESULTS if isinstance(e, str)]
+    odd += ["--", "\u2014", "???", "????", "tbd", "FIXME later", "xxx", "To be confirmed", "T\u0131med out"]
+    odd += [
+        "fa\u0131led: disk",
+        "\u0131nternal server error",
+        "Ex\u0131t",
+        "HTTP/1.1 503 oops",
+        "404 Not Found",
+    ]
+    odd += ["<title>x</title>", "lorem", "Lorem, ipsum", "dolor sit amet", "{user}", "%s", "100%", "a [b]"]
+    odd += ["conn refused", "Permission DENIED here", "panic: x", "\u212aernel failure", "ok\nerror: later"]
+    cases = sorted(strings) + [p + s for s in odd for p in ("", "  ", "Note: ", "x\n")]
+    assert len(strings) > 500
+    for s in cases:
+        assert shapes.placeholder_kind(s) == _placeholder_by_regexes(s), s
+        assert parse.text_kinds(s) == _text_kinds_by_regexes(s), s
+    kinds = [parse.text_kinds(s) for s in cases]
+    assert any("error" in k for k in kinds) and any("html" in k for k in kinds)
+    assert {shapes.placeholder_kind(s) for s in cases} >= {
+        None,
+        "null",
+        "todo",
+        "template",
+        "lorem",
+        "truncated",
+    }
 
 
 def test_a_plan_too_long_to_write_out_keeps_the_exact_path(monkeypatch):

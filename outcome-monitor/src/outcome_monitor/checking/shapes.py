@@ -234,6 +234,8 @@ _NULL_WORDS = frozenset({"n/a", "na", "n.a.", "#n/a", "none", "null", "nil", "un
 # upper and these spellings are placeholders
 _NULL_SPELLINGS = frozenset({"N/A", "n/A", "N.A.", "#N/A", "None", "Null", "NaN", "Undefined"})
 _DASHES = re.compile(r"[-\u2013\u2014]{1,3}|\?{1,3}")
+_DASH_FIRST = frozenset("-\u2013\u2014?")
+_TODO_FIRST = frozenset("tTfFxX")
 _TODO = re.compile(r"(?:tbd|tba|todo|fixme)\b|x{3,}$|to be (?:determined|announced|confirmed)\b", re.I)
 _TEMPLATE = re.compile(
     r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|%\([A-Za-z_]\w*\)[sd]|\[object object\]|\bplaceholder\b", re.I
@@ -271,16 +273,18 @@ def placeholder_kind(s: str) -> str | None:
     low = t.lower()
     if low in _NULL_WORDS and (t == low or t == t.upper() or t in _NULL_SPELLINGS):
         return "null"
-    if _DASHES.fullmatch(t):
+    # each regex only where its first character can start a match (a case-insensitive pattern may
+    # match a non-ASCII letter, ı for i: there the regex decides)
+    if t[0] in _DASH_FIRST and len(t) <= 3 and _DASHES.fullmatch(t):
         return "null"
-    if _TODO.match(t):
+    if (t[0] in _TODO_FIRST or not t.isascii()) and _TODO.match(t):
         return "todo"
     # cheap substring tests first: this runs on every string a rule checks
     if (("{" in t or "%" in t or "[" in t or "placeholder" in low) and _TEMPLATE.search(t)) or (
         t[0] in "<{%" and _TEMPLATE_WHOLE.fullmatch(t)
     ):
         return "template"
-    if (
+    if "lor" in low and (
         low == "lorem"
         or low.startswith(("lorem ", "lorem,"))
         or "lorem ipsum" in low

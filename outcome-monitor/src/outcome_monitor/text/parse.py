@@ -114,11 +114,34 @@ def text_kinds(text: str) -> frozenset[str]:
         return frozenset({"empty"})
     kinds = set()
     head = text[:4000]
-    if _HTML.search(head) or _HTTP.search(head):
+    # cheap tests first: a tag needs "<", an HTTP status a 4 or a 5, an error phrase one of its words
+    if ("<" in head and _HTML.search(head)) or (("4" in head or "5" in head) and _HTTP.search(head)):
         kinds.add("html")
-    if any(_ERROR.search(ln) for ln in _head(text)):
+    if _may_name_error(head) and any(_ERROR.search(ln) for ln in _head(text)):
         kinds.add("error")
     return frozenset(kinds)
+
+
+def _may_name_error(head: str) -> bool:
+    """Whether ``_ERROR`` can match a line of ``head``: a word of each of its phrases is in it. Only
+    ASCII text is ruled out (case-insensitive matching folds some other letters, ı for i)."""
+    if not head.isascii():
+        return True
+    low = head.lower()
+    return (
+        "error" in low
+        or "exception" in low
+        or "traceback" in low
+        or "fatal:" in low
+        or "fail" in low
+        or "panic:" in low
+        or "bad gateway" in low
+        or "unavailable" in low
+        or "gateway time" in low
+        or "denied" in low
+        or "refused" in low
+        or "timed out" in low
+    )
 
 
 def error_shape(text: str) -> str:
