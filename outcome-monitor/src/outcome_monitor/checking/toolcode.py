@@ -91,8 +91,7 @@ def _string_test(r: Any) -> Callable[[str], bool] | None:
     value (shapes.compile_shape's forms, text.parse's check_kind), else None."""
     p = r.params
     if r.cls == "text" and _text_kind_rule(p):
-        kind = p["not"]
-        return lambda s: kind not in text_kinds(s)
+        return _no_text_kind(frozenset({p["not"]}))
     if r.cls != "shape":
         return None
     if p.get("form") == "shape":
@@ -106,13 +105,22 @@ def _string_test(r: Any) -> Callable[[str], bool] | None:
     return None
 
 
+def _no_text_kind(kinds: frozenset[str]) -> Callable[[str], bool]:
+    """A string of none of ``kinds`` (text.parse.text_kinds: the field's text rules, one reading)."""
+    return lambda s: kinds.isdisjoint(text_kinds(s))
+
+
 def _all_of(tests: list[Callable[[str], bool]]) -> Callable[[str], bool]:
     if len(tests) == 1:
         return tests[0]
-    if len(tests) == 2:  # a shape or token and no placeholder: the common pair, without a generator
-        a, b = tests
-        return lambda s: a(s) and b(s)
-    return lambda s: all(t(s) for t in tests)
+
+    def passes(s: str) -> bool:
+        for t in tests:
+            if not t(s):
+                return False
+        return True
+
+    return passes
 
 
 def _text_error(s: str) -> str | None:
@@ -290,12 +298,23 @@ class _Writer:
         vals = None
         # a field's string rules (shapes, placeholders, tokens, text kinds): one memoized verdict
         strings: dict[str, list[Callable[[str], bool]]] = {}
+        text: dict[str, set[str]] = {}  # a field's text kinds: one text_kinds call for all of them
         written: set[int] = set()
         for c in plan.checks:
-            passes = None if c.rule.params.get("guard") else _string_test(c.rule)
-            if passes is not None:
-                strings.setdefault(c.rule.fields[0], []).append(passes)
+            r = c.rule
+            if r.params.get("guard"):
+                continue
+            if r.cls == "text" and _text_kind_rule(r.params):
+                text.setdefault(r.fields[0], set()).add(r.params["not"])
+                strings.setdefault(r.fields[0], [])
                 written.add(id(c))
+                continue
+            passes = _string_test(r)
+            if passes is not None:
+                strings.setdefault(r.fields[0], []).append(passes)
+                written.add(id(c))
+        for f, kinds in text.items():
+            strings[f].append(_no_text_kind(frozenset(kinds)))
         for f, tests in strings.items():
             v = read(f)
             m = self.bind("S", _Memo(_all_of(tests)))
