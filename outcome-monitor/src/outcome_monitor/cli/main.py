@@ -65,7 +65,7 @@ def read_jsonl(path: str, skip_bad: bool = False) -> Iterator[dict[str, Any]]:
         except UnicodeDecodeError as exc:
             raise SystemExit(f"error: {path} is not UTF-8 text ({exc.reason})") from None
     if skipped:
-        say(f"skipped {skipped} bad lines of {path}")
+        say(f"skipped {skipped} bad line{'' if skipped == 1 else 's'} of {path}")
 
 
 def load_registry_file(
