@@ -126,7 +126,9 @@ def learn_rows(rows: list[dict[str, Any]], args: argparse.Namespace, where: str)
 
     if not rows:
         raise SystemExit(f"error: {where}: no trace rows to learn from")
-    reg = learn_schema_only(rows) if args.schema_only else learn(rows, vocabulary=args.vocabulary)
+    # coverage learns too, with no --schema-only of its own
+    schema_only = getattr(args, "schema_only", False)
+    reg = learn_schema_only(rows) if schema_only else learn(rows, vocabulary=args.vocabulary)
     if not reg.n_rules:
         say(f"warning: {where}: {len(rows)} rows gave no rule (too few clean results of each tool?)")
     return reg
@@ -210,7 +212,6 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     if args.registry:
         reg = load_registry_file(args.registry)
     else:
-        args.schema_only = False
         reg = learn_rows(rows, args, args.input)
     return print_coverage(reg, rows, args)
 
