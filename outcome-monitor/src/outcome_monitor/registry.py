@@ -335,7 +335,7 @@ def _viewed_check(
     def check(arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
         if (
             not misreads(view, result)
-            and seen(arguments, apply_view(view, result)) is not None
+            and seen(arguments, apply_view(view, result, arguments)) is not None
             and raw(arguments, result) is not None
         ):
             return []
@@ -369,7 +369,7 @@ def _check_exact(
                     f"{where.removeprefix('$.')} must be text, as every clean value was",
                 )
             )
-        _run(plans_viewed, apply_view(view, result), args, found)
+        _run(plans_viewed, apply_view(view, result, args), args, found)
     # rules of other sources (a database, a declared schema), and every rule of a tool without a
     # view, read the result as sent
     _run(plans_raw, result, args, found)

@@ -24,10 +24,13 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from outcome_monitor.text.parse import parse_text
+from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
+from outcome_monitor.text.pyrepr import read_repr
+from outcome_monitor.text.sqlnames import select_names
 
 View = dict[str, Any]
 FAIL: Any = type("Fail", (), {"__repr__": lambda self: "<unreadable>"})()
@@ -78,6 +81,11 @@ def _literal(s: str) -> Any:
     if not t or t[0] not in "[{(" or len(t) > MAX_TEXT:
         return FAIL
     v = parse_text(t)
+    if type(v) is str:
+        # repr text that is no literal (``datetime.date(2025, 3, 1)``, ``Decimal('12.50')``): read
+        # without eval (pyrepr)
+        v = read_repr(t)
+        return v if v is not UNREAD_REPR and type(v) in (dict, list) else FAIL
     return v if type(v) in (dict, list) else FAIL
 
 
@@ -200,6 +208,8 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
     if not vs or depth > 8:
         return None
     kinds = {type(v) for v in vs}
+    if str in kinds and len(kinds) == 2 and kinds - {str} <= {list, dict}:
+        return _infer_mixed(vs, depth)
     if kinds == {str}:
         distinct = list(dict.fromkeys(vs))
         if len(distinct) < MIN_DISTINCT:
@@ -250,15 +260,95 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
     return None
 
 
-def infer_root_view(results: Sequence[Any]) -> View | None:
+def _infer_mixed(vs: list[Any], depth: int) -> View | None:
+    """A place that held containers and text: the text read as one more container of that kind (a
+    SQL tool's rows printed as ``repr`` only when a date or a ``Decimal`` is among them, else sent
+    as a literal the recording already read). Containers stay as they are (``mixed``)."""
+    kind = next(k for k in {type(v) for v in vs} if k is not str)
+    strs = list(dict.fromkeys(v for v in vs if type(v) is str))
+    parsed = [_literal(v) for v in strs]
+    if any(p is FAIL or type(p) is not kind for p in parsed):
+        return None
+    view: View = {"parse": "literal", "mixed": True}
+    then = infer_view([*parsed, *(v for v in vs if type(v) is not str)], depth + 1)
+    if then is not None:
+        view["then"] = then
+    return view
+
+
+def infer_root_view(
+    results: Sequence[Any], arguments: Sequence[Mapping[str, Any] | None] | None = None
+) -> View | None:
     """A tool's view (``infer_view`` over its clean results), and ``wrap`` when every result then
     is a list: a list at the root becomes ``{"items": [...]}``, so its elements are records with
-    rules of their own (``$.items[*].pos2``) and its length a field, as for a list inside an object."""
+    rules of their own (``$.items[*].pos2``) and its length a field, as for a list inside an object.
+    With the calls' ``arguments`` (one per result), rows printed as tuples are named by the SQL
+    query that selected them (``columns``: the argument; ``named``: the view of the named rows)."""
     view = infer_view(results)
-    read = [apply_view(view, r) if view is not None else r for r in results if r is not None]
+    pairs = [
+        (r, a) for r, a in zip(results, arguments or [None] * len(results), strict=True) if r is not None
+    ]
+    read = [apply_view(view, r) if view is not None else r for r, _ in pairs]
+    arg = _columns_arg(read, [a for _, a in pairs]) if arguments is not None else None
+    if arg is not None:
+        view = {**(view or {}), "columns": arg}
+        named = [_name_rows(r, a, arg) for r, (_, a) in zip(read, pairs, strict=True)]
+        sub = infer_view(named)
+        if sub is not None:
+            view["named"] = sub
+        read = [apply_view(sub, r) for r in named] if sub is not None else named
     if read and all(type(r) is list for r in read) and any(r for r in read):
         view = {**(view or {}), "wrap": WRAP}
     return view
+
+
+MIN_NAMED_QUERIES = 3
+
+
+def _columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> str | None:
+    """The string argument whose SQL select list names the columns of every row of the tuple rows
+    every clean result held, as wide as its list, in at least ``MIN_NAMED_QUERIES`` distinct queries
+    (a query naming no column, ``SELECT *``, leaves its rows named by position). None otherwise."""
+    if not read or not all(type(r) is list and all(type(row) is list for row in r) for r in read):
+        return None
+    if not any(r for r in read):
+        return None
+    best: tuple[int, str] | None = None
+    names = sorted({k for a in arguments if a for k, v in a.items() if type(v) is str})
+    for name in names:
+        queries: set[str] = set()
+        for r, a in zip(read, arguments, strict=True):
+            q = a.get(name) if a else None
+            cols = select_names(q) if type(q) is str else None
+            if cols is None:
+                continue
+            if any(len(row) != len(cols) for row in r):
+                break  # the query does not say the rows' width: not what names them
+            if r:
+                queries.add(q)  # type: ignore[arg-type]
+        else:
+            if len(queries) >= MIN_NAMED_QUERIES and (best is None or len(queries) > best[0]):
+                best = (len(queries), name)
+    return best[1] if best is not None else None
+
+
+def _name_rows(value: Any, args: Mapping[str, Any] | None, arg: str) -> Any:
+    """Rows (lists) as objects keyed by the columns the query in ``args[arg]`` names; by position
+    (``pos0``, ...) when it names none. A row of another width than the query names stays a list,
+    so the type rule of the rows speaks to it (a column dropped)."""
+    if type(value) is not list:
+        return value
+    q = args.get(arg) if args else None
+    cols = select_names(q) if type(q) is str else None
+    out = []
+    for row in value:
+        if type(row) is list:
+            if cols is None:
+                row = {f"{POS}{i}": e for i, e in enumerate(row)}
+            elif len(row) == len(cols):
+                row = dict(zip(cols, row, strict=True))
+        out.append(row)
+    return out
 
 
 def _codes(values: list[str]) -> bool:
@@ -303,16 +393,26 @@ def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
     return any(per_position[i] != per_position[0] for i in range(1, n))
 
 
-def apply_view(view: View, value: Any) -> Any:
-    """``value`` read through ``view`` (a copy where anything changes; the raw value is never touched)."""
-    wrap = view.get("wrap")
-    if wrap is not None:
-        inner = {k: v for k, v in view.items() if k != "wrap"}
+_ROOT_KEYS = ("wrap", "columns", "named")
+
+
+def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) -> Any:
+    """``value`` read through ``view`` (a copy where anything changes; the raw value is never
+    touched); ``args``, the call's arguments, name the rows of a ``columns`` view."""
+    if "wrap" in view or "columns" in view:
+        inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         value = apply_view(inner, value) if inner else value
-        return {wrap: value} if type(value) is list else value
+        if "columns" in view:
+            value = _name_rows(value, args, view["columns"])
+            if "named" in view:
+                value = apply_view(view["named"], value)
+        wrap = view.get("wrap")
+        return {wrap: value} if wrap is not None and type(value) is list else value
     kind = view.get("parse")
     if kind is not None:
         if type(value) is not str:
+            if view.get("mixed") and type(value) in (list, dict) and "then" in view:
+                return apply_view(view["then"], value)
             return value
         parsed = _lines(value, view) if kind == "lines" else PARSERS[kind](value)
         if parsed is FAIL:
@@ -345,11 +445,11 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
     """Places a view reads as text that hold something else (a number where ``"14"`` always was):
     ``(path, value)`` each. The read value passes its own rules there, so this is what speaks."""
     out: list[tuple[str, Any]] = []
-    if "wrap" in view:
-        inner = {k: v for k, v in view.items() if k != "wrap"}
+    if "wrap" in view or "columns" in view:
+        inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         return misreads(inner, value, where) if inner else out
     if "parse" in view:
-        if value is not None and type(value) is not str:
+        if value is not None and type(value) is not str and not view.get("mixed"):
             out.append((where, value))
         return out
     if "tuple" in view:
@@ -373,12 +473,15 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
 def describe(view: View, where: str = "$") -> list[str]:
     """The view in words, one line per place that is read (``explain``)."""
     out: list[str] = []
-    if "wrap" in view:
-        inner = {k: v for k, v in view.items() if k != "wrap"}
-        return [
-            *(describe(inner, where) if inner else []),
-            f"{where}: a list, read as {{{json.dumps(view['wrap'])}: [...]}}",
-        ]
+    if "wrap" in view or "columns" in view:
+        inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
+        out = describe(inner, where) if inner else []
+        if "columns" in view:
+            out.append(f"{where}[*]: rows named by the columns the {view['columns']} argument selects")
+            out.extend(describe(view["named"], where) if "named" in view else [])
+        if "wrap" in view:
+            out.append(f"{where}: a list, read as {{{json.dumps(view['wrap'])}: [...]}}")
+        return out
     kind = view.get("parse")
     if kind is not None:
         out.append(f"{where}: text read as {kind}")
