@@ -10,13 +10,19 @@ DOCS_STAMP := $(VENV)/.docs-installed
 # a world's own third-party packages: environments/<world>/requirements.txt, hash-locked by make lock
 WORLD_REQS := $(wildcard environments/*/requirements.txt)
 WORLDS_STAMP := $(VENV)/.worlds-installed
-# third-party reference MCP servers (mcp-server-time, mcp-server-git) in their own venv: tests and bench_mcp.py
+# third-party reference MCP servers (mcp-server-time, mcp-server-git, mcp-server-fetch) in their own venv: tests,
+# bench_mcp.py and scripts/mcp_servers_contracts.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet): a venv of their own
 # beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
+# the official reference MCP servers from npm (@modelcontextprotocol/server-memory and server-filesystem: exact
+# versions, npm's lock in scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked tree
+MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
+MCP_SERVERS_NPM := .cache/mcp-servers-npm
+MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
 # the official TypeScript MCP SDK (tests/harness/mcp/ts_client: exact version, npm's lock) for the test whose stock
 # client.callTool drives the proxy; installed outside the tracked tree
 TS_CLIENT_SRC := tests/harness/mcp/ts_client
@@ -101,7 +107,7 @@ lint: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## ruff's linter and formatter over
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -111,7 +117,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) browser 
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # 4-6 minutes: the proxy in front of 7 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # 4-6 minutes: the proxy in front of 10 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -215,7 +221,17 @@ $(TS_CLIENT_STAMP): $(TS_CLIENT_SRC)/package.json $(TS_CLIENT_SRC)/package-lock.
 
 ts-client: $(TS_CLIENT_STAMP) ## the official TypeScript MCP SDK (pinned, npm ci from its lock) for the stock-client proxy test
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## third-party MCP servers from PyPI, hash-locked: .cache/mcp-servers (time, git) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet)
+# npm ci from the committed package-lock.json (npm checks each package's integrity hash), no install scripts, into
+# .cache/mcp-servers-npm; after the ts-client rule (order only), which brings Debian's nodejs and npm when missing.
+# Without npm this only says so, and scripts/mcp_servers_contracts.py names the servers that are not installed.
+$(MCP_SERVERS_NPM_STAMP): $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_SRC)/package-lock.json | $(TS_CLIENT_STAMP)
+	@if command -v npm >/dev/null 2>&1; then \
+	  rm -rf $(MCP_SERVERS_NPM) && mkdir -p $(MCP_SERVERS_NPM) \
+	  && cp $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_SRC)/package-lock.json $(MCP_SERVERS_NPM)/ \
+	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(MCP_SERVERS_NPM) && touch $(MCP_SERVERS_NPM_STAMP); \
+	else echo "mcp-servers: no npm here; the npm servers are left out"; fi
+
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -223,7 +239,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## third-party MCP serve
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) ## the proxy in front of 7 third-party MCP servers: clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 10 third-party MCP servers (tuning and held-out groups): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)

@@ -9,6 +9,11 @@ and imports nothing of the project. A result is first read into a ``Payload`` of
 * ``text``: any other single text block;
 * ``blocks``: several content blocks and no structured content (the list of block dicts).
 
+Two forms hold another inside: structured content that wraps one text (``{"content": "<text>"}``), whose
+text reads as one of the forms above, and a ``text`` of header lines before a JSON body (``read_framed``).
+The shim tries a fault on the outer form first and, where it finds nothing to change there, on the inner
+one, printed back in the server's own layout (``render_like``).
+
 Each fault is ``fault(payload, rng, ctx) -> Payload | None``: the changed payload, or None where the
 fault cannot apply to this result (no number to negate, no list to truncate). Every choice comes from
 ``rng`` (seeded by the shim); nothing here reads the clock.
@@ -448,6 +453,45 @@ def read_text(text: str) -> Payload:
         if isinstance(value, list | tuple | dict):
             return Payload("literal_text", value)
     return Payload("text", text)
+
+
+def read_framed(text: str) -> tuple[str, Payload, str] | None:
+    """A text of header lines, then a JSON object or array to its end (a fetched JSON file after the fetching
+    server's own lines): the head, the body's payload and the whitespace after it; None for any other text."""
+    start = re.search(r"^[\[{]", text, re.M)
+    if start is None or not text[: start.start()].strip():
+        return None
+    body = text[start.start() :]
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(value, dict | list):
+        return None
+    return text[: start.start()], Payload("json_text", value), body[len(body.rstrip()) :]
+
+
+JSON_STYLES: tuple[dict[str, Any], ...] = (
+    {"indent": 2},
+    {},
+    {"separators": (",", ":")},
+    {"indent": 1},
+    {"indent": 4},
+    {"indent": 2, "ensure_ascii": False},
+    {"ensure_ascii": False},
+    {"separators": (",", ":"), "ensure_ascii": False},
+)
+
+
+def render_like(original: str, was: Payload, p: Payload) -> str:
+    """``p`` printed the way ``original`` printed ``was``: the same JSON layout (when one of the common ones
+    reproduces it) and the same whitespace around it. Text and literal forms print as ``render`` prints them."""
+    if p.form != "json_text" or was.form != "json_text":
+        return render(p)
+    core = original.strip()
+    lead, trail = original[: len(original) - len(original.lstrip())], original[len(original.rstrip()) :]
+    style = next((s for s in JSON_STYLES if json.dumps(was.value, **s) == core), JSON_STYLES[0])
+    return lead + json.dumps(p.value, **style) + trail
 
 
 def _marked(v: Any) -> bool:

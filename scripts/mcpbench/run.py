@@ -71,16 +71,29 @@ def _proxy(*options: str, upstream: list[str]) -> list[str]:
 
 
 def _shim(
-    kinds: list[str], seed: int, log: Path | None, present: str | None, upstream: list[str]
+    kinds: list[str],
+    seed: int,
+    log: Path | None,
+    present: str | None,
+    upstream: list[str],
+    outer_only: bool = False,
 ) -> list[str]:
     cmd = [PY, SHIM, "--faults", ",".join(kinds) or "none", "--seed", str(seed)]
     cmd += ["--log", str(log)] if log else []
     cmd += ["--present", present] if present else []
+    cmd += ["--outer-only"] if outer_only else []
     return [*cmd, "--", *upstream]
 
 
 def measure(
-    server: Server, work: Path, seed: int, n_record: int, n_clean: int, passes: int, kinds: list[str]
+    server: Server,
+    work: Path,
+    seed: int,
+    n_record: int,
+    n_clean: int,
+    passes: int,
+    kinds: list[str],
+    outer_only: bool = False,
 ) -> Outcome:
     out = Outcome(server.name, server.group, server.forms, server.present)
     if work.exists():  # a kept folder of an earlier run: the proxy appends to a recording, so start afresh
@@ -124,7 +137,7 @@ def measure(
 
     log = work / "shim.jsonl"
     log.unlink(missing_ok=True)
-    shim = _shim(kinds, seed_for(seed, server.name, "shim"), log, server.present, fixture.command)
+    shim = _shim(kinds, seed_for(seed, server.name, "shim"), log, server.present, fixture.command, outer_only)
     faulted_calls = held * passes
     got = session(_proxy("--registry", str(registry), upstream=shim), faulted_calls, errlog=errlog)
     lines = [json.loads(line) for line in log.read_text().splitlines()]

@@ -1,7 +1,7 @@
 """The fault shim: an MCP server on stdio between the monitor's proxy and a real server.
 
     python scripts/mcpbench/shim.py --faults KIND[,KIND...] --seed N [--log FILE] [--present blocks]
-        -- COMMAND ARGS...
+        [--outer-only] -- COMMAND ARGS...
 
 It starts ``COMMAND`` (stdio), forwards tool listing and calls, and changes each result that is not an
 error with one fault of ``mcpbench.faults`` (``--faults none``: forwards unchanged). Call k prefers the
@@ -10,6 +10,13 @@ that can is used, and where none can the result passes unchanged. ``--log`` gets
 the tool, the fault applied (or null), the number of content blocks and the sha256 of the first block's
 text as sent, so the benchmark can tell which calls were faulted and that the proxy kept the raw result
 first. The monitor never sees the log.
+
+A result that holds another form (structured content wrapping one text, ``{"content": "<text>"}``; a text
+of header lines before a JSON body) is faulted in its outer form first and, where a kind finds nothing to
+change there, inside; a changed structured result's text block shows what the server's block showed (all
+of it, one key's JSON, or one key's string). ``--outer-only`` is the shim as it was up to 2026-12-06 (the
+outer form only, a changed structured result's block its whole JSON), for comparing with figures measured
+before.
 
 ``--present blocks`` is a presentation, not a fault, and the report says so wherever it is used: the
 structured content is dropped (and each tool's ``outputSchema``), so the client and the proxy see only
@@ -23,6 +30,7 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +43,20 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.server.lowlevel import Server  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 
-from mcpbench.faults import FAULTS, Context, Payload, read_text, render, same  # noqa: E402
+from mcpbench.faults import (  # noqa: E402
+    FAULTS,
+    Context,
+    Payload,
+    read_framed,
+    read_text,
+    render,
+    render_like,
+    same,
+)
 
 WHOLE = ("error_text", "error_page")  # faults that replace the whole result, whatever its form
 BLOCK_LIST = ("drop_field", "truncated_list")  # on several blocks: the list of blocks itself
+Rewrap = Callable[[Payload], Payload]
 
 
 def payload_of(result: types.CallToolResult) -> Payload | None:
@@ -52,12 +70,72 @@ def payload_of(result: types.CallToolResult) -> Payload | None:
     return None
 
 
-def result_of(original: types.CallToolResult, p: Payload) -> types.CallToolResult:
+def view_of(result: types.CallToolResult) -> tuple[str, Any] | None:
+    """What the server's one text block shows of its structured content: all of it as JSON (``whole``), the
+    JSON of one of its keys (``json``, key) or one key's string as it is (``text``, key); None otherwise."""
+    sc = result.structured_content
+    if sc is None or len(result.content) != 1 or not isinstance(result.content[0], types.TextContent):
+        return None
+    text = result.content[0].text
+    try:
+        shown: Any = json.loads(text)
+    except ValueError:
+        shown = ...  # no JSON: equal to no value of the content
+    if shown == sc:
+        return "whole", None
+    for key, v in sc.items():
+        if isinstance(v, str) and v == text:
+            return "text", key
+        if isinstance(v, dict | list) and shown == v:
+            return "json", key
+    return None
+
+
+def result_of(original: types.CallToolResult, p: Payload, views: bool = True) -> types.CallToolResult:
     if p.form == "blocks":
         return original.model_copy(update={"structured_content": None, "content": list(p.value)})
     structured = p.value if p.form == "structured" else None
-    block = types.TextContent(text=render(p))
+    text = render(p)
+    view = view_of(original) if structured is not None and views else None
+    if view is not None and isinstance(structured, dict) and view[1] in structured:
+        # the block shows what the server's block showed, of the changed content
+        kind, key = view
+        shown, was = structured[key], original.structured_content[key]  # type: ignore[index]
+        if kind == "text" and isinstance(shown, str):
+            text = shown
+        elif kind == "json":
+            text = render_like(
+                original.content[0].text, Payload("json_text", was), Payload("json_text", shown)
+            )  # type: ignore[union-attr]
+    block = types.TextContent(text=text)
     return original.model_copy(update={"structured_content": structured, "content": [block]})
+
+
+def inside(p: Payload) -> tuple[Payload, Rewrap] | None:
+    """The form a payload holds inside, and how a changed inner payload goes back: the text that structured
+    content wraps (``{"content": "<text>"}``), or the JSON body after a text's header lines."""
+    if p.form == "structured" and isinstance(p.value, dict) and len(p.value) == 1:
+        ((key, text),) = p.value.items()
+        if isinstance(text, str):
+            inner = read_text(text)
+            return inner, lambda q: Payload("structured", {key: render_like(text, inner, q)})
+    if p.form == "text":
+        framed = read_framed(p.value)
+        if framed is not None:
+            head, body, tail = framed
+            original = p.value[len(head) : len(p.value) - len(tail)]
+            return body, lambda q: Payload("text", head + render_like(original, body, q) + tail)
+    return None
+
+
+def apply_inside(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Payload | None:
+    """A fault that found nothing to change in the outer form, on the form inside it (and inside that)."""
+    nested = inside(p) if kind not in WHOLE else None
+    if nested is None:
+        return None
+    inner, rewrap = nested
+    got = apply(kind, inner, rng, ctx) or apply_inside(kind, inner, rng, ctx)
+    return None if got is None else rewrap(got)
 
 
 def apply(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Payload | None:
@@ -78,8 +156,13 @@ def apply(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Payload | 
 
 
 class Shim:
-    def __init__(self, kinds: list[str], seed: int, log: Path | None, present: str | None) -> None:
+    def __init__(
+        self, kinds: list[str], seed: int, log: Path | None, present: str | None, outer_only: bool = False
+    ) -> None:
         self.kinds, self.rng, self.log, self.present = kinds, random.Random(seed), log, present
+        self.outer_only = outer_only
+        # the inner forms draw from their own stream: results with no inner form see the same faults as before
+        self.inner_rng = random.Random(f"{seed}:inside")
         self.rotation: list[str] = []
         self.seen: dict[tuple[str, str], list[Any]] = {}
 
@@ -102,8 +185,10 @@ class Shim:
             ctx = Context(name, arguments, self.seen)
             for kind in self.next_kinds():
                 got = apply(kind, p, self.rng, ctx)
+                if got is None and not self.outer_only:
+                    got = apply_inside(kind, p, self.inner_rng, ctx)
                 if got is not None:
-                    result, applied = result_of(result, got), kind
+                    result, applied = result_of(result, got, views=not self.outer_only), kind
                     break
         for k, v in arguments.items():
             self.seen.setdefault((name, k), []).append(v)
@@ -158,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--log", type=Path)
     ap.add_argument("--present", choices=("blocks",))
+    ap.add_argument(
+        "--outer-only", action="store_true", help="the shim up to 2026-12-06: no fault inside a form"
+    )
     a = ap.parse_args(argv[:cut])
     kinds = [] if a.faults == "none" else a.faults.split(",")
     unknown = [k for k in kinds if k not in FAULTS]
@@ -166,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
             f"shim: unknown fault kind(s) {', '.join(unknown)}; known: {', '.join(FAULTS)}", file=sys.stderr
         )
         return 2
-    anyio.run(serve, Shim(kinds, a.seed, a.log, a.present), argv[cut + 1 :])
+    anyio.run(serve, Shim(kinds, a.seed, a.log, a.present, a.outer_only), argv[cut + 1 :])
     return 0
 
 
