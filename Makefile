@@ -18,8 +18,9 @@ MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
-# the official reference MCP servers from npm (@modelcontextprotocol/server-memory and server-filesystem: exact
-# versions, npm's lock in scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked tree
+# the official reference MCP servers from npm (@modelcontextprotocol/server-memory, server-filesystem and
+# server-everything: exact versions, npm's lock in scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py;
+# installed outside the tracked tree
 MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
 MCP_SERVERS_NPM := .cache/mcp-servers-npm
 MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
@@ -117,7 +118,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # 4-6 minutes: the proxy in front of 10 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # 6-8 minutes: the proxy in front of 11 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -231,7 +232,7 @@ $(MCP_SERVERS_NPM_STAMP): $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_
 	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(MCP_SERVERS_NPM) && touch $(MCP_SERVERS_NPM_STAMP); \
 	else echo "mcp-servers: no npm here; the npm servers are left out"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem)
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -239,7 +240,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP)
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 10 third-party MCP servers (tuning and held-out groups): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 11 third-party MCP servers (tuning and held-out groups): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)

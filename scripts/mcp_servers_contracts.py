@@ -11,7 +11,7 @@ PyPI, hash-locked, into .cache/mcp-servers and .cache/mcp-servers-mcp1; from npm
 
 1. its fixtures are made (a git repository, SQLite and DuckDB shops, workbooks, a knowledge graph, a project
    folder, a web site served on 127.0.0.1) and a seeded workload of ``--record`` + ``--clean`` clean calls
-   drawn;
+   drawn (none needs the network or a key);
 2. the first ``--record`` calls go through ``python -m harness.monitor proxy --record``, and
    ``python -m harness.monitor learn --input`` learns a registry from that recording;
 3. the other ``--clean`` calls (held out from the recording) go through ``proxy --registry``: every receipt
@@ -26,7 +26,7 @@ PyPI, hash-locked, into .cache/mcp-servers and .cache/mcp-servers-mcp1; from npm
 
 Every fault kind changes what the result says. The servers come in two groups, reported apart: ``tuning``
 (time, git, sqlite, calculator, duckdb, math, spreadsheet, spreadsheet-blocks) may be looked at while the
-monitor's learning is tuned; ``held-out`` (memory, filesystem, fetch) must not be (``--group tuning`` runs
+monitor's learning is tuned; ``held-out`` (memory, filesystem, fetch, everything) must not be (``--group tuning`` runs
 the first alone). duckdb, math, spreadsheet and spreadsheet-blocks were held out until 2026-12-06 (measured
 held out once, at f20ff20: 314/638 faulted calls flagged, 49%) and are tuned on since.
 ``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its

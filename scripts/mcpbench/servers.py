@@ -11,8 +11,8 @@ scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all three
 The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers
 must not be (their figures are the ones that say how the monitor does on a server it never met). duckdb,
 math, spreadsheet and spreadsheet-blocks were held out until 2026-12-06 (measured held out once, at
-f20ff20: 314/638 faulted calls flagged, 49%) and are tuned on since; memory, filesystem and fetch
-(knowledge.py, files.py, web.py) are the held-out group from then on.
+f20ff20: 314/638 faulted calls flagged, 49%) and are tuned on since; memory, filesystem, fetch and
+everything (knowledge.py, files.py, web.py, everything.py) are the held-out group from then on.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpbench.client import Call, session
+from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
 from mcpbench.fixture import Fixture
 from mcpbench.knowledge import memory_call, memory_setup
@@ -469,5 +470,8 @@ SERVERS: tuple[Server, ...] = (
            "file text, JSON text", files_setup, files_call),
     Server("fetch", "mcp-server-fetch==2026.10.24", "sdk2", "mcp-server-fetch", "held-out",
            "bare text: HTML as markdown, JSON or CSV after a header line, paging notes", fetch_setup, fetch_call),
+    Server("everything", "@modelcontextprotocol/server-everything@2026.8.31", "npm", "mcp-server-everything",
+           "held-out", "several content blocks of its own (resource links, embedded resources, an image), annotated "
+           "text, compact structured JSON (outputSchema), sentences with numbers", everything_setup, everything_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

@@ -11,7 +11,8 @@ the tool, the fault applied (or null), the number of content blocks and the sha2
 text as sent, so the benchmark can tell which calls were faulted and that the proxy kept the raw result
 first. The monitor never sees the log.
 
-A result that holds another form (structured content wrapping one text, ``{"content": "<text>"}``; a text
+On several blocks a fault changes the list of blocks, or the text of one text block or embedded text
+resource. A result that holds another form (structured content wrapping one text, ``{"content": "<text>"}``; a text
 of header lines before a JSON body) is faulted in its outer form first and, where a kind finds nothing to
 change there, inside; a changed structured result's text block shows what the server's block showed (all
 of it, one key's JSON, or one key's string). ``--outer-only`` is the shim as it was up to 2026-12-06 (the
@@ -97,16 +98,16 @@ def result_of(original: types.CallToolResult, p: Payload, views: bool = True) ->
     structured = p.value if p.form == "structured" else None
     text = render(p)
     view = view_of(original) if structured is not None and views else None
-    if view is not None and isinstance(structured, dict) and view[1] in structured:
-        # the block shows what the server's block showed, of the changed content
+    if view is not None and isinstance(structured, dict) and (view[0] == "whole" or view[1] in structured):
+        # the block shows what the server's block showed, of the changed content, in the server's layout
         kind, key = view
-        shown, was = structured[key], original.structured_content[key]  # type: ignore[index]
+        sc: Any = original.structured_content
+        shown, was = (structured, sc) if kind == "whole" else (structured[key], sc[key])
+        server_text = original.content[0].text  # type: ignore[union-attr]
         if kind == "text" and isinstance(shown, str):
             text = shown
-        elif kind == "json":
-            text = render_like(
-                original.content[0].text, Payload("json_text", was), Payload("json_text", shown)
-            )  # type: ignore[union-attr]
+        elif kind in ("whole", "json"):
+            text = render_like(server_text, Payload("json_text", was), Payload("json_text", shown))
     block = types.TextContent(text=text)
     return original.model_copy(update={"structured_content": structured, "content": [block]})
 
@@ -138,19 +139,35 @@ def apply_inside(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Pay
     return None if got is None else rewrap(got)
 
 
+def _embedded_text(block: Any) -> str | None:
+    """The text of an embedded text resource (``{"type": "resource", "resource": {"uri", "text"}}``)."""
+    if isinstance(block, types.EmbeddedResource) and isinstance(block.resource, types.TextResourceContents):
+        return block.resource.text
+    return None
+
+
+def _with_text(block: Any, text: str) -> Any:
+    if isinstance(block, types.TextContent):
+        return block.model_copy(update={"text": text})
+    return block.model_copy(update={"resource": block.resource.model_copy(update={"text": text})})
+
+
 def apply(kind: str, p: Payload, rng: random.Random, ctx: Context) -> Payload | None:
     fault = FAULTS[kind]
     if p.form != "blocks" or kind in WHOLE or kind in BLOCK_LIST:
         got = fault(p, rng, ctx)
         return None if got is None or same(got, p) else got
-    # another fault on several blocks: inside one text block (seeded), the others unchanged
+    # another fault on several blocks: inside one text block or embedded text resource (seeded), the others
+    # unchanged (the text blocks listed first: a result without embedded resources draws as before)
     texts = [i for i, b in enumerate(p.value) if isinstance(b, types.TextContent)]
+    texts += [i for i, b in enumerate(p.value) if _embedded_text(b) is not None]
     for i in rng.sample(texts, len(texts)):
-        inner = read_text(p.value[i].text)
+        block = p.value[i]
+        inner = read_text(block.text if isinstance(block, types.TextContent) else _embedded_text(block))
         got = fault(inner, rng, ctx)
         if got is not None and not same(got, inner):
             blocks = list(p.value)
-            blocks[i] = blocks[i].model_copy(update={"text": render(got)})
+            blocks[i] = _with_text(block, render(got))
             return Payload("blocks", blocks)
     return None
 

@@ -130,7 +130,7 @@ def test_the_benchmark_shares_no_code_with_the_project():
             assert not roots & {"harness", "core", "environments", "analysis"}, (path.name, names)
 
 
-def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more():
+def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_none_tuned():
     groups = {s.group for s in SERVERS}
     assert groups == {"tuning", "held-out"}
     held = [s for s in SERVERS if s.group == "held-out"]
@@ -227,3 +227,34 @@ def test_results_with_no_inner_form_draw_nothing_from_the_inner_stream():
         for kind in FAULTS:
             assert shim.apply_inside(kind, p, rng, Context("t", {}, {})) is None
     assert rng.random() == random.Random(5).random()
+
+
+def test_a_fault_on_several_blocks_may_change_an_embedded_text_resource_and_keeps_the_others():
+    types, shim = _shim()
+    resource = types.EmbeddedResource(
+        resource=types.TextResourceContents(
+            uri="demo://resource/text/4", text="Resource 4: made at 6:01 PM, 4 lines"
+        )
+    )
+    blocks = [resource, types.ImageContent(data="aGk=", mime_type="image/png")]
+    got = shim.apply("negative_or_zero", Payload("blocks", blocks), random.Random(1), Context("t", {}, {}))
+    assert got is not None and got.value[1] == blocks[1]
+    assert (
+        got.value[0].resource.uri == "demo://resource/text/4"
+        and got.value[0].resource.text != resource.resource.text
+    )
+
+
+def test_a_changed_structured_result_keeps_the_layout_of_the_servers_json_block():
+    types, shim = _shim()
+    sc = {"temperature": 36, "conditions": "Light rain", "humidity": 82}
+    original = types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(sc, separators=(",", ":")))], structured_content=sc
+    )
+    assert shim.view_of(original) == ("whole", None)
+    changed = shim.result_of(original, Payload("structured", {**sc, "humidity": -82}))
+    assert changed.content[0].text == '{"temperature":36,"conditions":"Light rain","humidity":-82}'
+    as_before = shim.result_of(original, Payload("structured", {**sc, "humidity": -82}), views=False)
+    assert (
+        json.loads(as_before.content[0].text) == {**sc, "humidity": -82} and "\n" in as_before.content[0].text
+    )
