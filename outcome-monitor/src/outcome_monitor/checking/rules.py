@@ -90,7 +90,8 @@ class Rule:
     {"form": "const", "c", "quanta": [qa]} (a == c, fields = [a]);
     {"form": "lookup", "reference", "target", "table", ["sub"]} (a == reference[k1][.sub[k2]].target,
     fields = [a, k1(, k2)]); {"form": "member", "reference", "sub", "table"} (every id of a among
-    reference[k1].sub, fields = [a, k1]). Both carry their table (outcome-monitor/src/outcome_monitor/learning/crossrecord.py).
+    reference[k1].sub, fields = [a, k1]); k1 may be ``arg.x`` (``reference: "arg"``: the value clean
+    calls with that argument returned, learning/domains.py). Both carry their table (outcome-monitor/src/outcome_monitor/learning/crossrecord.py).
     {"form": "contains"} (the entry an argument selects is there: fields = [keys(map) or
     each(list[*].k), arg.x]).
 
@@ -282,6 +283,8 @@ class Rule:
     def _referenced(self) -> str:
         """``products[product_id].variants[item_id].price``: where a lookup or member rule looks."""
         p, f = self.params, self.fields
+        if f[1].startswith(ARG):  # keyed by an argument of the call (the wide vocabulary's)
+            return f"the {p['target']} clean calls with the same {f[1]} returned"
         if f[1] == KEY:  # an entry of a map keyed by ids, looked up by its key
             return f"{p['reference']}[*].{p['entry']}[key].{p['target']}"
         where = f"{p['reference']}[{f[1]}]"
@@ -297,6 +300,8 @@ class Rule:
         if form == "const":
             return f"{a} must equal {number_word(p['c'])}"
         if form == "lookup":
+            if self.fields[1].startswith(ARG):
+                return f"{a} must equal {self._referenced()}"
             if self.fields[1] == KEY:
                 return f"{a} must equal {self._referenced()} (the database's entry of the same key)"
             return f"{a} must equal {self._referenced()} (the record its id points at)"
@@ -529,9 +534,10 @@ def _c_lookup(r: Rule) -> Check:
     f, k1 = r.fields[0], r.fields[1]
     k2 = r.fields[2] if len(r.fields) > 2 else None
     table = r.params["table"]
+    gk = _getter(k1)  # a field of the element, or an argument of the call
 
     def check_lookup(vals: Values, args: Values) -> Verdict:
-        a, key = vals.get(f, MISSING), vals.get(k1, MISSING)
+        a, key = vals.get(f, MISSING), gk(vals, args)
         if a is MISSING or isinstance(key, (dict, list)) or key is MISSING:
             return None
         want = table.get(str(key), MISSING)

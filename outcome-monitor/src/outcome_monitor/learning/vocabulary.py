@@ -32,8 +32,11 @@ from typing import Any
 
 from outcome_monitor.checking.paths import ARG, KEY, ROOT
 from outcome_monitor.checking.rules import Rule
-from outcome_monitor.checking.values import cached_date_key, id_like, json_type
+from outcome_monitor.checking.values import id_like, json_type
+from outcome_monitor.learning.day_echo import day_echoes, recording_days
+from outcome_monitor.learning.domains import arg_lookups, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.views import View, apply_view, infer_root_view
@@ -125,10 +128,10 @@ def learn_wide(
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
     html_free, placeholder_free = _recording_free(columns, index, th)
+    rules.extend(day_echoes(index, th, recording_days(index)))
     for tool, ex in index.items():
         rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free))
         rules.extend(_collection_rules(tool, ex, th, html_free))
-        rules.extend(_day_echoes(tool, ex, th))
         rules.extend(_named_args(tool, ex, th))
         ending = ending_params(raw_texts.get(tool, []), th.min_presence)
         if ending is not None and len(raw_texts[tool]) == clean_rows.get(tool, 0):
@@ -153,6 +156,12 @@ def learn_wide(
         "thresholds": th.to_json(),
     }
     rules.extend(_unit_ranges(index))
+    # signs of list elements, and of fields too rarely seen for a sign of their own (signs.py)
+    rules.extend(sign_rules(index, rules, th)[0])
+    # names in the lists of a map keyed by names, pooled over its keys (domains.py)
+    rules = merge_elements(rules, map_element_domains(index, th))
+    # a short string a categorical argument always determined (domains.py)
+    rules.extend(arg_lookups(index, th))
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
@@ -498,39 +507,6 @@ def _unit_ranges(index: Mapping[str, list[Execution]]) -> list[Rule]:
             out.append(
                 Rule(tool, "range", context, (f,), params, {"distinct": len(values), "pooled_distinct": n})
             )
-    return out
-
-
-def _day_echoes(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
-    """A date or datetime field that falls on the day a date argument names (the events of a day, a
-    booking's date): echo rules with ``part: date``, with an echo's support (7 rows, 3 distinct days)."""
-    cols: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
-    for ex in executions:
-        days = {k: v for k, v in ex.args.items() if type(v) is str and cached_date_key(v) is not None}
-        if not days:
-            continue
-        for context, rows in ex.rows.items():
-            for row in rows:
-                for f, v in row.items():
-                    if (
-                        f.startswith((ARG, "#"))
-                        or "(" in f
-                        or type(v) is not str
-                        or cached_date_key(v) is None
-                    ):
-                        continue
-                    for k, a in days.items():
-                        cols.setdefault((context, f, k), []).append(
-                            (cached_date_key(v) or "", cached_date_key(a) or "")
-                        )
-    out = []
-    for (context, f, k), pairs in sorted(cols.items()):
-        if (
-            len(pairs) >= th.min_pair_samples
-            and len({a[:10] for _, a in pairs}) >= th.min_distinct_eq
-            and all(v[:10] == a[:10] for v, a in pairs)
-        ):
-            out.append(Rule(tool, "echo", context, (f, ARG + k), {"part": "date"}, {"n": len(pairs)}))
     return out
 
 

@@ -1,0 +1,171 @@
+"""Domains the wide vocabulary finds past a field's own values: across the keys of a map, and per
+value of a categorical argument.
+
+Across the keys of a map: the names in the lists of a map keyed
+by names (car types per rental company, ``{"Alamo": ["Sedan", "SUV"], ...}``).
+
+Each key's list is seen in few results (a company asked about once or twice), too few for a closed
+set of its own; the lists of all keys draw from one vocabulary, so their elements are pooled per
+tool and place. The domain then needs what any trace domain needs (``admit._pool_domains``): at
+most ``max_domain`` values, each seen in ``min_count_per_value`` distinct executions,
+``min_per_category`` executions per value, and the unseen mass of a half sample (``unseen_half``)
+below 1 - confidence. Guards: every value of the map is a list of strings (a record's fields are not
+pooled), and no element ever copied an argument of its call (a name asked for grows with the asking).
+The rule is the collection form ``elements`` with ``values`` on the map's entries (``<map>.*``).
+
+Per value of an argument (``arg_lookups``): a short string that a categorical argument always
+determined (``wc(mode="c")`` answers ``type: "characters"``) is a ``lookup`` relation keyed by the
+argument: a result outside the set is then caught whenever the argument is one clean calls asked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from outcome_monitor.checking.paths import ARG, ENTRIES
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import id_like
+from outcome_monitor.learning.admit import unseen_half
+from outcome_monitor.learning.executions import Execution
+from outcome_monitor.thresholds import Thresholds
+
+MIN_MAP_KEYS = 2  # distinct keys over the recording: one key is a record's list, not a map of them
+
+
+def _is_map_of_names(v: Any) -> bool:
+    return (
+        type(v) is dict
+        and bool(v)
+        and all(type(x) is list and all(type(e) is str for e in x) for x in v.values())
+    )
+
+
+def _leaves(args: Any) -> set[str]:
+    if type(args) is dict:
+        return set().union(*(_leaves(a) for a in args.values())) if args else set()
+    if type(args) is list:
+        return set().union(*(_leaves(a) for a in args)) if args else set()
+    return {args} if type(args) is str else set()
+
+
+def map_element_domains(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
+    """``elements`` rules with ``values`` on the entries of each map of lists of names (see above)."""
+    out = []
+    for tool, executions in sorted(index.items()):
+        counts: dict[tuple[str, str], dict[str, int]] = {}
+        keys: dict[tuple[str, str], set[str]] = {}
+        spoiled: set[tuple[str, str]] = set()
+        for ex in executions:
+            asked = _leaves(ex.args)
+            for context, rows in ex.rows.items():
+                for row in rows:
+                    for f, v in row.items():
+                        if f.startswith((ARG, "#")) or "(" in f or type(v) is not dict:
+                            continue
+                        place = (context, f)
+                        if not _is_map_of_names(v):
+                            spoiled.add(place)
+                            continue
+                        names = {e for x in v.values() for e in x}
+                        if names & asked:
+                            spoiled.add(place)
+                        keys.setdefault(place, set()).update(v)
+                        c = counts.setdefault(place, {})
+                        for e in names:
+                            c[e] = c.get(e, 0) + 1
+        for (context, f), c in sorted(counts.items()):
+            if (context, f) in spoiled or len(keys[(context, f)]) < MIN_MAP_KEYS:
+                continue
+            if not (
+                2 <= len(c) <= th.max_domain
+                and all(k >= th.min_count_per_value for k in c.values())
+                and sum(c.values()) >= max(th.min_presence, th.min_per_category * len(c))
+                and unseen_half(c.values()) < 1 - th.confidence
+            ):
+                continue
+            entries = f"{context}{ENTRIES}" if f == "" else f"{context}.{f}{ENTRIES}"
+            params = {"form": "elements", "values": sorted(c)}
+            out.append(
+                Rule(tool, "collection", entries, ("",), params, {"n": sum(c.values()), "distinct": len(c)})
+            )
+    return out
+
+
+def merge_elements(rules: list[Rule], new: list[Rule]) -> list[Rule]:
+    """``rules`` with each of ``new``: its values added to an ``elements`` rule of the same place that
+    has none (one rule per id), else appended."""
+    at = {
+        (r.tool, r.context, r.fields): i
+        for i, r in enumerate(rules)
+        if r.cls == "collection" and r.params.get("form") == "elements"
+    }
+    out = list(rules)
+    for r in new:
+        i = at.get((r.tool, r.context, r.fields))
+        if i is None:
+            out.append(r)
+        elif "values" not in out[i].params:
+            old = out[i]
+            out[i] = replace(
+                old, params={**old.params, "values": r.params["values"]}, support={**old.support, **r.support}
+            )
+    return out
+
+
+def _chance(results_per_key: Mapping[Any, list[Any]]) -> float:
+    """log P(each asked value's results all equal by chance) when results ignore the argument: every
+    repeat after a key's first result matches it with the share of the commonest result, at most."""
+    values = [v for vs in results_per_key.values() for v in vs]
+    top = max(values.count(v) for v in set(values)) / len(values)
+    repeats = len(values) - len(results_per_key)
+    return repeats * math.log(top) if top < 1 else 0.0
+
+
+def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
+    """A short string of the result that a categorical argument always determined (``wc(mode="w")``
+    answers ``type: "words"``): ``relation`` ``lookup`` rules keyed by the argument. Support: at least
+    3 asked values and at most ``max_domain``, none an identifier (an order's status moves with time),
+    each asked in ``min_count_per_value`` distinct executions; ``min_pair_samples`` rows; two results
+    or more that are not the argument itself (an echo says that); and the chance that the results
+    fell into a function of the argument by accident below 1 - confidence."""
+    out = []
+    for tool, executions in sorted(index.items()):
+        cols: dict[tuple[str, str, str], dict[Any, list[Any]]] = {}
+        for ex in executions:
+            asked = {k: v for k, v in ex.args.items() if type(v) in (str, bool)}
+            if not asked:
+                continue
+            for context, rows in ex.rows.items():
+                for row in rows:
+                    for f, v in row.items():
+                        if f.startswith((ARG, "#")) or "(" in f or type(v) is not str or f == "":
+                            continue
+                        if len(v) > th.max_domain_string:
+                            continue
+                        for k, a in asked.items():
+                            cols.setdefault((context, f, k), {}).setdefault(a, []).append(v)
+        for (context, f, k), per_key in sorted(cols.items(), key=lambda kv: kv[0]):
+            results = {v for vs in per_key.values() for v in vs}
+            if (
+                th.min_distinct_eq <= len(per_key) <= th.max_domain
+                and all(len(set(vs)) == 1 for vs in per_key.values())
+                and all(len(vs) >= th.min_count_per_value for vs in per_key.values())
+                and sum(len(vs) for vs in per_key.values()) >= th.min_pair_samples
+                and len(results) >= 2
+                and not any(id_like(a) for a in per_key)
+                and any(str(a) != vs[0] for a, vs in per_key.items())
+                and _chance(per_key) < math.log(1 - th.confidence)
+            ):
+                table = {str(a): vs[0] for a, vs in sorted(per_key.items(), key=lambda kv: str(kv[0]))}
+                params = {"form": "lookup", "reference": "arg", "target": f, "table": table}
+                n = sum(len(vs) for vs in per_key.values())
+                out.append(
+                    Rule(tool, "relation", context, (f, ARG + k), params, {"n": n, "distinct": len(per_key)})
+                )
+    return out
+
+
+__all__ = ["arg_lookups", "map_element_domains", "merge_elements"]
