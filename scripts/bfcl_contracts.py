@@ -54,12 +54,14 @@ NOTES = {
     "empty_or_truncated_list": "a shorter list where clean lists of the tool had that length too (ls, grep, "
     "find: looks clean), or where lengths varied call to call (get_available_stocks): no size contract in "
     "clean traffic; not observable",
-    "negative_or_zero": "a number whose clean values were too few to learn a sign (estimate_distance, "
-    "get_order_details price, travel_cost: few calls per fold), or a count whose clean minimum was 1 or 2 "
-    "(wc count: 0 is a plausible count, kept >= 0); observable only with more clean calls",
+    "negative_or_zero": 'a zero where a field\'s clean values were too few for "> 0" (estimate_distance, wc '
+    'count, liter and gallon, balance, tire pressures: the recording\'s sign prior gives ">= 0" only, and a '
+    "zero is a plausible value of a field seen a few times), a negative in a signed field (percent_change: "
+    "clean values were negative too), or in a field of fewer than 4 distinct clean values in a fold "
+    "(binding_card, priority, card_balance); observable only with more clean calls",
     "out_of_domain_categorical": "a value outside a set the clean traffic never closed: stock symbols of a "
-    "watchlist and of orders (an open list), wc's type (3 words over too few rows for a domain's support); "
-    "the changed value stays a machine token",
+    "watchlist, of orders and of a sector's list (an open list of more than 10 symbols), an invoice's class "
+    "or airports (too few invoices per fold for a domain's support); the changed value stays a machine token",
     "unit_mixup": "a number scaled by 100 where clean values spanned a wide range (wc count, distance): "
     "no bound in clean traffic; not observable",
 }
