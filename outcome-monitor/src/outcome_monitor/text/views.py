@@ -40,6 +40,7 @@ MAX_TUPLE = 30
 MAX_TEXT = 200_000  # longer text stays text: parsing it costs more than it tells
 POS = "pos"
 WRAP = "items"
+WRAP_MANY = "matches"
 ENTRIES = "entries"  # the records of ``Key: value`` lines that repeat together
 
 _NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
@@ -284,11 +285,23 @@ def infer_root_view(
     rules of their own (``$.items[*].pos2``) and its length a field, as for a list inside an object.
     With the calls' ``arguments`` (one per result), rows printed as tuples are named by the SQL
     query that selected them (``columns``: the argument; ``named``: the view of the named rows)."""
+    many = _one_or_many(results)
+    if many:
+        results = [[r] if r is not None and type(r) is not list else r for r in results]
     view = infer_view(results)
+    if many:
+        view = {**(view or {}), "many": True}
     pairs = [
         (r, a) for r, a in zip(results, arguments or [None] * len(results), strict=True) if r is not None
     ]
     read = [apply_view(view, r) if view is not None else r for r, _ in pairs]
+    tables = [flat_table(r) if type(r) is list else FAIL for r in read]
+    if _tabular(read, tables):
+        view = {**(view or {}), "table": True}
+        sub = infer_view(tables)
+        if sub is not None:
+            view["tabled"] = sub
+        read = [apply_view(sub, t) for t in tables] if sub is not None else tables
     arg = _columns_arg(read, [a for _, a in pairs]) if arguments is not None else None
     if arg is not None:
         view = {**(view or {}), "columns": arg}
@@ -298,11 +311,93 @@ def infer_root_view(
             view["named"] = sub
         read = [apply_view(sub, r) for r in named] if sub is not None else named
     if read and all(type(r) is list for r in read) and any(r for r in read):
-        view = {**(view or {}), "wrap": WRAP}
+        # one value or a list of them (one block per match) under a key of its own: its length is
+        # how many matched, not a size to pool with the lists of other tools
+        view = {**(view or {}), "wrap": _many_key(read) if many else WRAP}
     return view
 
 
 MIN_NAMED_QUERIES = 3
+
+
+def _signatures(x: Any) -> Any:
+    if type(x) is dict:
+        return ("object", frozenset(x))
+    return "number" if type(x) in (int, float) else type(x).__name__
+
+
+def _one_or_many(results: Sequence[Any]) -> bool:
+    """Whether a place holds a list of like elements, or one of them alone: a server that sends one
+    content block per match (a row, a cell) sends one block when one matched, and the recording
+    reads one block as its value, several as a list. Each lone value must be shaped like an element
+    of the lists (an object with keys the elements had, a scalar of an element's type), and the
+    recording must hold an empty list there too (no block: nothing matched)."""
+    vs = [r for r in results if r is not None]
+    lists = [r for r in vs if type(r) is list]
+    singles = [r for r in vs if type(r) is not list]
+    if not lists or not singles or not any(lists) or all(lists):
+        # no result of no match in the recording: read as a list, its length would be kept positive
+        # though a search that finds nothing is as clean
+        return False
+    kinds = {_signatures(e) for r in lists for e in r}
+    if any(type(e) is list for r in lists for e in r):
+        return False
+    for x in singles:
+        sig = _signatures(x)
+        if type(x) is dict:
+            if not any(type(k) is tuple and k[0] == "object" and sig[1] <= k[1] for k in kinds):
+                return False
+        elif sig not in kinds:
+            return False
+    return True
+
+
+def _many_key(read: list[Any]) -> str:
+    """The key a list of one or more matches is read under: named for its elements' fields
+    (``matches_cell_value``), so tools of other matches keep lengths of their own."""
+    keys = sorted({str(k) for r in read for e in r if type(e) is dict for k in e})
+    name = "_".join(re.sub(r"\W+", "", k) for k in keys)[:40]
+    return f"{WRAP_MANY}_{name}" if name else WRAP_MANY
+
+
+def flat_table(cells: list[Any]) -> Any:
+    """A flat list of cells (one content block per cell) read as rows: the smallest row width ``k``
+    (2 to ``MAX_TUPLE``) that splits it into rows whose every column holds one kind (a ``None`` cell
+    any), with a first row of distinct names (the header) naming the columns when the body is not
+    all text, else positions (``pos0``, ...). A list too short for two rows is one row. ``FAIL``
+    when no width fits (a cell dropped, a number become text): the list stays as it was."""
+    n = len(cells)
+    if not n or any(type(c) in (list, dict) for c in cells):
+        return FAIL
+    for k in range(2, min(MAX_TUPLE, n // 2) + 1):
+        if n % k:
+            continue
+        rows = [cells[i : i + k] for i in range(0, n, k)]
+        head = rows[0]
+        header = all(type(h) is str and _HEADER.match(h) for h in head) and len(set(head)) == k
+        body = rows[1:] if header else rows
+        kinds = [{_signatures(r[i]) for r in body if r[i] is not None} for i in range(k)]
+        if any(len(c) > 1 for c in kinds) or all(c <= {"str"} for c in kinds):
+            continue  # one column of two kinds; or all text, whose width nothing says
+        names = head if header else [f"{POS}{i}" for i in range(k)]
+        return [dict(zip(names, r, strict=True)) for r in body]
+    if n <= MAX_TUPLE and any(type(c) is not str for c in cells if c is not None):
+        return [{f"{POS}{i}": c for i, c in enumerate(cells)}]
+    return FAIL
+
+
+def _tabular(read: list[Any], tables: list[Any]) -> bool:
+    """Every result a flat list read as a table, at least ``MIN_DISTINCT`` of them of two rows or
+    more (a width seen repeating, not a single row taken for one). A list of text cells alone, whose
+    width nothing says, leaves the place unread: its rows could not be told from a broken table."""
+    if not read or any(t is FAIL for t in tables):
+        return False
+    wide = {
+        json.dumps(r, sort_keys=True)
+        for r, t in zip(read, tables, strict=True)
+        if t is not FAIL and len(t) >= 2
+    }
+    return len(wide) >= MIN_DISTINCT
 
 
 def _columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> str | None:
@@ -393,15 +488,21 @@ def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
     return any(per_position[i] != per_position[0] for i in range(1, n))
 
 
-_ROOT_KEYS = ("wrap", "columns", "named")
+_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled")
 
 
 def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) -> Any:
     """``value`` read through ``view`` (a copy where anything changes; the raw value is never
     touched); ``args``, the call's arguments, name the rows of a ``columns`` view."""
-    if "wrap" in view or "columns" in view:
+    if any(k in view for k in _ROOT_KEYS):
+        if view.get("many") and value is not None and type(value) is not list:
+            value = [value]
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         value = apply_view(inner, value) if inner else value
+        if view.get("table") and type(value) is list:
+            table = flat_table(value)
+            if table is not FAIL:
+                value = apply_view(view["tabled"], table) if "tabled" in view else table
         if "columns" in view:
             value = _name_rows(value, args, view["columns"])
             if "named" in view:
@@ -445,7 +546,9 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
     """Places a view reads as text that hold something else (a number where ``"14"`` always was):
     ``(path, value)`` each. The read value passes its own rules there, so this is what speaks."""
     out: list[tuple[str, Any]] = []
-    if "wrap" in view or "columns" in view:
+    if any(k in view for k in _ROOT_KEYS):
+        if view.get("many") and value is not None and type(value) is not list:
+            value = [value]
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         return misreads(inner, value, where) if inner else out
     if "parse" in view:
@@ -473,9 +576,15 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
 def describe(view: View, where: str = "$") -> list[str]:
     """The view in words, one line per place that is read (``explain``)."""
     out: list[str] = []
-    if "wrap" in view or "columns" in view:
+    if any(k in view for k in _ROOT_KEYS):
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
-        out = describe(inner, where) if inner else []
+        out = [f"{where}: one value alone read as a list of one"] if view.get("many") else []
+        out.extend(describe(inner, where) if inner else [])
+        if view.get("table"):
+            out.append(
+                f"{where}: a flat list of cells read as rows (named by its header row, else by position)"
+            )
+            out.extend(describe(view["tabled"], f"{where}[*]") if "tabled" in view else [])
         if "columns" in view:
             out.append(f"{where}[*]: rows named by the columns the {view['columns']} argument selects")
             out.extend(describe(view["named"], where) if "named" in view else [])

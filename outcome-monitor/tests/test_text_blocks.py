@@ -1,0 +1,72 @@
+"""Several content blocks read into structure (the wide vocabulary's views): a flat list of cells
+read as rows, and one block alone read as a list of one where a place holds one or more matches."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from outcome_monitor import Monitor, learn
+from outcome_monitor.text.views import FAIL, apply_view, flat_table, infer_root_view
+
+_NAMES = ["Classic Monitor", "Eco Camera", "Compact Drill", "Red Fan", "Ultra Tent", "Mini Speaker"]
+
+
+def _cells(rng: random.Random, rows: int, header: bool) -> list[Any]:
+    out: list[Any] = ["id", "name", "qty", "price"] if header else []
+    for i in range(rows):
+        out += [i + 1, rng.choice(_NAMES), rng.randint(1, 300), round(rng.uniform(5, 250), 2)]
+    return out
+
+
+def test_a_flat_list_of_cells_reads_as_rows():
+    rng = random.Random(0)
+    named = flat_table(_cells(rng, 5, header=True))
+    assert named is not FAIL and len(named) == 5 and set(named[0]) == {"id", "name", "qty", "price"}
+    by_position = flat_table(_cells(rng, 5, header=False))
+    assert by_position is not FAIL and set(by_position[0]) == {"pos0", "pos1", "pos2", "pos3"}
+    cells = _cells(rng, 9, header=False)
+    assert flat_table(cells[:-1]) is FAIL  # a cell dropped: no width fits
+    assert flat_table([str(c) if i == 6 else c for i, c in enumerate(cells)]) is FAIL  # "qty" as text
+    assert flat_table(["a", "b", "c", "d"]) is FAIL  # text alone says no width
+
+
+def _sheet_calls(seed: int, n: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    return [
+        {"tool": "read_range", "arguments": {"range": f"A2:D{k + 1}"}, "result": _cells(rng, k, header=False)}
+        for k in (rng.randint(2, 9) for _ in range(n))
+    ]
+
+
+def test_cells_of_a_table_keep_their_column_rules():
+    reg = learn(_sheet_calls(0, 60))
+    assert reg.meta["views"]["read_range"].get("table")
+    assert not any(
+        Monitor(reg).annotate(c["tool"], c["arguments"], c["result"]).fired for c in _sheet_calls(1, 40)
+    )
+    call = _sheet_calls(2, 1)[0]
+    cells = call["result"]
+    for faulted in (
+        [str(c) if i == 2 else c for i, c in enumerate(cells)],  # a count become text
+        ["N/A" if i == 2 else c for i, c in enumerate(cells)],  # a placeholder
+        cells[:1] + cells[2:],  # a cell dropped
+    ):
+        assert Monitor(reg).annotate(call["tool"], call["arguments"], faulted).fired
+
+
+def _match(rng: random.Random) -> dict[str, Any]:
+    return {"cell": f"C{rng.randint(2, 40)}", "value": rng.choice(_NAMES)}
+
+
+def test_one_block_alone_reads_as_a_list_of_one_where_no_match_was_seen_too():
+    rng = random.Random(0)
+    results: list[Any] = [[_match(rng) for _ in range(rng.randint(2, 4))] for _ in range(10)]
+    results += [_match(rng) for _ in range(5)]
+    assert infer_root_view(results) is None or not infer_root_view(results).get("many")
+    view = infer_root_view([*results, []])
+    assert view is not None and view.get("many")
+    lone = apply_view(view, results[-1])
+    assert type(lone) is dict and [results[-1]] in lone.values()
+    # a lone value of another shape is not read as a match
+    assert not (infer_root_view([*results, [], "text"]) or {}).get("many")
