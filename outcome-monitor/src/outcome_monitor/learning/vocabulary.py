@@ -95,15 +95,19 @@ def learn_wide(
 
     split = split_clean(traces)
     results: dict[str, list[Any]] = {}
+    calls: dict[str, list[Any]] = {}
     for r in split.clean:
         results.setdefault(str(r["tool"]), []).append(r.get("result"))
+        calls.setdefault(str(r["tool"]), []).append(r.get("arguments"))
     views: dict[str, View] = {}
     for tool, rs in results.items():
-        v = infer_root_view(rs)
+        v = infer_root_view(rs, calls[tool])
         if v is not None:
             views[tool] = v
     rows = [
-        {**r, "result": apply_view(views[str(r["tool"])], r.get("result"))} if str(r["tool"]) in views else r
+        {**r, "result": apply_view(views[str(r["tool"])], r.get("result"), r.get("arguments"))}
+        if str(r["tool"]) in views
+        else r
         for r in split.clean
     ]
     index = index_executions(rows)
