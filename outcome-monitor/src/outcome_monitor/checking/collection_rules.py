@@ -17,7 +17,17 @@ Forms (``params["form"]``), each over one list or map field of a context element
 * ``unique``: an identifier never repeats within one list: a duplicated or swapped-in record fires;
 * ``sorted``: the list is ordered by a number or date key (a log, ``ORDER BY``): shuffled dates fire;
 * ``echo_set``: the ids or names a list argument ``arg`` asked for are exactly those of
-  ``each(list[*].k)`` (``subset``: among them): an entity swapped for another fires.
+  ``each(list[*].k)`` (``subset``: among them): an entity swapped for another fires;
+* ``len_by_args``: the same call (the same arguments) gives a list as long as it did in the
+  recording: ``lengths`` maps each recorded call (``call_key``) to its length;
+* ``len_eq_arg``: as long as the integer argument ``arg`` asks (a ``limit`` always reached; with
+  ``when``, only on calls made with exactly those arguments), or as long as the list argument
+  ``arg`` (one answer per id asked);
+* ``len_eq_argnum``: as long as the number after the word ``word`` in the string argument ``arg``
+  (``LIMIT 7`` in a query);
+* ``echo_list``: the list is the list argument ``arg`` again, element by element (numbers compared
+  as numbers: ``741`` asked, ``741.0`` given);
+* ``same_width``: a table of rows given as lists: every row of one list has as many cells.
 
 The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts or environments.
 """
@@ -25,14 +35,16 @@ The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING, date_key, is_number
+from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value
 from outcome_monitor.text.parse import text_kinds
 
 Values = Mapping[str, Any]
 Verdict = tuple[Any, ...] | None
+Check = Callable[[Values, Values], Verdict]
 
 MAX_KEYS = 20
 _KIND = {
@@ -41,10 +53,138 @@ _KIND = {
 }  # a receipt names at most this many kept keys
 
 
+# ---- sizes against the call: len_by_args, len_eq_arg, len_eq_argnum, echo_list, same_width
+
+SIZE_FORMS = frozenset({"len_by_args", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"})
+# a word and the number after it in a string argument: "LIMIT 7", "top=5", "max: 20"
+_WORD_NUMBER = re.compile(r"\b([A-Za-z_]+)\s*[=:]?\s*(\d{1,6})\b")
+
+
+def call_key(args: Mapping[str, Any]) -> str:
+    """One text per call: the arguments as canonical JSON (keys sorted)."""
+    return json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def number_after(text: Any, word: str) -> int | None:
+    """The number that follows ``word`` (any case) in ``text``, where it follows it exactly once."""
+    if type(text) is not str:
+        return None
+    found = [int(n) for w, n in _WORD_NUMBER.findall(text) if w.lower() == word]
+    return found[0] if len(found) == 1 else None
+
+
+def words_with_numbers(text: str) -> dict[str, int]:
+    """Each word (lower case) followed by a number exactly once in ``text``, with that number."""
+    seen: dict[str, list[int]] = {}
+    for w, n in _WORD_NUMBER.findall(text):
+        seen.setdefault(w.lower(), []).append(int(n))
+    return {w: ns[0] for w, ns in seen.items() if len(ns) == 1}
+
+
+def compile_size(f: str, p: Mapping[str, Any]) -> Check:
+    form = p["form"]
+    if form == "len_by_args":
+        lengths = dict(p["lengths"])
+
+        def check_same_call(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            if not isinstance(v, list):
+                return None
+            n = lengths.get(call_key(args))
+            return (len(v),) if n is not None and len(v) != n else None
+
+        return check_same_call
+    if form == "len_eq_arg":
+        arg = str(p["arg"])
+        when = frozenset(p["when"]) if "when" in p else None
+
+        def check_len_arg(vals: Values, args: Values) -> Verdict:
+            v, want = vals.get(f, MISSING), args.get(arg, MISSING)
+            if not isinstance(v, list) or (when is not None and set(args) != when):
+                return None
+            if isinstance(want, list):
+                return (len(v),) if len(v) != len(want) else None
+            if type(want) is int:
+                return (len(v),) if len(v) != want else None
+            return None
+
+        return check_len_arg
+    if form == "len_eq_argnum":
+        arg, word = str(p["arg"]), str(p["word"])
+
+        def check_len_argnum(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            if not isinstance(v, list):
+                return None
+            want = number_after(args.get(arg), word)
+            return (len(v),) if want is not None and len(v) != want else None
+
+        return check_len_argnum
+    if form == "echo_list":
+        arg = str(p["arg"])
+
+        def check_echo_list(vals: Values, args: Values) -> Verdict:
+            v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
+            if not isinstance(v, list) or not isinstance(asked, list):
+                return None
+            if len(v) != len(asked) or not all(same_value(a, b) for a, b in zip(v, asked, strict=True)):
+                return (v,)
+            return None
+
+        return check_echo_list
+    if form == "same_width":
+
+        def check_width(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            if not isinstance(v, list) or len(v) < 2 or not all(isinstance(e, list) for e in v):
+                return None
+            width = len(v[0])
+            odd = next((e for e in v[1:] if len(e) != width), None)
+            return None if odd is None else (odd,)
+
+        return check_width
+    raise ValueError(f"unknown collection form {form!r}")
+
+
+def size_expected(p: Mapping[str, Any]) -> str:
+    form = p["form"]
+    if form == "len_by_args":
+        return "as many elements as the same call gave"
+    if form == "len_eq_arg":
+        return f"as many elements as arg.{p['arg']}"
+    if form == "len_eq_argnum":
+        return f"as many elements as the number after {p['word']} in arg.{p['arg']}"
+    if form == "echo_list":
+        return f"the elements of arg.{p['arg']}"
+    return "rows of one width"
+
+
+def size_sentence(a: str, p: Mapping[str, Any]) -> str:
+    form = p["form"]
+    if form == "len_by_args":
+        return (
+            f"{a} must hold as many elements as the same call (the same arguments) gave in the recording "
+            "(every repeated clean call did)"
+        )
+    if form == "len_eq_arg":
+        when = f" when called with {', '.join(p['when'])} alone" if "when" in p else ""
+        return f"{a} must hold as many elements as the argument {p['arg']} asks{when} (as every clean result did)"
+    if form == "len_eq_argnum":
+        return (
+            f"{a} must hold as many elements as the number after {p['word'].upper()} in the argument "
+            f"{p['arg']} (as every clean result did)"
+        )
+    if form == "echo_list":
+        return f"{a} must hold the elements of the argument {p['arg']}, in order (as every clean result did)"
+    return f"every row of {a} must have as many cells as the others (as in every clean result)"
+
+
 def compile_collection(
     f: str, p: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
     form = p["form"]
+    if form in SIZE_FORMS:
+        return compile_size(f, p)
     if form == "len_eq":
         n = int(p["n"])
 
@@ -206,6 +346,8 @@ def order_key(v: Any) -> Any:
 
 def collection_expected(p: Mapping[str, Any]) -> str:
     form = p["form"]
+    if form in SIZE_FORMS:
+        return size_expected(p)
     if form == "len_eq":
         return f"{p['n']} elements"
     if form == "len_le_arg":
@@ -230,6 +372,8 @@ def collection_expected(p: Mapping[str, Any]) -> str:
 
 def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
     form = p["form"]
+    if form in SIZE_FORMS:
+        return size_sentence(a, p)
     if form == "len_eq":
         return f"{a} must hold {p['n']} elements (as every clean result did)"
     if form == "len_le_arg":
@@ -262,11 +406,18 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
 
 
 __all__ = [
+    "SIZE_FORMS",
+    "call_key",
     "collection_expected",
     "collection_sentence",
     "compile_collection",
     "compile_range",
+    "compile_size",
+    "number_after",
     "order_key",
     "range_expected",
     "range_sentence",
+    "size_expected",
+    "size_sentence",
+    "words_with_numbers",
 ]

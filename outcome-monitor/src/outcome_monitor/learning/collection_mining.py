@@ -1,6 +1,20 @@
 """Mining the ``collection`` class (``collection_rules`` holds the checks and their words): per list
 or object field of a tool's clean results (views applied), what its size, its members and its rows
-always were. Called by ``vocabulary.learn_wide``."""
+always were. Called by ``vocabulary.learn_wide``.
+
+Sizes against the call need support of their own (calls and rows, not distinct lists):
+
+* ``len_by_args``: the same call repeated in the recording gave a list as long every time, over
+  ``min_presence`` repeats or more of ``min_distinct_eq`` distinct calls or more (each repeat is one
+  trial of "the same call, the same length"; one call repeated alone is a constant length in
+  disguise, which needs a constant's support; a call that once gave another length is a world
+  that changes: no rule);
+* ``len_eq_arg``, ``len_eq_argnum``, ``echo_list``: an equality with an argument on ``min_presence``
+  executions or more, with ``min_distinct_eq`` distinct sizes (a limit always reached, never one
+  that happened to be the same number every time);
+* ``same_width``: rows given as lists, of one width within each clean list, over
+  ``min_distinct_eq`` lists whose rows beyond the first add up to the coincidence floor twice.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +22,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import order_key
+from outcome_monitor.checking.collection_rules import call_key, number_after, order_key, words_with_numbers
 from outcome_monitor.checking.paths import ARG, ROOT
-from outcome_monitor.checking.values import id_like
+from outcome_monitor.checking.values import id_like, same_value
 from outcome_monitor.learning.admit import unseen_half
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.text.parse import text_kinds
@@ -52,9 +66,15 @@ def mine_collections(
     ``html_free``: the distinct clean strings of the whole recording, none an HTML page (0: some
     was, or too few): a list of strings with too few elements of its own to say it keeps that."""
     found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
+    # the same call gives a list as long (the repeats of the recording showed it)
+    found.extend((ROOT, f, p, s) for f, (p, s) in same_call_lengths(executions, th))
     for (context, f), seen in sorted(_values_at(executions).items()):
         distinct = {repr(v) for v, _ in seen}
         lists = [(v, a) for v, a in seen if type(v) is list]
+        if len(lists) == len(seen):
+            # sizes against the call and rows' widths: their own support (calls, rows), not distinct lists
+            found.extend((context, f, p, s) for p, s in arg_sizes(lists, th))
+            found.extend((context, f, p, s) for p, s in row_width([v for v, _ in lists], th))
         if len(seen) < th.min_presence or len(distinct) < th.min_presence:
             elements = [e for v, _ in lists for e in v]
             if (
@@ -263,4 +283,147 @@ def _kept_keys(dicts: list[dict[str, Any]]) -> list[str]:
     return sorted(common) if common and common != union else []
 
 
-__all__ = ["mine_collections", "per_entry", "string_elements"]
+# ---- sizes against the call
+
+MAX_CALLS = 1000  # a recording's distinct calls a len_by_args rule lists at most (else no rule)
+
+
+def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) -> list[tuple[str, Found]]:
+    """(field, (params, support)) of each list field of the result's own element whose length the
+    same arguments always repeated."""
+    by_field: dict[str, dict[str, list[tuple[int | None, int]]]] = {}
+    present: set[str] = set()
+    calls: list[tuple[str, dict[str, Any], int]] = []
+    for ex in executions:
+        rows = ex.rows.get(ROOT, ())
+        if len(rows) != 1:
+            continue
+        row = rows[0]
+        fields = {
+            f: v for f, v in row.items() if type(v) is list and not f.startswith(("#", ARG)) and "(" not in f
+        }
+        present.update(fields)
+        calls.append((call_key(ex.args), fields, ex.count))
+    for key, fields, count in calls:
+        for f in present:
+            v = fields.get(f)
+            by_field.setdefault(f, {}).setdefault(key, []).append((None if v is None else len(v), count))
+    out: list[tuple[str, Found]] = []
+    for f, per_call in sorted(by_field.items()):
+        if len(per_call) > MAX_CALLS:
+            continue
+        repeats = repeated = 0
+        lengths: dict[str, int] = {}
+        agreed = True
+        for key, seen in per_call.items():
+            ns = {n for n, _ in seen}
+            if len(ns) != 1:
+                agreed = False  # the same call gave another length (or none): the world changes
+                break
+            (n,) = ns
+            if n is not None:
+                lengths[key] = n
+                again = sum(c for _, c in seen) - 1
+                repeats += again
+                repeated += again > 0
+        # repeats of one call alone make a constant length in disguise (list_files every time): the
+        # same-call rule needs distinct calls repeated
+        if agreed and repeats >= th.min_presence and repeated >= th.min_distinct_eq:
+            support = {"n": sum(len(s) for s in per_call.values()), "repeats": repeats, "calls": repeated}
+            out.append((f, ({"form": "len_by_args", "lengths": dict(sorted(lengths.items()))}, support)))
+    return out
+
+
+def arg_sizes(lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds = DEFAULT) -> list[Found]:
+    """Equalities of a list's size with an argument: an integer (a limit always reached), a list
+    (one answer per id asked, or the list itself echoed), a number after a word in a text (``LIMIT 7``)."""
+    out: list[Found] = []
+    names = sorted({k for _, a in lists for k in a})
+    for arg in names:
+        pairs = [(v, a[arg]) for v, a in lists if arg in a]
+        if len(pairs) < th.min_presence:
+            continue
+        if all(type(x) is int for _, x in pairs):
+            out.extend(_limit_reached(arg, lists, th))
+        elif all(type(x) is list for _, x in pairs):
+            if not all(len(v) == len(x) for v, x in pairs):
+                continue
+            if len({repr(x) for _, x in pairs}) >= th.min_distinct_eq and all(
+                same_value(e, y) for v, x in pairs for e, y in zip(v, x, strict=True)
+            ):
+                # the list asked, given back element by element: no coincidence over 3 distinct lists
+                out.append(({"form": "echo_list", "arg": arg}, {"n": len(pairs)}))
+            elif len({len(x) for _, x in pairs}) >= th.min_distinct_eq:
+                out.append(({"form": "len_eq_arg", "arg": arg}, {"n": len(pairs)}))
+        elif all(type(x) is str for _, x in pairs):
+            out.extend(_argnum(arg, [(len(v), x) for v, x in pairs], th))
+    return out
+
+
+def _limit_reached(arg: str, lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds) -> list[Found]:
+    """A list as long as an integer argument asked, on every clean call; or, where some calls gave
+    fewer (a log cut by a date range), on every call made with one set of arguments (``when``: a
+    ``max_count`` alone is always reached, with ``since`` it need not be)."""
+    groups: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for v, a in lists:
+        if type(a.get(arg)) is int:
+            groups.setdefault(tuple(sorted(a)), []).append((len(v), a[arg]))
+    every = [p for ps in groups.values() for p in ps]
+
+    def holds(pairs: list[tuple[int, int]]) -> bool:
+        return (
+            len(pairs) >= th.min_presence
+            and len({x for _, x in pairs}) >= th.min_distinct_eq
+            and all(n == x for n, x in pairs)
+        )
+
+    if holds(every):
+        return [({"form": "len_eq_arg", "arg": arg}, {"n": len(every)})]
+    # one set of arguments at most (the best supported): a rule's id names its argument, not the set
+    held = sorted((-len(ps), names) for names, ps in groups.items() if len(groups) > 1 and holds(ps))
+    if not held:
+        return []
+    names = held[0][1]
+    return [({"form": "len_eq_arg", "arg": arg, "when": list(names)}, {"n": len(groups[names])})]
+
+
+def _argnum(arg: str, pairs: list[tuple[int, str]], th: Thresholds) -> list[Found]:
+    """Words followed by a number in a text argument whose number the list's length always was."""
+    counts: dict[str, int] = {}
+    for _, text in pairs:
+        for w in words_with_numbers(text):
+            counts[w] = counts.get(w, 0) + 1
+    out: list[Found] = []
+    for word in sorted(w for w, c in counts.items() if c >= th.min_presence):
+        asked = [(n, number_after(text, word)) for n, text in pairs]
+        hits = [(n, x) for n, x in asked if x is not None]
+        if (
+            len(hits) >= th.min_presence
+            and len({x for _, x in hits}) >= th.min_distinct_eq
+            and all(n == x for n, x in hits)
+        ):
+            out.append(({"form": "len_eq_argnum", "arg": arg, "word": word}, {"n": len(hits)}))
+    return out
+
+
+def row_width(lists: list[list[Any]], th: Thresholds = DEFAULT) -> list[Found]:
+    """Rows given as lists (a sheet's cells) of one width within every clean list of two rows or more."""
+    tables = [v for v in lists if len(v) >= 2 and all(type(e) is list for e in v)]
+    if len(tables) < th.min_distinct_eq or any(type(e) is not list for v in lists for e in v):
+        return []
+    if sum(len(v) - 1 for v in tables) < 2 * th.min_presence:
+        return []
+    if all(len({len(e) for e in v}) == 1 for v in tables):
+        return [({"form": "same_width"}, {"n": len(tables)})]
+    return []
+
+
+__all__ = [
+    "MAX_CALLS",
+    "arg_sizes",
+    "mine_collections",
+    "per_entry",
+    "row_width",
+    "same_call_lengths",
+    "string_elements",
+]

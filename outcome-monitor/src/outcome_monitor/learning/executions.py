@@ -23,6 +23,9 @@ class Execution:
     args: dict[str, Any]
     result: Any
     groups: set[Any] = field(default_factory=set)
+    # traces that were this execution (a repeated call with the same answer): evidence only for
+    # what a repeat shows (the same call gives a list as long), never for a value's support
+    count: int = 1
     _rows: dict[str, list[dict[str, Any]]] | None = None
     _maps: Maps | None = None  # the maps the cached rows were flattened with
 
@@ -61,6 +64,8 @@ def index_executions(
         ex = per_tool.get(key)
         if ex is None:
             ex = per_tool[key] = Execution(args, result)
+        else:
+            ex.count += 1
         if group_of is not None:
             ex.groups.add(group_of(t))
     return {tool: list(ex.values()) for tool, ex in sorted(index.items())}

@@ -1,0 +1,190 @@
+"""A list's size against its call (the wide vocabulary's ``collection`` forms ``len_by_args``,
+``len_eq_arg``, ``len_eq_argnum``, ``echo_list``, ``same_width``): each learned only where clean
+traffic supports it, each firing on the list cut short, none in the paper's vocabulary."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from outcome_monitor import Registry, learn
+from outcome_monitor.checking.collection_rules import call_key, number_after
+from outcome_monitor.registry_format import schema
+
+SIZE_FORMS = {"len_by_args", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"}
+
+
+def _forms(reg: Registry, tool: str) -> dict[str, dict[str, Any]]:
+    return {r.params["form"]: r.params for r in reg.rules_for(tool) if r.cls == "collection"}
+
+
+def _fires(reg: Registry, tool: str, args: dict[str, Any], result: Any, form: str) -> bool:
+    return any(
+        v.rule_class == "collection" and f":{form}" in v.rule_id for v in reg.check(tool, args, result)
+    )
+
+
+# ---- the same call gives a list as long
+
+
+def _channels(repeats: int, members: dict[str, int]) -> list[dict[str, Any]]:
+    """get_members per channel, each channel asked ``repeats`` times (the same answer)."""
+    rows = []
+    for name, n in members.items():
+        result = [f"user{i}" for i in range(n)]
+        rows += [{"tool": "get_members", "arguments": {"channel": name}, "result": result}] * repeats
+    return rows
+
+
+def test_a_repeated_call_keeps_its_length_and_a_new_call_is_not_judged():
+    reg = learn(_channels(3, {"general": 5, "random": 3, "dev": 7, "ops": 2}))
+    assert _forms(reg, "get_members")["len_by_args"]["lengths"][call_key({"channel": "dev"})] == 7
+    cut = ["user0", "user1", "user2"]
+    assert _fires(reg, "get_members", {"channel": "dev"}, cut, "len_by_args")
+    assert _fires(reg, "get_members", {"channel": "dev"}, [], "len_by_args")
+    assert not _fires(reg, "get_members", {"channel": "random"}, cut, "len_by_args")  # as recorded
+    assert not _fires(reg, "get_members", {"channel": "new"}, cut, "len_by_args")  # never recorded
+    again = learn(_channels(3, {"general": 5, "random": 3, "dev": 7, "ops": 2}))
+    assert again.to_json() == reg.to_json()  # no order, hash or clock in the table
+
+
+def test_no_same_call_rule_where_a_repeat_changed_or_repeats_are_few():
+    rows = _channels(3, {"general": 5, "random": 3, "dev": 7, "ops": 2})
+    changed = rows + [{"tool": "get_members", "arguments": {"channel": "dev"}, "result": ["a"] * 8}]
+    assert "len_by_args" not in _forms(learn(changed), "get_members")  # the world changes
+    few = _channels(2, {"general": 5, "random": 3, "dev": 7})  # 3 repeats, under the coincidence floor
+    assert "len_by_args" not in _forms(learn(few), "get_members")
+    alone = _channels(20, {"general": 5})  # one call repeated: a constant length needs a constant's support
+    assert "len_by_args" not in _forms(learn(alone), "get_members")
+
+
+# ---- a limit always reached, a number in a query, a list echoed
+
+
+def _query(rng: random.Random, limit: int | None) -> dict[str, Any]:
+    n = limit if limit is not None else rng.randint(1, 9)
+    tail = f" ORDER BY price DESC LIMIT {limit}" if limit is not None else ""
+    return {
+        "tool": "read_query",
+        "arguments": {"query": f"SELECT id, price FROM products WHERE price > {rng.randint(1, 99)}{tail}"},
+        "result": [{"id": rng.randrange(10**6), "price": round(rng.uniform(1, 99), 2)} for _ in range(n)],
+    }
+
+
+def test_a_list_as_long_as_the_number_after_limit():
+    rng = random.Random(1)
+    rows = [_query(rng, rng.randint(1, 8)) for _ in range(20)] + [_query(rng, None) for _ in range(10)]
+    reg = learn(rows)
+    assert _forms(reg, "read_query")["len_eq_argnum"]["word"] == "limit"
+    args = {"query": "SELECT id, price FROM products WHERE price > 5 ORDER BY price DESC LIMIT 4"}
+    four = [{"id": i, "price": 10.0 + i} for i in range(4)]
+    assert not _fires(reg, "read_query", args, four, "len_eq_argnum")
+    assert _fires(reg, "read_query", args, four[:2], "len_eq_argnum")
+    no_limit = {"query": "SELECT id, price FROM products WHERE price > 5"}
+    assert not _fires(reg, "read_query", no_limit, four[:2], "len_eq_argnum")
+    # one clean query that gave fewer rows than its limit: no such rule
+    short = _query(rng, 6)
+    short["result"] = short["result"][:3]
+    assert "len_eq_argnum" not in _forms(learn(rows + [short]), "read_query")
+
+
+def test_number_after_a_word_only_where_it_is_said_once():
+    assert number_after("select * from t LIMIT 7", "limit") == 7
+    assert number_after("limit 3 union select 1 limit 4", "limit") is None
+    assert number_after("select * from t", "limit") is None
+    assert number_after(7, "limit") is None
+
+
+def _log(rng: random.Random, max_count: int, since: bool) -> dict[str, Any]:
+    n = rng.randint(0, max_count) if since else max_count
+    args: dict[str, Any] = {"repo": "r", "max_count": max_count} | ({"since": "2025-01-01"} if since else {})
+    return {
+        "tool": "log",
+        "arguments": args,
+        "result": {"entries": [{"sha": f"{rng.getrandbits(64):016x}"} for _ in range(n)]},
+    }
+
+
+def test_a_limit_reached_on_the_calls_without_a_filter():
+    rng = random.Random(2)
+    rows = [_log(rng, rng.randint(2, 12), since=i % 3 == 0) for i in range(40)]
+    params = _forms(learn(rows), "log")["len_eq_arg"]
+    assert params["arg"] == "max_count" and params["when"] == ["max_count", "repo"]
+    reg = learn(rows)
+    full = _log(rng, 6, since=False)
+    assert not _fires(reg, "log", full["arguments"], full["result"], "len_eq_arg")
+    cut = {"entries": full["result"]["entries"][:3]}
+    assert _fires(reg, "log", full["arguments"], cut, "len_eq_arg")
+    assert not _fires(reg, "log", {**full["arguments"], "since": "2025-02-01"}, cut, "len_eq_arg")
+
+
+def test_a_list_argument_echoed_element_by_element():
+    rng = random.Random(3)
+    rows = []
+    for _ in range(12):
+        numbers = [rng.randint(1, 999) for _ in range(rng.randint(1, 7))]
+        rows.append(
+            {
+                "tool": "sum",
+                "arguments": {"numbers": numbers},
+                "result": {"numbers": [float(x) for x in numbers], "result": str(sum(numbers))},
+            }
+        )
+    reg = learn(rows)
+    assert _forms(reg, "sum")["echo_list"]["arg"] == "numbers"
+    args = {"numbers": [4, 5, 6]}
+    assert not _fires(reg, "sum", args, {"numbers": [4.0, 5.0, 6.0], "result": "15"}, "echo_list")
+    assert _fires(reg, "sum", args, {"numbers": [4.0, 5.0], "result": "15"}, "echo_list")
+    assert _fires(reg, "sum", args, {"numbers": [4.0, -5.0, 6.0], "result": "15"}, "echo_list")
+    assert _fires(reg, "sum", args, {"numbers": [4.0, "5.0", 6.0], "result": "15"}, "echo_list")
+    # one clean result that sorted its numbers: the list is not an echo
+    rows.append(
+        {"tool": "sum", "arguments": {"numbers": [3, 1]}, "result": {"numbers": [1.0, 3.0], "result": "4"}}
+    )
+    assert "echo_list" not in _forms(learn(rows), "sum")
+
+
+def test_rows_of_one_width():
+    rng = random.Random(4)
+    rows = []
+    for i in range(5):
+        width = rng.randint(2, 5)
+        table = [[f"h{j}" for j in range(width)]] + [
+            [rng.randint(0, 99) for _ in range(width)] for _ in range(6)
+        ]
+        rows.append({"tool": "read_sheet", "arguments": {"sheet": f"s{i}"}, "result": {"rows": table}})
+    reg = learn(rows)
+    assert "same_width" in _forms(reg, "read_sheet")
+    table = [["a", "b", "c"], [1, 2, 3], [4, 5, 6]]
+    assert not _fires(reg, "read_sheet", {"sheet": "x"}, {"rows": table}, "same_width")
+    assert _fires(reg, "read_sheet", {"sheet": "x"}, {"rows": [*table[:2], [4, 5]]}, "same_width")
+    ragged = rows + [
+        {"tool": "read_sheet", "arguments": {"sheet": "z"}, "result": {"rows": [["a", "b"], [1]]}}
+    ]
+    assert "same_width" not in _forms(learn(ragged), "read_sheet")
+
+
+# ---- only the wide vocabulary, in the registry's format
+
+
+def test_the_paper_vocabulary_learns_none_of_them_and_the_wide_registry_is_valid():
+    rng = random.Random(5)
+    rows = _channels(3, {"general": 5, "random": 3, "dev": 7, "ops": 2})
+    rows += [_query(rng, rng.randint(1, 8)) for _ in range(20)]
+    rows += [_log(rng, rng.randint(2, 12), since=i % 3 == 0) for i in range(40)]
+    paper = learn(rows, vocabulary="paper")
+    assert not [
+        r for r in paper.rules_for("get_members") + paper.rules_for("read_query") if r.cls == "collection"
+    ]
+    wide = learn(rows)
+    got = {r.params["form"] for t in wide.tools() for r in wide.rules_for(t) if r.cls == "collection"}
+    assert {"len_by_args", "len_eq_argnum", "len_eq_arg"} <= got
+    again = Registry.from_json(json.loads(json.dumps(wide.to_json())))
+    args = {"channel": "dev"}
+    assert [v.rule_id for v in again.check("get_members", args, [])] == [
+        v.rule_id for v in wide.check("get_members", args, [])
+    ]
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.Draft202012Validator(schema()).validate(wide.to_json())
