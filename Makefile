@@ -118,7 +118,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # 6-8 minutes: the proxy in front of 11 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # about 5 minutes: the proxy in front of 11 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
