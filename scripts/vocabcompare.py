@@ -40,7 +40,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         metavar="N",
-        help=f"print N missed results of each class below {TARGET:.0%} flagged with the wide vocabulary",
+        # argparse formats help with %: the percent sign doubled
+        help=f"print N missed results of each class below {100 * TARGET:.0f}%% flagged with the wide vocabulary",
     )
 
 
