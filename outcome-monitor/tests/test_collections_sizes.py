@@ -188,3 +188,61 @@ def test_the_paper_vocabulary_learns_none_of_them_and_the_wide_registry_is_valid
     ]
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.Draft202012Validator(schema()).validate(wide.to_json())
+
+
+# ---- the same entry, the same record: a list as long
+
+
+def _fleet(rng: random.Random) -> dict[str, int]:
+    return {f"Company {c}": rng.randint(1, 4) for c in "ABCDEFGH"}
+
+
+def test_an_entry_of_a_map_keeps_its_list_length():
+    rng = random.Random(6)
+    fleet = _fleet(rng)
+    rows = []
+    for _ in range(12):
+        asked = rng.sample(sorted(fleet), rng.randint(1, 3))
+        result = {c: [f"type{j}" for j in range(fleet[c])] for c in asked}
+        rows.append({"tool": "car_types", "arguments": {"company": asked}, "result": result})
+    reg = learn(rows)
+    assert _forms(reg, "car_types")["len_by_key"]["lengths"] == {
+        c: n for c, n in fleet.items() if any(c in r["result"] for r in rows)
+    }
+    c = max((c for c in fleet if fleet[c] >= 2 and any(c in r["result"] for r in rows)), default=None)
+    assert c is not None
+    whole = {c: [f"type{j}" for j in range(fleet[c])]}
+    assert not _fires(reg, "car_types", {"company": [c]}, whole, "len_by_key")
+    assert _fires(reg, "car_types", {"company": [c]}, {c: whole[c][:1]}, "len_by_key")
+    assert not _fires(reg, "car_types", {"company": ["Nobody"]}, {"Nobody": []}, "len_by_key")
+    # one entry that held another length once: the entries do not keep their lengths
+    rows.append({"tool": "car_types", "arguments": {"company": [c]}, "result": {c: ["x"] * (fleet[c] + 1)}})
+    assert "len_by_key" not in _forms(learn(rows), "car_types")
+
+
+def _mailbox(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    return [
+        {"id_": str(i), "subject": f"s{i}", "recipients": [f"r{j}@x.org" for j in range(1 + i % 3)]}
+        for i in range(n)
+    ]
+
+
+def test_a_record_keeps_its_nested_list_length_by_its_id():
+    rng = random.Random(7)
+    rows = [
+        {"tool": "sent", "arguments": {"folder": f"f{k}"}, "result": _mailbox(rng, n)}
+        for k, n in enumerate((6, 7, 8, 6))
+    ]
+    reg = learn(rows)
+    rule = next(r for r in reg.rules_for("sent") if r.params.get("form") == "len_by_id")
+    assert rule.params["key"] == "id_" and rule.params["lengths"]["5"] == 3
+    box = _mailbox(rng, 6)
+    assert not _fires(reg, "sent", {"folder": "new"}, box, "len_by_id")
+    box[5]["recipients"] = box[5]["recipients"][:1]
+    assert _fires(reg, "sent", {"folder": "new"}, box, "len_by_id")
+    # a record met once: nothing to compare
+    assert not _fires(
+        reg, "sent", {"folder": "new"}, [{"id_": "99", "subject": "s", "recipients": []}], "len_by_id"
+    )
+    # too few meetings again (two results): no rule
+    assert "len_by_id" not in _forms(learn(rows[:2]), "sent")

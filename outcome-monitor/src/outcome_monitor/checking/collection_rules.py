@@ -20,6 +20,10 @@ Forms (``params["form"]``), each over one list or map field of a context element
   ``each(list[*].k)`` (``subset``: among them): an entity swapped for another fires;
 * ``len_by_args``: the same call (the same arguments) gives a list as long as it did in the
   recording: ``lengths`` maps each recorded call (``call_key``) to its length;
+* ``len_by_key``: each entry of a map keyed by names (a list per company) holds a list as long as
+  the same entry did in the recording: ``lengths`` maps each entry's key to its length;
+* ``len_by_id``: a list inside a record (an e-mail's recipients) holds as many elements as it did
+  for the same record, known by its identifier ``key``, in the recording;
 * ``len_eq_arg``: as long as the integer argument ``arg`` asks (a ``limit`` always reached; with
   ``when``, only on calls made with exactly those arguments), or as long as the list argument
   ``arg`` (one answer per id asked);
@@ -55,7 +59,9 @@ _KIND = {
 
 # ---- sizes against the call: len_by_args, len_eq_arg, len_eq_argnum, echo_list, same_width
 
-SIZE_FORMS = frozenset({"len_by_args", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"})
+SIZE_FORMS = frozenset(
+    {"len_by_args", "len_by_id", "len_by_key", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"}
+)
 # a word and the number after it in a string argument: "LIMIT 7", "top=5", "max: 20"
 _WORD_NUMBER = re.compile(r"\b([A-Za-z_]+)\s*[=:]?\s*(\d{1,6})\b")
 
@@ -94,6 +100,31 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
             return (len(v),) if n is not None and len(v) != n else None
 
         return check_same_call
+    if form == "len_by_key":
+        by_key = dict(p["lengths"])
+
+        def check_entries(vals: Values, args: Values) -> Verdict:
+            v = vals.get(f, MISSING)
+            if not isinstance(v, dict):
+                return None
+            for k, e in v.items():
+                n = by_key.get(str(k))
+                if n is not None and isinstance(e, list) and len(e) != n:
+                    return ({str(k): len(e)},)
+            return None
+
+        return check_entries
+    if form == "len_by_id":
+        by_id, key = dict(p["lengths"]), str(p["key"])
+
+        def check_record(vals: Values, args: Values) -> Verdict:
+            v, rid = vals.get(f, MISSING), vals.get(key, MISSING)
+            if not isinstance(v, list) or not isinstance(rid, (str, int)) or isinstance(rid, bool):
+                return None
+            n = by_id.get(str(rid))
+            return (len(v),) if n is not None and len(v) != n else None
+
+        return check_record
     if form == "len_eq_arg":
         arg = str(p["arg"])
         when = frozenset(p["when"]) if "when" in p else None
@@ -150,6 +181,10 @@ def size_expected(p: Mapping[str, Any]) -> str:
     form = p["form"]
     if form == "len_by_args":
         return "as many elements as the same call gave"
+    if form == "len_by_key":
+        return "each entry as long as it was"
+    if form == "len_by_id":
+        return f"as many elements as the same {p['key']} had"
     if form == "len_eq_arg":
         return f"as many elements as arg.{p['arg']}"
     if form == "len_eq_argnum":
@@ -166,6 +201,13 @@ def size_sentence(a: str, p: Mapping[str, Any]) -> str:
             f"{a} must hold as many elements as the same call (the same arguments) gave in the recording "
             "(every repeated clean call did)"
         )
+    if form == "len_by_id":
+        return (
+            f"{a} must hold as many elements as it did for the same {p['key']} in the recording "
+            "(every record met again did)"
+        )
+    if form == "len_by_key":
+        return f"each entry of {a} must hold as many elements as the same entry did in the recording (every entry met again did)"
     if form == "len_eq_arg":
         when = f" when called with {', '.join(p['when'])} alone" if "when" in p else ""
         return f"{a} must hold as many elements as the argument {p['arg']} asks{when} (as every clean result did)"

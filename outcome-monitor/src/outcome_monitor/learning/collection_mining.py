@@ -13,7 +13,10 @@ Sizes against the call need support of their own (calls and rows, not distinct l
   executions or more, with ``min_distinct_eq`` distinct sizes (a limit always reached, never one
   that happened to be the same number every time);
 * ``same_width``: rows given as lists, of one width within each clean list, over
-  ``min_distinct_eq`` lists whose rows beyond the first add up to the coincidence floor twice.
+  ``min_distinct_eq`` lists whose rows beyond the first add up to the coincidence floor twice;
+* ``len_by_key``: a map's entry met again in another clean result held a list as long, over
+  ``min_presence`` meetings again of ``min_distinct_eq`` distinct entries; ``len_by_id``: the same
+  for a list inside the records of a list, the record known by an identifier unique in its list.
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ def mine_collections(
     found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
     # the same call gives a list as long (the repeats of the recording showed it)
     found.extend((ROOT, f, p, s) for f, (p, s) in same_call_lengths(executions, th))
+    # ...and the same record (by its id) a nested list as long
+    found.extend((context, f, p, s) for context, f, (p, s) in record_lengths(executions, th))
     for (context, f), seen in sorted(_values_at(executions).items()):
         distinct = {repr(v) for v, _ in seen}
         lists = [(v, a) for v, a in seen if type(v) is list]
@@ -75,6 +80,8 @@ def mine_collections(
             # sizes against the call and rows' widths: their own support (calls, rows), not distinct lists
             found.extend((context, f, p, s) for p, s in arg_sizes(lists, th))
             found.extend((context, f, p, s) for p, s in row_width([v for v, _ in lists], th))
+        elif all(type(v) is dict for v, _ in seen):
+            found.extend((context, f, p, s) for p, s in entry_lengths([v for v, _ in seen], th))
         if len(seen) < th.min_presence or len(distinct) < th.min_presence:
             elements = [e for v, _ in lists for e in v]
             if (
@@ -222,7 +229,9 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
     """Identifiers that never repeat within a clean list, per key over the lists whose every row
     holds it (the rows of one SQL tool differ in columns from query to query): id-like strings, or
     integers under an id's name (prices and counts differ within a short list by chance as often as
-    not). The lists holding the key must show it on their own: 3 lists, log2(n!) to the floor."""
+    not), or other strings (names) where lists drawn at random from the column's values would have
+    repeated one by now (``_expected_repeats``: a repeat-free sample below a 1% chance). The lists
+    holding the key must show it on their own: 3 lists, log2(n!) to the floor."""
     out: list[Found] = []
     keys = sorted({k for v in multi for k in set.intersection(*(set(e) for e in v))})
     for k in keys:
@@ -232,11 +241,30 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
             continue
         flat = [x for c in columns for x in c]
         id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
-        if all((type(x) is int and id_name) or id_like(x) for x in flat) and all(
-            len(set(c)) == len(c) for c in columns
-        ):
+        if not all(type(x) in (str, int) for x in flat) or not all(len(set(c)) == len(c) for c in columns):
+            continue
+        if all((type(x) is int and id_name) or id_like(x) for x in flat):
+            out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
+        elif all(type(x) is str for x in flat) and math.exp(-_expected_repeats(columns)) < 1 - th.confidence:
+            # names that would have met twice in some list by now, were they drawn from their pool
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
     return out
+
+
+def _expected_repeats(columns: list[list[Any]]) -> float:
+    """How many pairs within one list would have been equal, had each list drawn its values at
+    random from the values the column takes: the pool estimated with Chao1 (the distinct values
+    seen, plus those seen once squared over twice those seen twice: a pool larger than what was
+    seen makes a repeat rarer). A list of n values holds n(n - 1)/2 pairs, each equal with
+    chance 1 / pool; no repeat at all has chance exp(-expected) (Poisson)."""
+    counts: dict[Any, int] = {}
+    for c in columns:
+        for x in c:
+            counts[x] = counts.get(x, 0) + 1
+    f1 = sum(1 for n in counts.values() if n == 1)
+    f2 = sum(1 for n in counts.values() if n == 2)
+    pool = len(counts) + (f1 * f1 / (2 * f2) if f2 else f1 * (f1 - 1) / 2)
+    return sum(len(c) * (len(c) - 1) / 2 for c in columns) / max(pool, 1.0)
 
 
 def _echo_sets(
@@ -332,6 +360,80 @@ def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT)
             support = {"n": sum(len(s) for s in per_call.values()), "repeats": repeats, "calls": repeated}
             out.append((f, ({"form": "len_by_args", "lengths": dict(sorted(lengths.items()))}, support)))
     return out
+
+
+def entry_lengths(maps: list[dict[str, Any]], th: Thresholds = DEFAULT) -> list[Found]:
+    """A map keyed by names whose entries are lists (fuel options per rental company): the same
+    entry, met again in another clean result, held a list as long every time; over ``min_presence``
+    meetings again of ``min_distinct_eq`` distinct entries or more, each entry keeps its length."""
+    seen: dict[str, set[int]] = {}
+    for m in maps:
+        if not m or not all(type(v) is list for v in m.values()):
+            return []
+        for k, v in m.items():
+            seen.setdefault(str(k), set()).add(len(v))
+    met: dict[str, int] = {}
+    for m in maps:  # one per distinct execution (another call that gave the same map counts)
+        for k in m:
+            met[str(k)] = met.get(str(k), 0) + 1
+    again = sum(n - 1 for n in met.values())
+    repeated = sum(1 for n in met.values() if n > 1)
+    if len(seen) > MAX_CALLS or any(len(ns) != 1 for ns in seen.values()):
+        return []
+    if again < th.min_presence or repeated < th.min_distinct_eq:
+        return []
+    lengths = {k: next(iter(ns)) for k, ns in sorted(seen.items())}
+    return [
+        ({"form": "len_by_key", "lengths": lengths}, {"n": len(maps), "repeats": again, "entries": repeated})
+    ]
+
+
+def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) -> list[tuple[str, str, Found]]:
+    """(context, field, found) of each list inside records of a list (an e-mail's recipients) whose
+    length the same record, by its identifier, kept every time it was met again in another clean
+    result: over ``min_presence`` meetings again of ``min_distinct_eq`` distinct records or more."""
+    # (context, field, id key) -> id -> (lengths seen, distinct executions met in)
+    found: dict[tuple[str, str, str], dict[str, tuple[set[int], int]]] = {}
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            if not context.endswith("[*]"):
+                continue
+            ids = [k for k in rows[0] if _record_id(k, rows[0][k])] if rows else []
+            for k in ids:
+                if not all(_record_id(k, r.get(k)) for r in rows) or len({r[k] for r in rows}) != len(rows):
+                    continue
+                for r in rows:
+                    for f, v in r.items():
+                        if type(v) is not list or f.startswith(("#", ARG)) or "(" in f:
+                            continue
+                        per_id = found.setdefault((context, f, k), {})
+                        lens, met = per_id.get(str(r[k]), (set(), 0))
+                        per_id[str(r[k])] = (lens | {len(v)}, met + 1)
+    best: dict[tuple[str, str], tuple[int, str, dict[str, int]]] = {}
+    for (context, f, k), per_id in found.items():
+        if len(per_id) > MAX_CALLS or any(len(lens) != 1 for lens, _ in per_id.values()):
+            continue
+        again = sum(met - 1 for _, met in per_id.values())
+        repeated = sum(1 for _, met in per_id.values() if met > 1)
+        if again < th.min_presence or repeated < th.min_distinct_eq:
+            continue
+        lengths = {i: next(iter(lens)) for i, (lens, _) in sorted(per_id.items())}
+        if again > best.get((context, f), (0, "", {}))[0]:
+            best[(context, f)] = (again, k, lengths)
+    return [
+        (
+            context,
+            f,
+            ({"form": "len_by_id", "key": k, "lengths": lengths}, {"n": len(lengths), "repeats": again}),
+        )
+        for (context, f), (again, k, lengths) in sorted(best.items())
+    ]
+
+
+def _record_id(key: str, v: Any) -> bool:
+    return (type(v) is str and id_like(v)) or (
+        type(v) is int and (key == "id" or key.endswith(("_id", "Id", "ID", "id_")))
+    )
 
 
 def arg_sizes(lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds = DEFAULT) -> list[Found]:
