@@ -246,3 +246,36 @@ def test_a_record_keeps_its_nested_list_length_by_its_id():
     )
     # too few meetings again (two results): no rule
     assert "len_by_id" not in _forms(learn(rows[:2]), "sent")
+
+
+# ---- names that never repeat within a list, where chance would have repeated one
+
+
+def _teams(rng: random.Random, pool: list[str], sizes: list[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "tool": "list_members",
+            "arguments": {"team": f"t{i}"},
+            "result": [{"name": x, "score": rng.randint(0, 9)} for x in rng.sample(pool, n)],
+        }
+        for i, n in enumerate(sizes)
+    ]
+
+
+def test_names_unique_only_where_chance_would_have_repeated_one():
+    rng = random.Random(8)
+    small = [f"Person {c}" for c in "ABCDEFGHIJKL"]  # 12 names, lists of 6: a repeat by chance was due
+    rows = _teams(rng, small, [6, 5, 7, 6, 6, 5, 7, 6])
+    reg = learn(rows)
+    assert any(r.params == {"form": "unique", "key": "name"} for r in reg.rules_for("list_members"))
+    dup = [
+        {"name": "Person A", "score": 1},
+        {"name": "Person B", "score": 2},
+        {"name": "Person A", "score": 3},
+    ]
+    assert any("unique(name)" in v.rule_id for v in reg.check("list_members", {"team": "x"}, dup))
+    # names from a pool far larger than the lists: no repeat was due, so none is promised
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    large = [f"Person {a.upper()}{b}{c}" for a in letters for b in letters for c in letters[:8]]
+    rows = _teams(rng, large, [3, 4, 3, 4, 3, 4, 3, 4])
+    assert not any(r.params.get("key") == "name" for r in learn(rows).rules_for("list_members"))
