@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from outcome_monitor import Monitor, learn
-from outcome_monitor.text.views import FAIL, apply_view, flat_table, infer_root_view
+from outcome_monitor.text.views import FAIL, apply_view, flat_table, header_rows, infer_root_view
 
 _NAMES = ["Classic Monitor", "Eco Camera", "Compact Drill", "Red Fan", "Ultra Tent", "Mini Speaker"]
 
@@ -70,3 +70,44 @@ def test_one_block_alone_reads_as_a_list_of_one_where_no_match_was_seen_too():
     assert type(lone) is dict and [results[-1]] in lone.values()
     # a lone value of another shape is not read as a match
     assert not (infer_root_view([*results, [], "text"]) or {}).get("many")
+
+
+def test_rows_under_a_header_row_read_as_objects():
+    rng = random.Random(3)
+
+    def sheet(rows: int) -> list[list[Any]]:
+        cells = _cells(rng, rows, header=True)
+        return [cells[i : i + 4] for i in range(0, len(cells), 4)]
+
+    assert header_rows(sheet(3))[0].keys() == {"id", "name", "qty", "price"}
+    assert header_rows([["id", "id"], [1, 2]]) is FAIL  # a header names each column once
+    assert header_rows([[1, 2], [3, 4]]) is FAIL
+    calls = [
+        {"tool": "read_sheet", "arguments": {"n": k}, "result": {"result": sheet(k)}} for k in range(2, 40)
+    ]
+    reg = learn(calls[::2])
+    assert reg.meta["views"]["read_sheet"]["fields"]["result"].get("header")
+    assert not any(Monitor(reg).annotate(c["tool"], c["arguments"], c["result"]).fired for c in calls[1::2])
+    table = sheet(5)
+    table[2] = [*table[2][:2], str(table[2][2]), table[2][3]]  # a count become text
+    assert Monitor(reg).annotate("read_sheet", {"n": 99}, {"result": table}).fired
+    table = sheet(5)
+    table[3] = table[3][:3]  # a cell dropped: the row no longer as wide as its header
+    assert Monitor(reg).annotate("read_sheet", {"n": 99}, {"result": table}).fired
+
+
+def test_text_cells_alone_split_where_columns_keep_their_look():
+    cells = ["team", "lead", "ops", "Grace", "sales", "Hugo", "dev", "Keiko"]
+    assert flat_table(cells) == [
+        {"team": "ops", "lead": "Grace"},
+        {"team": "sales", "lead": "Hugo"},
+        {"team": "dev", "lead": "Keiko"},
+    ]
+    assert flat_table(["team", "lead", "ops", "Grace", "Hugo", "sales", "dev", "Keiko"]) is FAIL
+    # rows of numbers alone under a header stay lists (a collection, not records)
+    assert header_rows([["a", "b"], [1, 2]]) != FAIL
+    rows = [
+        {"tool": "t", "arguments": {"i": i}, "result": [["a", "b"], [i, i + 1], [i + 2, i + 3]]}
+        for i in range(20)
+    ]
+    assert not (learn(rows).meta.get("views") or {}).get("t", {}).get("header")

@@ -30,22 +30,30 @@ from typing import Any
 from outcome_monitor.text.parse import parse_text
 from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
 from outcome_monitor.text.pyrepr import read_repr
-from outcome_monitor.text.sqlnames import select_names
+from outcome_monitor.text.tables import (
+    FAIL,
+    HEADER,
+    MAX_TUPLE,
+    MIN_DISTINCT,
+    POS,
+    columns_arg,
+    flat_table,
+    headed,
+    header_rows,
+    many_key,
+    name_rows,
+    one_or_many,
+    tabular,
+)
 
 View = dict[str, Any]
-FAIL: Any = type("Fail", (), {"__repr__": lambda self: "<unreadable>"})()
-MIN_DISTINCT = 3  # a view is learned from at least this many distinct values at its place
 MIN_BOOLEAN_ROWS = 7
-MAX_TUPLE = 30
 MAX_TEXT = 200_000  # longer text stays text: parsing it costs more than it tells
-POS = "pos"
 WRAP = "items"
-WRAP_MANY = "matches"
 ENTRIES = "entries"  # the records of ``Key: value`` lines that repeat together
 
 _NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 _LEADING_ZERO = re.compile(r"^\s*[-+]?0\d")
-_HEADER = re.compile(r"^[A-Za-z_#][\w .#()/-]{0,30}$")
 _KV = re.compile(r"^\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\s*(.*?)\s*$")
 
 
@@ -120,7 +128,7 @@ def _csv(s: str) -> Any:
         header = [h.strip() for h in rows[0]]
         if delim == "|":  # markdown tables: | a | b |
             header = [h for h in header if h]
-        if len(set(header)) != len(header) or not all(_HEADER.match(h) for h in header):
+        if len(set(header)) != len(header) or not all(HEADER.match(h) for h in header):
             continue
         body = []
         for row in rows[1:]:
@@ -248,6 +256,13 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 fields[k] = sub
         return {"fields": fields} if fields else None
     if kinds == {list}:
+        if headed(vs):
+            rows = [header_rows(v) for v in vs]
+            view = {"header": True}
+            then = infer_view(rows, depth + 1)
+            if then is not None:
+                view["then"] = then
+            return view
         width = {len(v) for v in vs}
         if len(width) == 1 and 2 <= (n := width.pop()) <= MAX_TUPLE and _heterogeneous(vs, n):
             positions = {}
@@ -285,7 +300,7 @@ def infer_root_view(
     rules of their own (``$.items[*].pos2``) and its length a field, as for a list inside an object.
     With the calls' ``arguments`` (one per result), rows printed as tuples are named by the SQL
     query that selected them (``columns``: the argument; ``named``: the view of the named rows)."""
-    many = _one_or_many(results)
+    many = one_or_many(results)
     if many:
         results = [[r] if r is not None and type(r) is not list else r for r in results]
     view = infer_view(results)
@@ -296,16 +311,16 @@ def infer_root_view(
     ]
     read = [apply_view(view, r) if view is not None else r for r, _ in pairs]
     tables = [flat_table(r) if type(r) is list else FAIL for r in read]
-    if _tabular(read, tables):
+    if tabular(read, tables):
         view = {**(view or {}), "table": True}
         sub = infer_view(tables)
         if sub is not None:
             view["tabled"] = sub
         read = [apply_view(sub, t) for t in tables] if sub is not None else tables
-    arg = _columns_arg(read, [a for _, a in pairs]) if arguments is not None else None
+    arg = columns_arg(read, [a for _, a in pairs]) if arguments is not None else None
     if arg is not None:
         view = {**(view or {}), "columns": arg}
-        named = [_name_rows(r, a, arg) for r, (_, a) in zip(read, pairs, strict=True)]
+        named = [name_rows(r, a, arg) for r, (_, a) in zip(read, pairs, strict=True)]
         sub = infer_view(named)
         if sub is not None:
             view["named"] = sub
@@ -313,137 +328,8 @@ def infer_root_view(
     if read and all(type(r) is list for r in read) and any(r for r in read):
         # one value or a list of them (one block per match) under a key of its own: its length is
         # how many matched, not a size to pool with the lists of other tools
-        view = {**(view or {}), "wrap": _many_key(read) if many else WRAP}
+        view = {**(view or {}), "wrap": many_key(read) if many else WRAP}
     return view
-
-
-MIN_NAMED_QUERIES = 3
-
-
-def _signatures(x: Any) -> Any:
-    if type(x) is dict:
-        return ("object", frozenset(x))
-    return "number" if type(x) in (int, float) else type(x).__name__
-
-
-def _one_or_many(results: Sequence[Any]) -> bool:
-    """Whether a place holds a list of like elements, or one of them alone: a server that sends one
-    content block per match (a row, a cell) sends one block when one matched, and the recording
-    reads one block as its value, several as a list. Each lone value must be shaped like an element
-    of the lists (an object with keys the elements had, a scalar of an element's type), and the
-    recording must hold an empty list there too (no block: nothing matched)."""
-    vs = [r for r in results if r is not None]
-    lists = [r for r in vs if type(r) is list]
-    singles = [r for r in vs if type(r) is not list]
-    if not lists or not singles or not any(lists) or all(lists):
-        # no result of no match in the recording: read as a list, its length would be kept positive
-        # though a search that finds nothing is as clean
-        return False
-    kinds = {_signatures(e) for r in lists for e in r}
-    if any(type(e) is list for r in lists for e in r):
-        return False
-    for x in singles:
-        sig = _signatures(x)
-        if type(x) is dict:
-            if not any(type(k) is tuple and k[0] == "object" and sig[1] <= k[1] for k in kinds):
-                return False
-        elif sig not in kinds:
-            return False
-    return True
-
-
-def _many_key(read: list[Any]) -> str:
-    """The key a list of one or more matches is read under: named for its elements' fields
-    (``matches_cell_value``), so tools of other matches keep lengths of their own."""
-    keys = sorted({str(k) for r in read for e in r if type(e) is dict for k in e})
-    name = "_".join(re.sub(r"\W+", "", k) for k in keys)[:40]
-    return f"{WRAP_MANY}_{name}" if name else WRAP_MANY
-
-
-def flat_table(cells: list[Any]) -> Any:
-    """A flat list of cells (one content block per cell) read as rows: the smallest row width ``k``
-    (2 to ``MAX_TUPLE``) that splits it into rows whose every column holds one kind (a ``None`` cell
-    any), with a first row of distinct names (the header) naming the columns when the body is not
-    all text, else positions (``pos0``, ...). A list too short for two rows is one row. ``FAIL``
-    when no width fits (a cell dropped, a number become text): the list stays as it was."""
-    n = len(cells)
-    if not n or any(type(c) in (list, dict) for c in cells):
-        return FAIL
-    for k in range(2, min(MAX_TUPLE, n // 2) + 1):
-        if n % k:
-            continue
-        rows = [cells[i : i + k] for i in range(0, n, k)]
-        head = rows[0]
-        header = all(type(h) is str and _HEADER.match(h) for h in head) and len(set(head)) == k
-        body = rows[1:] if header else rows
-        kinds = [{_signatures(r[i]) for r in body if r[i] is not None} for i in range(k)]
-        if any(len(c) > 1 for c in kinds) or all(c <= {"str"} for c in kinds):
-            continue  # one column of two kinds; or all text, whose width nothing says
-        names = head if header else [f"{POS}{i}" for i in range(k)]
-        return [dict(zip(names, r, strict=True)) for r in body]
-    if n <= MAX_TUPLE and any(type(c) is not str for c in cells if c is not None):
-        return [{f"{POS}{i}": c for i, c in enumerate(cells)}]
-    return FAIL
-
-
-def _tabular(read: list[Any], tables: list[Any]) -> bool:
-    """Every result a flat list read as a table, at least ``MIN_DISTINCT`` of them of two rows or
-    more (a width seen repeating, not a single row taken for one). A list of text cells alone, whose
-    width nothing says, leaves the place unread: its rows could not be told from a broken table."""
-    if not read or any(t is FAIL for t in tables):
-        return False
-    wide = {
-        json.dumps(r, sort_keys=True)
-        for r, t in zip(read, tables, strict=True)
-        if t is not FAIL and len(t) >= 2
-    }
-    return len(wide) >= MIN_DISTINCT
-
-
-def _columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> str | None:
-    """The string argument whose SQL select list names the columns of every row of the tuple rows
-    every clean result held, as wide as its list, in at least ``MIN_NAMED_QUERIES`` distinct queries
-    (a query naming no column, ``SELECT *``, leaves its rows named by position). None otherwise."""
-    if not read or not all(type(r) is list and all(type(row) is list for row in r) for r in read):
-        return None
-    if not any(r for r in read):
-        return None
-    best: tuple[int, str] | None = None
-    names = sorted({k for a in arguments if a for k, v in a.items() if type(v) is str})
-    for name in names:
-        queries: set[str] = set()
-        for r, a in zip(read, arguments, strict=True):
-            q = a.get(name) if a else None
-            cols = select_names(q) if type(q) is str else None
-            if cols is None:
-                continue
-            if any(len(row) != len(cols) for row in r):
-                break  # the query does not say the rows' width: not what names them
-            if r:
-                queries.add(q)  # type: ignore[arg-type]
-        else:
-            if len(queries) >= MIN_NAMED_QUERIES and (best is None or len(queries) > best[0]):
-                best = (len(queries), name)
-    return best[1] if best is not None else None
-
-
-def _name_rows(value: Any, args: Mapping[str, Any] | None, arg: str) -> Any:
-    """Rows (lists) as objects keyed by the columns the query in ``args[arg]`` names; by position
-    (``pos0``, ...) when it names none. A row of another width than the query names stays a list,
-    so the type rule of the rows speaks to it (a column dropped)."""
-    if type(value) is not list:
-        return value
-    q = args.get(arg) if args else None
-    cols = select_names(q) if type(q) is str else None
-    out = []
-    for row in value:
-        if type(row) is list:
-            if cols is None:
-                row = {f"{POS}{i}": e for i, e in enumerate(row)}
-            elif len(row) == len(cols):
-                row = dict(zip(cols, row, strict=True))
-        out.append(row)
-    return out
 
 
 def _codes(values: list[str]) -> bool:
@@ -504,7 +390,7 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
             if table is not FAIL:
                 value = apply_view(view["tabled"], table) if "tabled" in view else table
         if "columns" in view:
-            value = _name_rows(value, args, view["columns"])
+            value = name_rows(value, args, view["columns"])
             if "named" in view:
                 value = apply_view(view["named"], value)
         wrap = view.get("wrap")
@@ -520,6 +406,11 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
             return value
         then = view.get("then")
         return apply_view(then, parsed) if then is not None else parsed
+    if view.get("header"):
+        rows = header_rows(value)
+        if rows is FAIL:
+            return value  # no longer a table under its header: the rows' rules speak to it
+        return apply_view(view["then"], rows) if "then" in view else rows
     if "tuple" in view:
         if type(value) is not list:
             return value
@@ -597,6 +488,9 @@ def describe(view: View, where: str = "$") -> list[str]:
         if "then" in view:
             out.extend(describe(view["then"], where))
         return out
+    if view.get("header"):
+        out.append(f"{where}: rows under a header row, read as objects keyed by its names")
+        out.extend(describe(view["then"], where) if "then" in view else [])
     if "tuple" in view:
         out.append(f"{where}: a list of {view['tuple']} read by position ({POS}0, {POS}1, ...)")
     if "entries" in view:
@@ -608,4 +502,15 @@ def describe(view: View, where: str = "$") -> list[str]:
     return out
 
 
-__all__ = ["FAIL", "PARSERS", "View", "apply_view", "describe", "infer_root_view", "infer_view", "misreads"]
+__all__ = [
+    "FAIL",
+    "PARSERS",
+    "View",
+    "apply_view",
+    "describe",
+    "flat_table",
+    "header_rows",
+    "infer_root_view",
+    "infer_view",
+    "misreads",
+]
