@@ -49,8 +49,7 @@ STUDY_FAULTS = (
 NOTES = {
     "out_of_domain_categorical": "a name replaced in an open list or field: a channel of get_channels (every "
     "clean call returned the same four channels: one distinct execution, no evidence of a closed set), a "
-    'sender or recipient of a transaction ("me" beside IBANs: an open field), a message\'s recipient (it '
-    "echoes the channel asked for, but over 5 clean rows where an echo needs 7), a car type of a company "
+    'sender or recipient of a transaction ("me" beside IBANs: an open field), a car type of a company '
     "(the types pooled over the companies of get_car_types_available close only in folds that saw each type "
     "twice); not observable as outside a set the clean traffic closed",
     "empty_or_truncated_list": "a shorter list where no size contract holds in clean traffic: a list's "

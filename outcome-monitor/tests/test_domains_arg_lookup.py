@@ -86,3 +86,12 @@ def test_the_generated_check_agrees_with_the_lookups_closure():
             want = {r.rule_id for r in rules if r.compile()(result, args) is not None}
             got = {v.rule_id for v in reg.check("wc", args, result) if v.rule_id in ids}
             assert got == want, (mode, t)
+
+
+def test_a_date_that_repeated_per_argument_keys_no_lookup():
+    days = {"basic": "2026-03-30", "gold": "2026-01-10", "silver": "2026-01-21"}
+    rows = [
+        {"tool": "wc", "arguments": {"tier": t}, "result": {"computed_on": d, "n": i}}
+        for i, (t, d) in enumerate(list(days.items()) * 4)
+    ]
+    assert not _lookups(learn(rows))

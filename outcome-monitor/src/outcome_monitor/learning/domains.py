@@ -127,7 +127,8 @@ def _chance(results_per_key: Mapping[Any, list[Any]]) -> float:
 def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
     """A short string of the result that a categorical argument always determined (``wc(mode="w")``
     answers ``type: "words"``): ``relation`` ``lookup`` rules keyed by the argument. Support: at least
-    3 asked values and at most ``max_domain``, none an identifier (an order's status moves with time),
+    3 asked values and at most ``max_domain``, none an identifier (an order's status moves with time)
+    and no result one either (nor a date),
     each asked in ``min_count_per_value`` distinct executions; ``min_pair_samples`` rows; two results
     or more that are not the argument itself (an echo says that); and the chance that the results
     fell into a function of the argument by accident below 1 - confidence."""
@@ -155,7 +156,10 @@ def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Ru
                 and all(len(vs) >= th.min_count_per_value for vs in per_key.values())
                 and sum(len(vs) for vs in per_key.values()) >= th.min_pair_samples
                 and len(results) >= 2
+                # words of a vocabulary on both sides: an identifier or a date (a run's timestamp) is
+                # no category, however often it repeated in a sample
                 and not any(id_like(a) for a in per_key)
+                and not any(id_like(v) for v in results)
                 and any(str(a) != vs[0] for a, vs in per_key.items())
                 and _chance(per_key) < math.log(1 - th.confidence)
             ):

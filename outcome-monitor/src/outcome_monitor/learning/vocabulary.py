@@ -36,6 +36,7 @@ from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import arg_lookups, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.pooled_echo import pooled_echoes
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
@@ -166,6 +167,8 @@ def learn_wide(
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)
     rules.extend(arg_lookups(index, th))
+    # a field that tools of one place echo, each through its own argument (pooled_echo.py)
+    rules.extend(pooled_echoes(index, rules, th))
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
