@@ -79,6 +79,8 @@ _CLASSES = (
     _cls("upper_digit", "A-Z0-9", _UP + _DIG, "capital letter or digit", "capital letters or digits"),
     _cls("alnum", "A-Za-z0-9", _UP + _LOW + _DIG, "letter or digit", "letters or digits"),
     _cls("space", " \\t", " \t", "space", "spaces"),
+    # a sign that differs value to value (a UTC offset, +09:00 and -08:00); never a run's class
+    _cls("sign", "+\\-", "+-", "sign", "signs"),
 )
 _BY_NAME = {c.name: c for c in _CLASSES}
 _LETTERS = frozenset({"upper", "lower", "letter"})
@@ -135,6 +137,8 @@ def _kind(tok: str, level: int) -> str:
         return ("L", "A", "X")[level]
     if c in " \t":
         return "S"
+    if c in "+-":
+        return "=\u00b1"  # one kind: the slot says whether the sign ever differed
     return "=" + c
 
 
@@ -158,6 +162,8 @@ def _columns(values: Sequence[str], level: int) -> tuple[tuple[str, ...], list[l
 def _slot(kind: str, texts: list[str]) -> _Slot | None:
     first = texts[0]
     if kind.startswith("="):
+        if any(t != first for t in texts):
+            return _Slot(None, "sign", 1, 1)  # both signs seen here (only "+" and "-" share a kind)
         return _Slot(first)
     if all(t == first for t in texts) and not any("0" <= ch <= "9" for ch in first):
         return _Slot(first)
