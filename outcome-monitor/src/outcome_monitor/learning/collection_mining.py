@@ -252,19 +252,23 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
 
 
 def _expected_repeats(columns: list[list[Any]]) -> float:
-    """How many pairs within one list would have been equal, had each list drawn its values at
-    random from the values the column takes: the pool estimated with Chao1 (the distinct values
-    seen, plus those seen once squared over twice those seen twice: a pool larger than what was
-    seen makes a repeat rarer). A list of n values holds n(n - 1)/2 pairs, each equal with
-    chance 1 / pool; no repeat at all has chance exp(-expected) (Poisson)."""
+    """How many pairs within one list would have been equal, had the lists drawn their values at
+    random from the values the column takes: each distinct pair of values met within a list is one
+    trial (lists that repeat the same records try nothing new), equal with chance 1 / pool, the
+    pool estimated with Chao1 (the distinct values seen, plus those seen once squared over twice
+    those seen twice: a pool larger than what was seen makes a repeat rarer). No repeat at all has
+    chance exp(-expected) (Poisson)."""
     counts: dict[Any, int] = {}
+    pairs: set[tuple[Any, Any]] = set()
     for c in columns:
         for x in c:
             counts[x] = counts.get(x, 0) + 1
+        ordered = sorted(c, key=repr)
+        pairs.update((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
     f1 = sum(1 for n in counts.values() if n == 1)
     f2 = sum(1 for n in counts.values() if n == 2)
     pool = len(counts) + (f1 * f1 / (2 * f2) if f2 else f1 * (f1 - 1) / 2)
-    return sum(len(c) * (len(c) - 1) / 2 for c in columns) / max(pool, 1.0)
+    return len(pairs) / max(pool, 1.0)
 
 
 def _echo_sets(
