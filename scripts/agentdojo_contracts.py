@@ -52,12 +52,12 @@ NOTES = {
     'sender or recipient of a transaction ("me" beside IBANs: an open field), a car type of a company '
     "(the types pooled over the companies of get_car_types_available close only in folds that saw each type "
     "twice); not observable as outside a set the clean traffic closed",
-    "empty_or_truncated_list": "a shorter list where no size contract holds in clean traffic: a list's "
-    "length varied from call to call (search results, recipients, participants), or it never varied but "
-    "over fewer results than a constant length needs (list_files always 26, fewer than 100 results; a "
-    "world that never changes shows one length), or it is shorter than its limit argument, as a clean "
-    "one may be (get_most_recent_transactions n); the empty ones that looked clean are lengths clean "
-    "results had",
+    "empty_or_truncated_list": "a shorter list where no size contract holds in clean traffic: one call "
+    "repeated alone (get_channels always 4, get_scheduled_transactions: a constant length in disguise, "
+    "below a constant's support), a list the world's writes change from task to task (list_files 25 to 27 "
+    "files, get_most_recent_transactions 5 or 6, get_unread_emails), or a list whose length varies by call "
+    "where the same call was not repeated often enough in the fold (read_channel_messages, search results, "
+    "participants); the empty ones that looked clean are lengths clean results had",
     "date_order_violation": "a date moved inside an e-mail's free text (get_sent_emails body): no rule reads "
     "dates in prose; an event's start moved off the day asked for is caught (the day echo pooled across "
     "get_day_calendar_events and search_calendar_events)",

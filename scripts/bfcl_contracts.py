@@ -48,12 +48,14 @@ NOTES = {
     "travel_cost_list, get_available_stocks' stock_list: no rule reads their elements in a fold of few "
     "calls), or in a field seen too few times in a fold for a rule of its own and none from the recording "
     "(find_nearest_tire_shop's shopLocation: a field seen once may be a one-off); observable, not caught",
-    "duplicated_record": "a copied element of a list of numbers or lines (get_flight_cost's costs, grep's "
-    "lines, find's matches): the list is as long as clean lists of the tool were and a repeated cost or "
-    "line is a clean value there; not observable from the result",
+    "duplicated_record": "a copied element makes a list longer than clean ones: of one element in every "
+    "clean result (get_flight_cost's costs: 36 results, fewer than a constant length needs), of one call "
+    "repeated alone (get_available_stocks' four symbols for one sector: a constant in disguise), or of "
+    "lengths that varied (grep's lines, find's matches); observable, with no size contract the clean "
+    "traffic supports",
     "empty_or_truncated_list": "a shorter list where clean lists of the tool had that length too (ls, grep, "
-    "find: looks clean), or where lengths varied call to call (get_available_stocks): no size contract in "
-    "clean traffic; not observable",
+    "find: looks clean), or of one call repeated alone (get_available_stocks: four symbols for one sector "
+    "every time, a constant length below a constant's support)",
     "negative_or_zero": 'a zero where a field\'s clean values were too few for "> 0" (estimate_distance, wc '
     'count, liter and gallon, balance, tire pressures: the recording\'s sign prior gives ">= 0" only, and a '
     "zero is a plausible value of a field seen a few times), a negative in a signed field (percent_change: "

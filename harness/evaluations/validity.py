@@ -157,6 +157,16 @@ class CleanIndex:
 
     def looks_clean(self, tool: str, faulted: Any, path: str) -> bool:
         place = fpaths.generic(path)
+        parent = path[: path.rfind("[")] if path.endswith("]") else ""
+        if parent:  # an element added (a copied record) also made its list a length clean ones never had
+            try:
+                holder = fpaths.get(faulted, parent)
+            except (KeyError, IndexError, TypeError, ValueError):
+                holder = None
+            if isinstance(holder, list) and self._key(holder) not in self.seen.get(
+                (tool, fpaths.generic(parent)), set()
+            ):
+                return False
         try:
             node = fpaths.get(faulted, path)
         except (KeyError, IndexError, TypeError, ValueError):  # the fault removed the place

@@ -143,6 +143,9 @@ def test_a_fault_that_leaves_what_clean_results_hold_is_named_as_such():
     assert index.looks_clean("ls", {"files": [], "owner": "me"}, "$.files")  # a list that short is clean
     assert index.looks_clean("ls", {"files": ["a", "b"]}, "$.owner")  # the field is absent in a clean one
     assert not index.looks_clean("ls", {"files": ["a", "b"], "owner": -1}, "$.owner")
+    # a copied element holds a clean value, but its list is now a length no clean list had
+    assert not index.looks_clean("ls", {"files": ["a", "a", "b"], "owner": "me"}, "$.files[1]")
+    assert index.looks_clean("ls", {"files": ["a", "a"], "owner": "me"}, "$.files[1]")
     reg = SignRegistry()
     faulted = {"files": [], "owner": "me"}
     assert diagnose_miss(reg, "ls", {}, clean, faulted, "$.files", set(), index) == "looks_clean"
