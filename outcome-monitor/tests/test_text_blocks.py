@@ -111,3 +111,28 @@ def test_text_cells_alone_split_where_columns_keep_their_look():
         for i in range(20)
     ]
     assert not (learn(rows).meta.get("views") or {}).get("t", {}).get("header")
+
+
+def test_registries_with_every_reading_validate_against_the_schema():
+    import sys
+    from pathlib import Path
+
+    import pytest
+    from outcome_monitor.registry_format import schema
+
+    jsonschema = pytest.importorskip("jsonschema")
+    sys.path.insert(0, str(Path(__file__).parent))
+    import test_text_rows as rows_tests
+
+    rng = random.Random(9)
+    matches: list[Any] = [[_match(rng) for _ in range(rng.randint(2, 4))] for _ in range(10)]
+    matches += [_match(rng) for _ in range(5)] + [[]]
+    recording = [
+        *_sheet_calls(0, 30),
+        *rows_tests._recording(0),
+        *({"tool": "search", "arguments": {"i": i}, "result": m} for i, m in enumerate(matches)),
+    ]
+    reg = learn(recording)
+    views = reg.meta["views"]
+    assert views["read_range"].get("table") and views["query"].get("columns") and views["search"].get("many")
+    jsonschema.Draft202012Validator(schema()).validate(reg.to_json())

@@ -151,3 +151,30 @@ def test_rows_wider_than_the_query_names_stay_unnamed():
     # a query that names no column (SELECT *) names its rows by position
     star = apply_view(view, [[1, "a", 2.5]], {"query": "SELECT * FROM products"})
     assert star["items"][0] == {"pos0": 1, "pos1": "a", "pos2": 2.5}
+
+
+def _dict_call(rng: random.Random) -> dict[str, Any]:
+    cols = rng.choice([["id", "name"], ["id", "name", "price"], ["name", "qty"]])
+    n = rng.randint(1, 4)
+    ids = rng.sample(range(1, 500), n)
+    rows = [
+        {c: (i if c == "id" else f"Item {i}" if c == "name" else rng.randint(1, 90)) for c in cols}
+        for i in ids
+    ]
+    return {
+        "tool": "read_query",
+        "arguments": {"query": f"SELECT {', '.join(cols)} FROM t LIMIT {n}"},
+        "result": rows,
+    }
+
+
+def test_object_rows_without_a_column_their_query_selects_fire():
+    rng = random.Random(5)
+    reg = learn([_dict_call(rng) for _ in range(90)])
+    assert reg.meta["views"]["read_query"]["columns"] == "query"
+    other = random.Random(6)
+    held = [_dict_call(other) for _ in range(40)]
+    assert not any(_fires(reg, c) for c in held)
+    call = next(c for c in held if len(c["result"][0]) == 3)
+    dropped = [dict(list(call["result"][0].items())[:2]), *call["result"][1:]]
+    assert _fires(reg, {**call, "result": dropped})

@@ -160,10 +160,14 @@ def tabular(read: list[Any], tables: list[Any]) -> bool:
 
 
 def columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> str | None:
-    """The string argument whose SQL select list names the columns of every row of the tuple rows
-    every clean result held, as wide as its list, in at least ``MIN_NAMED_QUERIES`` distinct queries
-    (a query naming no column, ``SELECT *``, leaves its rows named by position). None otherwise."""
-    if not read or not all(type(r) is list and all(type(row) is list for row in r) for r in read):
+    """The string argument whose SQL select list names the columns of every row every clean result
+    held (tuple rows as wide as its list, or objects of its names), in at least ``MIN_NAMED_QUERIES``
+    distinct queries (a query naming no column, ``SELECT *``, leaves tuple rows named by position).
+    None otherwise."""
+    if not read or not all(type(r) is list for r in read):
+        return None
+    kinds = {type(row) for r in read for row in r}
+    if kinds not in ({list}, {dict}):
         return None
     if not any(r for r in read):
         return None
@@ -176,8 +180,8 @@ def columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> s
             cols = select_names(q) if type(q) is str else None
             if cols is None:
                 continue
-            if any(len(row) != len(cols) for row in r):
-                break  # the query does not say the rows' width: not what names them
+            if any(len(row) != len(cols) or (type(row) is dict and set(row) != set(cols)) for row in r):
+                break  # the query does not say the rows' columns: not what names them
             if r:
                 queries.add(q)  # type: ignore[arg-type]
         else:
@@ -189,14 +193,17 @@ def columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> s
 def name_rows(value: Any, args: Mapping[str, Any] | None, arg: str) -> Any:
     """Rows (lists) as objects keyed by the columns the query in ``args[arg]`` names; by position
     (``pos0``, ...) when it names none. A row of another width than the query names stays a list,
-    so the type rule of the rows speaks to it (a column dropped)."""
+    and an object row without the query's columns becomes the list of its values, so the type rule
+    of the rows speaks to it (a column dropped)."""
     if type(value) is not list:
         return value
     q = args.get(arg) if args else None
     cols = select_names(q) if type(q) is str else None
     out = []
     for row in value:
-        if type(row) is list:
+        if type(row) is dict and cols is not None and set(row) != set(cols):
+            row = list(row.values())
+        elif type(row) is list:
             if cols is None:
                 row = {f"{POS}{i}": e for i, e in enumerate(row)}
             elif len(row) == len(cols):
