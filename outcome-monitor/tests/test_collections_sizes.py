@@ -279,3 +279,23 @@ def test_names_unique_only_where_chance_would_have_repeated_one():
     large = [f"Person {a.upper()}{b}{c}" for a in letters for b in letters for c in letters[:8]]
     rows = _teams(rng, large, [3, 4, 3, 4, 3, 4, 3, 4])
     assert not any(r.params.get("key") == "name" for r in learn(rows).rules_for("list_members"))
+
+
+def test_one_content_block_alone_counts_as_a_list_of_one():
+    rng = random.Random(9)
+    rows = []
+    for _ in range(20):
+        limit = rng.randint(1, 5)
+        blocks = [{"id": rng.randrange(100), "qty": rng.randrange(300)} for _ in range(limit)]
+        result: Any = blocks if limit > 1 else blocks[0]  # one block comes as the block itself
+        rows.append(
+            {"tool": "sql", "arguments": {"sql": f"SELECT id, qty FROM t LIMIT {limit}"}, "result": result}
+        )
+    params = _forms(learn(rows), "sql")["len_eq_argnum"]
+    assert params["lone"] is True and params["word"] == "limit"
+    reg = learn(rows)
+    one = {"id": 1, "qty": 2}
+    assert not _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 1"}, one, "len_eq_argnum")
+    assert _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 4"}, one, "len_eq_argnum")
+    assert _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 4"}, [one, one], "len_eq_argnum")
+    assert not _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 2"}, [one, one], "len_eq_argnum")

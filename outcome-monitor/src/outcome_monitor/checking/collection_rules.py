@@ -28,7 +28,8 @@ Forms (``params["form"]``), each over one list or map field of a context element
   ``when``, only on calls made with exactly those arguments), or as long as the list argument
   ``arg`` (one answer per id asked);
 * ``len_eq_argnum``: as long as the number after the word ``word`` in the string argument ``arg``
-  (``LIMIT 7`` in a query);
+  (``LIMIT 7`` in a query); with ``lone`` (here and on ``len_eq_arg``) one record alone counts as a
+  list of one (content blocks: several come as a list, one as the block itself);
 * ``echo_list``: the list is the list argument ``arg`` again, element by element (numbers compared
   as numbers: ``741`` asked, ``741.0`` given);
 * ``same_width``: a table of rows given as lists: every row of one list has as many cells.
@@ -87,6 +88,11 @@ def words_with_numbers(text: str) -> dict[str, int]:
     return {w: ns[0] for w, ns in seen.items() if len(ns) == 1}
 
 
+def _alone(v: Any, lone: bool) -> Any:
+    """With ``lone``, one record (an object) stands for a list of one (one content block)."""
+    return [v] if lone and isinstance(v, dict) else v
+
+
 def compile_size(f: str, p: Mapping[str, Any]) -> Check:
     form = p["form"]
     if form == "len_by_args":
@@ -126,11 +132,11 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
 
         return check_record
     if form == "len_eq_arg":
-        arg = str(p["arg"])
+        arg, lone = str(p["arg"]), bool(p.get("lone"))
         when = frozenset(p["when"]) if "when" in p else None
 
         def check_len_arg(vals: Values, args: Values) -> Verdict:
-            v, want = vals.get(f, MISSING), args.get(arg, MISSING)
+            v, want = _alone(vals.get(f, MISSING), lone), args.get(arg, MISSING)
             if not isinstance(v, list) or (when is not None and set(args) != when):
                 return None
             if isinstance(want, list):
@@ -141,10 +147,10 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
 
         return check_len_arg
     if form == "len_eq_argnum":
-        arg, word = str(p["arg"]), str(p["word"])
+        arg, word, lone = str(p["arg"]), str(p["word"]), bool(p.get("lone"))
 
         def check_len_argnum(vals: Values, args: Values) -> Verdict:
-            v = vals.get(f, MISSING)
+            v = _alone(vals.get(f, MISSING), lone)
             if not isinstance(v, list):
                 return None
             want = number_after(args.get(arg), word)

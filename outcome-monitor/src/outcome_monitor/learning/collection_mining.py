@@ -80,6 +80,10 @@ def mine_collections(
             # sizes against the call and rows' widths: their own support (calls, rows), not distinct lists
             found.extend((context, f, p, s) for p, s in arg_sizes(lists, th))
             found.extend((context, f, p, s) for p, s in row_width([v for v, _ in lists], th))
+        elif (context, f) == (ROOT, "") and lists and _lone_records(seen):
+            # content blocks: several come as a list, one as the block itself (a list of one)
+            alone = [(v if type(v) is list else [v], a) for v, a in seen]
+            found.extend((context, f, {**p, "lone": True}, s) for p, s in arg_sizes(alone, th))
         elif all(type(v) is dict for v, _ in seen):
             found.extend((context, f, p, s) for p, s in entry_lengths([v for v, _ in seen], th))
         if len(seen) < th.min_presence or len(distinct) < th.min_presence:
@@ -432,6 +436,14 @@ def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) ->
         )
         for (context, f), (again, k, lengths) in sorted(best.items())
     ]
+
+
+def _lone_records(seen: list[tuple[Any, dict[str, Any]]]) -> bool:
+    """Results that are lists of records of one set of fields, or one such record alone."""
+    fields = {frozenset(e) for v, _ in seen for e in (v if type(v) is list else [v]) if type(e) is dict}
+    return len(fields) == 1 and all(
+        type(v) is dict or (type(v) is list and all(type(e) is dict for e in v)) for v, _ in seen
+    )
 
 
 def _record_id(key: str, v: Any) -> bool:
