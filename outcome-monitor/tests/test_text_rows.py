@@ -55,6 +55,8 @@ def test_select_list_names():
     assert select_names("SELECT * FROM products") is None
     assert select_names("SELECT a, a FROM t") is None  # two columns of one name
     assert select_names("UPDATE t SET a = 1") is None
+    assert select_names("SELECT DISTINCT ON (a) a, b FROM t") == ["a", "b"]
+    assert select_names("select top 5 x, y from t") == ["x", "y"]
 
 
 _CUSTOMERS = ["Dmitri Sato", "Carla Novak", "Farid Quispe", "Hugo Okoye", "Ines Rossi", "Liam Varga"]

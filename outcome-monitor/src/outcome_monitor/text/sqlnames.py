@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 MAX_QUERY_CHARS = 20_000
-_START = re.compile(r"^\s*(?:\(\s*)*select\s+(?:distinct\s+|all\s+)?", re.I)
+_START = re.compile(
+    r"^\s*(?:\(\s*)*select\s+(?:distinct\s+on\s*\([^()]*\)\s*|distinct\s+|all\s+)?(?:top\s+\d+\s+)?", re.I
+)
 _ENDS = frozenset({"from", "where", "group", "order", "limit", "having", "union", "window", "qualify",
                    "offset", "fetch", "into", "intersect", "except"})  # fmt: skip
 _ALIAS = re.compile(r"^(.*?)\s+as\s+(\"[^\"]+\"|`[^`]+`|\[[^\]]+\]|[A-Za-z_][\w$]*)\s*$", re.I | re.S)
