@@ -19,7 +19,13 @@ classes past the paper's seven.
    field name where a tool saw few values; no error page or placeholder, in a field seen only a few
    times, where the whole recording never held one), ``collection`` (sizes, kept entries, echoed members and map
    keys, uniform rows, unique ids, sorted lists, list elements), ``range`` (a score within [0, 1])
-   and ``echo`` with ``part: date`` (a date on the day an argument names).
+   and ``echo`` with ``part: date`` (a date on the day an argument names, pooled across the tools of
+   one place: ``day_echo``);
+6. signs, domains and echoes past a field's own support: the elements of a list of numbers, and a
+   field seen few times signed by the recording's own rate of places that change sign (``signs``);
+   names in the lists of a map keyed by names, and a short string a categorical argument always
+   determined (``domains``); a field tools of one place echo, each through its own argument
+   (``pooled_echo``).
 
 The paper's studies keep ``vocabulary="paper"`` (the seven classes, registries pinned by hash).
 """
