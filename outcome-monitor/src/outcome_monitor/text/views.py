@@ -11,7 +11,18 @@ A view is a small tree learned where *every* clean value at a place reads the sa
 * ``{"tuple": n, "fields": {...}}``: a list that always held ``n`` elements of different kinds (a
   row ``(1, 'a', 2.5)``, content blocks ``[text, image, resource_link]``) becomes an object keyed by
   position (``pos0``, ``pos1``, ...), so each position keeps its own required, type, domain and
-  shape rules: a dropped block or a changed ``mimeType`` fires.
+  shape rules: a dropped block or a changed ``mimeType`` fires;
+* ``literal`` also reads ``repr`` text that is no literal (``datetime.date(2025, 3, 1)``,
+  ``Decimal('12.50')``; ``pyrepr``, never ``eval``), and ``"mixed": true`` reads such text where the
+  recording already read other results as containers;
+* ``{"header": true}``: rows under a header row (``[["id", "name"], [1, "a"]]``) as objects.
+
+At a tool's root (``infer_root_view``, ``tables``): ``"columns": arg`` names tuple rows by the
+columns the SQL query in that argument selects (and ``named`` is the view of the named rows);
+``"table": true`` reads a flat list of cells (a block per cell) as rows (``tabled``: their view);
+``"many": true`` reads one value alone as a list of one where the recording held lists of such
+values, and none at all too; ``"wrap"`` puts a root list under a key (``items``; ``matches_*`` for
+one-or-many), so its elements have rules of their own.
 
 A value that no longer reads as its view says (a number that is ``N/A``) stays as it is, and the
 type rule learned on the parsed values speaks to it. Knows nothing of rules or receipts.
