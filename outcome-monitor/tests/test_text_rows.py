@@ -180,3 +180,31 @@ def test_object_rows_without_a_column_their_query_selects_fire():
     call = next(c for c in held if len(c["result"][0]) == 3)
     dropped = [dict(list(call["result"][0].items())[:2]), *call["result"][1:]]
     assert _fires(reg, {**call, "result": dropped})
+
+
+def test_select_star_rows_keep_the_columns_their_table_always_gave():
+    from outcome_monitor.text.sqlnames import star_table
+
+    assert star_table("SELECT * FROM products WHERE id = 3") == "products"
+    assert star_table("SELECT id FROM products") is None
+    rng = random.Random(8)
+
+    def star_call(i: int) -> dict[str, Any]:
+        row = {"id": i, "name": f"Item {i}", "stock": rng.randint(1, 99)}
+        return {
+            "tool": "read_query",
+            "arguments": {"query": f"SELECT * FROM products WHERE id = {i}"},
+            "result": [row],
+        }
+
+    calls = [_dict_call(rng) for _ in range(60)] + [star_call(i) for i in range(1, 30)]
+    reg = learn(calls)
+    assert reg.meta["views"]["read_query"]["star"] == {"products": ["id", "name", "stock"]}
+    held = star_call(77)
+    assert not _fires(reg, held)
+    dropped = [{k: v for k, v in held["result"][0].items() if k != "stock"}]
+    assert _fires(reg, {**held, "result": dropped})
+    jsonschema = pytest.importorskip("jsonschema")
+    from outcome_monitor.registry_format import schema
+
+    jsonschema.Draft202012Validator(schema()).validate(reg.to_json())

@@ -43,6 +43,18 @@ def select_names(query: str) -> list[str] | None:
     return names if len(set(names)) == len(names) else None
 
 
+_STAR = re.compile(r"^\s*select\s+\*\s+from\s+([A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)?)(?:\s|;|$)", re.I)
+
+
+def star_table(query: str) -> str | None:
+    """The table of ``SELECT * FROM table ...`` (its columns are the table's, which the query does
+    not name), else None."""
+    if len(query) > MAX_QUERY_CHARS:
+        return None
+    m = _STAR.match(query)
+    return m.group(1).lower() if m is not None else None
+
+
 def _select_items(q: str, i: int) -> list[str]:
     """The select list's items from ``i``: split at commas outside brackets and quotes, up to the
     first clause word (``FROM``, ``WHERE``, ...) at the outer level."""
@@ -101,4 +113,4 @@ def _unquote(name: str) -> str:
     return name[1:-1] if name[:1] in '"`[' else name
 
 
-__all__ = ["select_names"]
+__all__ = ["select_names", "star_table"]

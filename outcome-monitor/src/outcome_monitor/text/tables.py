@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from outcome_monitor.text.sqlnames import select_names
+from outcome_monitor.text.sqlnames import select_names, star_table
 
 FAIL: Any = type("Fail", (), {"__repr__": lambda self: "<unreadable>"})()
 MIN_DISTINCT = 3  # a view is learned from at least this many distinct values at its place
@@ -190,7 +190,29 @@ def columns_arg(read: list[Any], arguments: list[Mapping[str, Any] | None]) -> s
     return best[1] if best is not None else None
 
 
-def name_rows(value: Any, args: Mapping[str, Any] | None, arg: str) -> Any:
+def star_columns(read: list[Any], arguments: list[Mapping[str, Any] | None], arg: str) -> dict[str, Any]:
+    """Per table, the columns every row of ``SELECT * FROM table`` held in the clean results (the
+    keys of object rows, in order; the width of tuple rows), where at least ``MIN_NAMED_QUERIES``
+    distinct results of it agreed. A table whose rows differed is left out."""
+    seen: dict[str, set[str]] = {}
+    spec: dict[str, Any] = {}
+    broken: set[str] = set()
+    for r, a in zip(read, arguments, strict=True):
+        q = a.get(arg) if a else None
+        table = star_table(q) if type(q) is str else None
+        if table is None or not r:
+            continue
+        for row in r:
+            got: Any = list(row) if type(row) is dict else len(row) if type(row) is list else None
+            if got is None or spec.setdefault(table, got) != got:
+                broken.add(table)
+        seen.setdefault(table, set()).add(json.dumps(r, sort_keys=True, default=str))
+    return {t: v for t, v in sorted(spec.items()) if t not in broken and len(seen[t]) >= MIN_NAMED_QUERIES}
+
+
+def name_rows(
+    value: Any, args: Mapping[str, Any] | None, arg: str, star: Mapping[str, Any] | None = None
+) -> Any:
     """Rows (lists) as objects keyed by the columns the query in ``args[arg]`` names; by position
     (``pos0``, ...) when it names none. A row of another width than the query names stays a list,
     and an object row without the query's columns becomes the list of its values, so the type rule
@@ -199,12 +221,18 @@ def name_rows(value: Any, args: Mapping[str, Any] | None, arg: str) -> Any:
         return value
     q = args.get(arg) if args else None
     cols = select_names(q) if type(q) is str else None
+    table = star_table(q) if cols is None and star and type(q) is str else None
+    known = star.get(table) if star and table is not None else None
+    if type(known) is list:
+        cols = known  # the columns every clean SELECT * of this table gave
     out = []
     for row in value:
         if type(row) is dict and cols is not None and set(row) != set(cols):
             row = list(row.values())
         elif type(row) is list:
-            if cols is None:
+            if type(known) is int and len(row) != known:
+                pass  # narrower or wider than every clean row of this table: stays a list
+            elif cols is None or type(known) is int:
                 row = {f"{POS}{i}": e for i, e in enumerate(row)}
             elif len(row) == len(cols):
                 row = dict(zip(cols, row, strict=True))

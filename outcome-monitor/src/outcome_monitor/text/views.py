@@ -54,6 +54,7 @@ from outcome_monitor.text.tables import (
     many_key,
     name_rows,
     one_or_many,
+    star_columns,
     tabular,
 )
 
@@ -331,7 +332,10 @@ def infer_root_view(
     arg = columns_arg(read, [a for _, a in pairs]) if arguments is not None else None
     if arg is not None:
         view = {**(view or {}), "columns": arg}
-        named = [name_rows(r, a, arg) for r, (_, a) in zip(read, pairs, strict=True)]
+        star = star_columns(read, [a for _, a in pairs], arg)
+        if star:
+            view["star"] = star
+        named = [name_rows(r, a, arg, star) for r, (_, a) in zip(read, pairs, strict=True)]
         sub = infer_view(named)
         if sub is not None:
             view["named"] = sub
@@ -385,7 +389,7 @@ def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
     return any(per_position[i] != per_position[0] for i in range(1, n))
 
 
-_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled")
+_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled", "star")
 
 
 def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) -> Any:
@@ -401,7 +405,7 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
             if table is not FAIL:
                 value = apply_view(view["tabled"], table) if "tabled" in view else table
         if "columns" in view:
-            value = name_rows(value, args, view["columns"])
+            value = name_rows(value, args, view["columns"], view.get("star"))
             if "named" in view:
                 value = apply_view(view["named"], value)
         wrap = view.get("wrap")
