@@ -114,7 +114,7 @@ def admit(
             sets = [having.get((held.context, f), set()) for f in held.fields]
             if set.intersection(*sets) - who:
                 falsified.add(held)
-    domains = _pool_domains(by_key, th, held_back)  # by id(candidate)
+    domains = _pool_domains(by_key, th, held_back, wide=per_tool)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
     for key, group in by_key.items():
         if key.cls == DOMAIN_CANDIDATE or key in falsified:
@@ -207,8 +207,14 @@ def unseen_half(counts: Iterable[int]) -> float:
     return f1 / m
 
 
+WIDE_MAX_DOMAIN = 40  # a larger vocabulary, closed only on the half sample's evidence (wide vocabulary)
+
+
 def _pool_domains(
-    by_key: dict[Key, list[Candidate]], th: Thresholds, held_back: list[dict[str, Any]] | None = None
+    by_key: dict[Key, list[Candidate]],
+    th: Thresholds,
+    held_back: list[dict[str, Any]] | None = None,
+    wide: bool = False,
 ) -> dict[int, list[Any]]:
     """Categorical domains pooled by field name and shared values: tools returning ``availability``
     values that overlap draw them from one vocabulary (TFDV's shared domains), so their evidence is
@@ -219,6 +225,10 @@ def _pool_domains(
     ``max_unseen_mass``: not a database's population) also needs the unseen mass of a half sample
     (``unseen_half``) below 1 - confidence: a modest recording that saw each value a few times has
     not shown that the set is closed. Returns {id(candidate): values}.
+
+    ``wide`` (the wider vocabulary, a recording's ``held_back`` given): a pooled vocabulary of up to
+    ``WIDE_MAX_DOMAIN`` values is kept too, on the same half-sample bound: fifteen ``availability``
+    words over 500 results, each seen many times, are a closed set however many they are.
     """
     keep: dict[int, list[Any]] = {}
     for key, group in by_key.items():
@@ -241,8 +251,13 @@ def _pool_domains(
                     c[v] += k
             n = sum(c.values())
             singletons = sum(1 for k in c.values() if k < th.min_count_per_value)
+            largest = (
+                WIDE_MAX_DOMAIN
+                if wide and held_back is not None and th.max_unseen_mass <= 0
+                else th.max_domain
+            )
             if (
-                len(c) <= th.max_domain
+                len(c) <= largest
                 and (singletons == 0 or singletons < th.max_unseen_mass * n)
                 and n >= max(th.min_presence, th.min_per_category * len(c))
             ):

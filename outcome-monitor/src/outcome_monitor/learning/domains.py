@@ -173,3 +173,43 @@ def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Ru
 
 
 __all__ = ["arg_lookups", "map_element_domains", "merge_elements"]
+
+
+MIN_LENDERS = 3  # tools holding one pooled domain of a field before a namesake takes it
+
+
+def lend_domains(
+    rules: list[Rule], columns: Mapping[str, Mapping[tuple[str, str], list[str]]], min_own: int = 2
+) -> list[Rule]:
+    """Domains lent to namesakes: a tool whose field was seen too few times (or with too few asked
+    values) for a domain candidate of its own takes the pooled domain of the same name and place,
+    where at least ``MIN_LENDERS`` tools hold that one domain (``admit._pool_domains`` gave them one
+    value set), exactly one such set holds all of the tool's own values, and it saw ``min_own``
+    values at least. ``availability`` seen three times in one tool, beside 80 tools that closed the
+    set of fifteen words, is one of those words."""
+    sets: dict[tuple[str, str], dict[tuple[str, ...], set[str]]] = {}
+    has: set[tuple[str, str, str]] = set()
+    for r in rules:
+        if r.cls != "domain" or r.params.get("reference") or len(r.fields) != 1:
+            continue
+        values = r.params["values"]
+        has.add((r.tool, r.context, r.fields[0]))
+        if all(type(v) is str for v in values):
+            sets.setdefault((r.context, r.fields[0]), {}).setdefault(tuple(values), set()).add(r.tool)
+    out = []
+    for tool, cols in columns.items():
+        for (context, f), own in cols.items():
+            if (tool, context, f) in has or len(own) < min_own or (context, f) not in sets:
+                continue
+            fits = [
+                (values, tools)
+                for values, tools in sets[(context, f)].items()
+                if len(tools) >= MIN_LENDERS and set(own) <= set(values)
+            ]
+            if len(fits) != 1:
+                continue
+            values, tools = fits[0]
+            params = {"values": list(values), "nullable": False}
+            support = {"n": len(own), "distinct": len(values), "pooled_tools": len(tools)}
+            out.append(Rule(tool, "domain", context, (f,), params, support))
+    return out

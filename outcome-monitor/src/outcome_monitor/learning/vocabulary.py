@@ -41,7 +41,7 @@ from outcome_monitor.checking.paths import ARG, KEY, ROOT
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
-from outcome_monitor.learning.domains import arg_lookups, map_element_domains, merge_elements
+from outcome_monitor.learning.domains import arg_lookups, lend_domains, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.pooled_echo import pooled_echoes
 from outcome_monitor.learning.signs import sign_rules
@@ -140,6 +140,7 @@ def learn_wide(
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
     suffix = _suffix_shapes(pooled)
+    rules.extend(lend_domains(rules, columns, MIN_OWN_HTML_FREE))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
     for tool, ex in index.items():
