@@ -92,6 +92,8 @@ def sign_rules(
             if strict is not None:
                 support = {"distinct": distinct, "n": len(values)}
                 out.append(Rule(tool, "positive", context, (f,), {"strict": strict}, support))
+                # ...and numbers they stay: a sign passes what is no number (a page in a list of costs)
+                out.append(Rule(tool, "type", context, (f,), {"types": ["number"]}, support))
     need = prior_distinct(supported, mixed, th)
     meta = {"supported": supported, "mixed": mixed, "needs_distinct": need}
     if need is None:

@@ -1,0 +1,36 @@
+"""A list of numbers signed element by element keeps its elements numbers (wide vocabulary only): an
+error page as an element of a list of costs passes a sign, not a type."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from outcome_monitor import Monitor, learn
+
+PAGE = "<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>"
+
+
+def _rows() -> list[dict[str, Any]]:
+    rng = random.Random(5)
+    return [
+        {
+            "tool": "get_flight_cost",
+            "arguments": {"route": f"r{i}"},
+            "result": {"travel_cost_list": [round(rng.uniform(90, 900), 1)]},
+        }
+        for i in range(30)
+    ]
+
+
+def _fired(reg: Any, costs: list[Any]) -> bool:
+    return Monitor(reg).annotate("get_flight_cost", {"route": "r0"}, {"travel_cost_list": costs}).fired
+
+
+def test_a_page_among_costs_fires_and_an_integer_cost_does_not() -> None:
+    reg = learn(_rows())
+    assert _fired(reg, [PAGE])
+    assert _fired(reg, ["N/A"])
+    assert not _fired(reg, [320])  # an integer is a number too
+    assert not _fired(reg, [410.5])
+    assert not _fired(learn(_rows(), vocabulary="paper"), [PAGE])
