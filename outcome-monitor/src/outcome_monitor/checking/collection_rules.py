@@ -367,7 +367,8 @@ def compile_collection(
 def compile_range(
     f: str, p: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
-    """The ``range`` class (form ``unit``): a score or share between 0 and 1 stays there."""
+    """The ``range`` class: a score or share between 0 and 1 stays there (form ``unit``); a number
+    stays within one width of the band its clean values sat in (form ``band``)."""
     lo, hi = float(p["min"]), float(p["max"])
 
     def check_range(vals: Values, args: Values) -> Verdict:
@@ -382,6 +383,8 @@ def range_expected(p: Mapping[str, Any]) -> str:
 
 
 def range_sentence(a: str, p: Mapping[str, Any]) -> str:
+    if p.get("form") == "band":
+        return f"{a} must be between {p['min']} and {p['max']} (within one width of the band every clean value sat in)"
     return f"{a} must be between {p['min']} and {p['max']} (a share or score: every clean value was)"
 
 

@@ -328,7 +328,7 @@ class _Writer:
                 or r.cls == "date_order"
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
                 or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
-                or (r.cls == "range" and r.params.get("form", "unit") == "unit")
+                or (r.cls == "range" and r.params.get("form", "unit") in ("unit", "band"))
             )
             if not inline:
                 if vals is None:

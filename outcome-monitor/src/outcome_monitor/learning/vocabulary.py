@@ -40,6 +40,7 @@ from typing import Any
 from outcome_monitor.checking.paths import ARG, KEY, ROOT
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import id_like, json_type
+from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import arg_lookups, lend_domains, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
@@ -170,6 +171,7 @@ def learn_wide(
         "thresholds": th.to_json(),
     }
     rules.extend(_unit_ranges(index))
+    rules.extend(band_rules(index))
     # signs of list elements, and of fields too rarely seen for a sign of their own (signs.py)
     rules.extend(sign_rules(index, rules, th)[0])
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
