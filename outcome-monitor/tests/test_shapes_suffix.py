@@ -55,3 +55,34 @@ def test_two_namesakes_are_not_enough() -> None:
     rng = random.Random(7)
     reg = learn(_rows(rng, ["courier", "deal"], per=6))
     assert not _fired(reg, "lookup_deal", {"deal_uid": "UID-12345"})
+
+
+CODES = ["HTL-ROM-05", "HTL-TYO-33", "HTL-PAR-12", "HTL-NYC-07"]
+
+
+def _code_rows(per_tool: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "tool": f"get_hotel_{t}",
+            "arguments": {"ref": f"r{t}{i}"},
+            "result": {"hotel_code": CODES[(t + i) % 4]},
+        }
+        for t in range(3)
+        for i in range(per_tool)
+    ]
+
+
+def test_a_field_seen_few_times_takes_its_namesakes_machine_token() -> None:
+    # three tools, each with too few rows of its own for a token (fewer than seven), and too few
+    # distinct codes over all of them for a pattern (four): the token needs only what a tool's own does
+    reg = learn(_code_rows(per_tool=4))
+    assert _fired(reg, "get_hotel_0", {"hotel_code": "Grand Plaza"})
+    assert not _fired(reg, "get_hotel_0", {"hotel_code": "HTL-LIS-41"})
+    assert not _fired(
+        learn(_code_rows(per_tool=4), vocabulary="paper"), "get_hotel_0", {"hotel_code": "Grand Plaza"}
+    )
+
+
+def test_too_few_namesake_rows_lend_no_token() -> None:
+    reg = learn(_code_rows(per_tool=2))  # six rows in all: below the seven a token needs
+    assert not _fired(reg, "get_hotel_0", {"hotel_code": "Grand Plaza"})

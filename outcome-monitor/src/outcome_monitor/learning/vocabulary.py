@@ -530,18 +530,26 @@ def _pooled_shape(
     from outcome_monitor.checking.shapes import compile_shape, no_placeholder_params, token_fits, token_params
 
     distinct = list(dict.fromkeys(pooled))
-    if not own or len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
+    if not own or len(distinct) < MIN_TOKEN_DISTINCT:
         return []
     support = {"n": len(own), "pooled_n": len(distinct)}
     out = []
-    shape = _shape(distinct)
+    # a pattern needs its own support; a machine token only what a tool's own token needs (3 distinct
+    # values over min_presence rows), here over every tool's values of the name
+    shape = _shape(distinct) if len(distinct) >= MIN_FIXED_SHAPE_DISTINCT else None
     if shape is not None:
         check = compile_shape(f, shape)
         if all(check({f: v}, {}) is None for v in own):
             out.append(Rule(tool, "shape", context, (f,), shape, support))
-    token = token_params(distinct, MIN_TOKEN_DISTINCT) if want_token and shape is None else None
+    token = (
+        token_params(distinct, MIN_TOKEN_DISTINCT)
+        if want_token and shape is None and len(pooled) >= th.min_presence
+        else None
+    )
     if token is not None and all(token_fits(token, v) for v in own):
         out.append(Rule(tool, "shape", context, (f,), token, support))
+    if len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
+        return out
     if placeholder is None:
         pooled_placeholder = no_placeholder_params(distinct, th.min_presence)
         if pooled_placeholder is not None:
