@@ -86,3 +86,30 @@ def test_a_field_seen_few_times_takes_its_namesakes_machine_token() -> None:
 def test_too_few_namesake_rows_lend_no_token() -> None:
     reg = learn(_code_rows(per_tool=2))  # six rows in all: below the seven a token needs
     assert not _fired(reg, "get_hotel_0", {"hotel_code": "Grand Plaza"})
+
+
+def _record_rows(prefixes: list[str], mixed_tool: bool = False) -> list[dict[str, Any]]:
+    rng = random.Random(9)
+    rows = []
+    for t, prefix in enumerate(prefixes):
+        for i in range(6):
+            p = prefixes[i % len(prefixes)] if mixed_tool and t == len(prefixes) - 1 else prefix
+            value = p + "".join(rng.choice("0123456789ABCDEF") for _ in range(8))
+            rows.append({"tool": f"get_{t}", "arguments": {"ref": f"r{i}"}, "result": {"record_id": value}})
+    return rows
+
+
+def test_a_pooled_pattern_keeps_the_tools_own_prefix() -> None:
+    rows = _record_rows(["SHP-", "FIN-", "OFC-", "TRV-"])
+    reg = learn(rows)
+    assert not _fired(reg, "get_0", {"record_id": "SHP-25B70759"})
+    assert _fired(reg, "get_0", {"record_id": "SHT-25D70729"})  # a mutated prefix
+    assert _fired(reg, "get_0", {"record_id": "FIN-25B70759"})  # another entity's id
+    assert not _fired(learn(rows, vocabulary="paper"), "get_0", {"record_id": "SHT-25D70729"})
+
+
+def test_a_prefix_is_not_the_tools_where_tools_mix_them() -> None:
+    # one tool of four copies ids of every kind: too few keep one prefix for a prefix to be a tool's
+    reg = learn(_record_rows(["SHP-", "FIN-", "OFC-", "TRV-"], mixed_tool=True))
+    assert not _fired(reg, "get_0", {"record_id": "FIN-25B70759"})
+    assert _fired(reg, "get_0", {"record_id": "shp-25B70759"})  # the pooled pattern itself still holds

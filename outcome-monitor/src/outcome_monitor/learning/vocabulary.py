@@ -32,7 +32,6 @@ The paper's studies keep ``vocabulary="paper"`` (the seven classes, registries p
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -44,6 +43,14 @@ from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import arg_lookups, lend_domains, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.namesakes import (
+    MIN_FIXED_SHAPE_DISTINCT,
+    MIN_SHAPE_DISTINCT,
+    suffix_rule,
+    suffix_shapes,
+    tool_prefixes,
+)
+from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
@@ -75,8 +82,6 @@ KNOWN_SETS: tuple[tuple[str, ...], ...] = (
     _MONTHS,
     tuple(m[:3] for m in _MONTHS),
 )
-MIN_SHAPE_DISTINCT = 20  # a pattern from fewer distinct values met new kinds of ids on held-out traffic
-MIN_FIXED_SHAPE_DISTINCT = 10  # ...unless every run of it has a fixed length (a 40-digit hex id, a date)
 MIN_TOKEN_DISTINCT = 3  # a machine token (an id, a code, a status word): few distinct values over enough rows
 MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
 
@@ -140,12 +145,16 @@ def learn_wide(
     raw_rules: list[Rule] = []
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
-    suffix = _suffix_shapes(pooled)
+    suffix = suffix_shapes(pooled)
     rules.extend(lend_domains(rules, columns, MIN_OWN_HTML_FREE))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
     for tool, ex in index.items():
-        rules.extend(_text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix))
+        rules.extend(
+            tool_prefixes(
+                _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix), columns
+            )
+        )
         rules.extend(_collection_rules(tool, ex, th, html_free))
         rules.extend(_named_args(tool, ex, th))
         ending = ending_params(raw_texts.get(tool, []), th.min_presence)
@@ -292,16 +301,6 @@ def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[s
     return out
 
 
-def _shape(distinct: list[str]) -> dict[str, Any] | None:
-    """A pattern from 20 distinct values, or from 10 where each of its runs has one length."""
-    from outcome_monitor.checking.shapes import infer_shape
-
-    shape = infer_shape(distinct, MIN_FIXED_SHAPE_DISTINCT)
-    if shape is None or len(distinct) >= MIN_SHAPE_DISTINCT:
-        return shape
-    return shape if "+" not in shape["pattern"] and "*" not in shape["pattern"] else None
-
-
 def _pooled_columns(
     columns: Mapping[str, Mapping[tuple[str, str], list[str]]],
 ) -> dict[tuple[str, str], list[str]]:
@@ -313,44 +312,6 @@ def _pooled_columns(
             if key != (ROOT, "") and key[1] != "":
                 out.setdefault(key, []).extend(values)
     return out
-
-
-MIN_SUFFIX_NAMES = 3  # fields of different names sharing a name's last word, each with its own pattern
-
-
-def _suffix_shapes(pooled: Mapping[tuple[str, str], list[str]]) -> dict[tuple[str, str], dict[str, Any]]:
-    """One fixed-length pattern per (context, last word of a field's name) where at least three fields
-    of different names end in that word (``courier_uid``, ``deal_uid``, ``room_uid``): a kind of id
-    drawn by one generator, whatever the entity. The guard is Auto-Validate's held-out check taken to
-    fields: with any one field left out, the others' values give a pattern its values all fit. A field
-    seen too few times for a pattern of its own takes it (``_text_rules``, where its values fit)."""
-    by_word: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for (context, f), values in pooled.items():
-        head, sep, word = f.rpartition("_")
-        if sep and head and word.isalpha() and "." not in f and "[" not in f:
-            by_word.setdefault((context, word), {})[f] = list(dict.fromkeys(values))
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for key, fields in by_word.items():
-        if len(fields) < MIN_SUFFIX_NAMES:
-            continue
-        everything = list(dict.fromkeys(v for values in fields.values() for v in values))
-        shape = _shape(everything) if len(everything) >= MIN_SHAPE_DISTINCT else None
-        if shape is None or "+" in shape["pattern"] or "*" in shape["pattern"]:
-            continue
-        if all(_fits_without(fields, f) for f in fields):
-            out[key] = {**shape, "pooled_names": len(fields), "pooled_n": len(everything)}
-    return out
-
-
-def _fits_without(fields: Mapping[str, list[str]], left_out: str) -> bool:
-    from outcome_monitor.checking.shapes import infer_shape
-
-    others = list(dict.fromkeys(v for f, values in fields.items() if f != left_out for v in values))
-    shape = infer_shape(others, MIN_FIXED_SHAPE_DISTINCT)
-    if shape is None:
-        return False
-    match = re.compile(shape["pattern"]).fullmatch
-    return all(match(v) for v in fields[left_out])
 
 
 MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTML page
@@ -435,7 +396,7 @@ def _text_rules(
             )
             rules.extend(from_pool)
             if not any(r.params.get("form") == "shape" for r in from_pool):
-                rules.extend(_suffix_rule(tool, context, f, distinct, suffix or {}, support))
+                rules.extend(suffix_rule(tool, context, f, distinct, suffix or {}, support))
             if (
                 placeholder_free
                 and placeholder is None
@@ -475,7 +436,7 @@ def _text_rules(
             )
             rules.extend(from_pool)
             if not any(r.params.get("form") == "shape" for r in from_pool):
-                rules.extend(_suffix_rule(tool, context, f, distinct, suffix or {}, support))
+                rules.extend(suffix_rule(tool, context, f, distinct, suffix or {}, support))
         if shape is not None:
             rules.append(Rule(tool, "shape", context, (f,), shape, support))
             continue  # a pattern already says what an error page or an empty value is not
@@ -491,28 +452,6 @@ def _text_rules(
         for params in params_list:
             rules.append(Rule(tool, "text", context, (f,), params, support))
     return rules
-
-
-def _suffix_rule(
-    tool: str,
-    context: str,
-    f: str,
-    own: list[str],
-    suffix: Mapping[tuple[str, str], dict[str, Any]],
-    support: Mapping[str, Any],
-) -> list[Rule]:
-    """The pattern of the fields sharing ``f``'s last word (``_suffix_shapes``), where ``f``'s own
-    values all fit it."""
-    head, sep, word = f.rpartition("_")
-    shape = suffix.get((context, word)) if sep and head else None
-    if shape is None or not own:
-        return []
-    match = re.compile(shape["pattern"]).fullmatch
-    if not all(match(v) for v in own):
-        return []
-    params = {k: shape[k] for k in ("form", "pattern", "example")}
-    pooled = {k: int(shape[k]) for k in ("pooled_names", "pooled_n")}
-    return [Rule(tool, "shape", context, (f,), params, {**support, **pooled})]
 
 
 def _pooled_shape(
