@@ -113,3 +113,15 @@ def test_a_prefix_is_not_the_tools_where_tools_mix_them() -> None:
     reg = learn(_record_rows(["SHP-", "FIN-", "OFC-", "TRV-"], mixed_tool=True))
     assert not _fired(reg, "get_0", {"record_id": "FIN-25B70759"})
     assert _fired(reg, "get_0", {"record_id": "shp-25B70759"})  # the pooled pattern itself still holds
+
+
+def test_base64_blobs_get_no_pattern() -> None:
+    import base64
+
+    text = "Resource {}: This is a base64 blob created at 7:1{}"
+    blobs = [base64.b64encode(text.format(i, i % 10).encode()).decode() for i in range(10, 60)]
+    reg = learn(
+        [{"tool": "get_ref", "arguments": {"id": i}, "result": {"blob": b}} for i, b in enumerate(blobs)]
+    )
+    later = base64.b64encode(text.format(7, 7).encode()).decode()
+    assert not Monitor(reg).annotate("get_ref", {"id": 0}, {"blob": later}).fired

@@ -209,12 +209,22 @@ def _pattern(slots: list[_Slot]) -> str:
     return "".join(s.regex() for s in slots)
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+
+
+def _base64(v: str) -> bool:
+    """Base64 of bytes: its alphabet, a length of 4k, both letter cases (a hex digest has one)."""
+    return len(v) % 4 == 0 and bool(_BASE64.fullmatch(v)) and v != v.lower() and v != v.upper()
+
+
 def infer_shape(values: Sequence[str], min_distinct: int = 10) -> dict[str, Any] | None:
     """``{"form": "shape", "pattern": <full-match regex>, "example": <words>}`` every clean value of
     a string field matches, or None (too few distinct values, mere words, or the halves disagree)."""
     distinct = sorted({v for v in values if type(v) is str})
     if len(distinct) < max(min_distinct, 2) or any(len(v) > MAX_CHARS for v in distinct):
         return None
+    if all(_base64(v) for v in distinct):
+        return None  # encoded bytes: similar texts encode to fixed-looking runs that shift with a length
     slots = _infer(distinct)
     if slots is None or not any(s.informative() for s in slots):
         return None
