@@ -299,3 +299,19 @@ def test_one_content_block_alone_counts_as_a_list_of_one():
     assert _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 4"}, one, "len_eq_argnum")
     assert _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 4"}, [one, one], "len_eq_argnum")
     assert not _fires(reg, "sql", {"sql": "SELECT id, qty FROM t LIMIT 2"}, [one, one], "len_eq_argnum")
+
+
+def test_a_limit_past_what_the_data_has_is_not_a_list_cut_short():
+    # a log whose clean calls always reached max_count (1 to 12); the repository holds 14 commits, so
+    # max_count 20 gives 14: what the data had. A list shorter than both is cut short.
+    rows = [
+        {"tool": "git_log", "arguments": {"max_count": k}, "result": [f"c{i}" for i in range(k)]}
+        for k in (1, 3, 5, 7, 9, 11, 12, 2, 4)
+    ]
+    reg = learn(rows)
+    assert _forms(reg, "git_log")["len_eq_arg"]["reached"] == 12
+    assert not _fires(reg, "git_log", {"max_count": 20}, [f"c{i}" for i in range(14)], "len_eq_arg")
+    assert not _fires(reg, "git_log", {"max_count": 20}, [f"c{i}" for i in range(12)], "len_eq_arg")
+    assert _fires(reg, "git_log", {"max_count": 20}, [f"c{i}" for i in range(8)], "len_eq_arg")
+    assert _fires(reg, "git_log", {"max_count": 10}, [f"c{i}" for i in range(6)], "len_eq_arg")
+    assert _fires(reg, "git_log", {"max_count": 5}, [f"c{i}" for i in range(6)], "len_eq_arg")

@@ -496,13 +496,19 @@ def _limit_reached(arg: str, lists: list[tuple[list[Any], dict[str, Any]]], th: 
         )
 
     if holds(every):
-        return [({"form": "len_eq_arg", "arg": arg}, {"n": len(every)})]
+        return [({"form": "len_eq_arg", "arg": arg, "reached": max(n for n, _ in every)}, {"n": len(every)})]
     # one set of arguments at most (the best supported): a rule's id names its argument, not the set
     held = sorted((-len(ps), names) for names, ps in groups.items() if len(groups) > 1 and holds(ps))
     if not held:
         return []
     names = held[0][1]
-    return [({"form": "len_eq_arg", "arg": arg, "when": list(names)}, {"n": len(groups[names])})]
+    reached = max(n for n, _ in groups[names])
+    return [
+        (
+            {"form": "len_eq_arg", "arg": arg, "when": list(names), "reached": reached},
+            {"n": len(groups[names])},
+        )
+    ]
 
 
 def _argnum(arg: str, pairs: list[tuple[int, str]], th: Thresholds) -> list[Found]:
@@ -520,7 +526,10 @@ def _argnum(arg: str, pairs: list[tuple[int, str]], th: Thresholds) -> list[Foun
             and len({x for _, x in hits}) >= th.min_distinct_eq
             and all(n == x for n, x in hits)
         ):
-            out.append(({"form": "len_eq_argnum", "arg": arg, "word": word}, {"n": len(hits)}))
+            reached = max(n for n, _ in hits)
+            out.append(
+                ({"form": "len_eq_argnum", "arg": arg, "word": word, "reached": reached}, {"n": len(hits)})
+            )
     return out
 
 
