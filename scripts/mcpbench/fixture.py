@@ -10,3 +10,21 @@ from typing import Any
 class Fixture:
     command: list[str]
     facts: dict[str, Any] = field(default_factory=dict)
+
+
+# people's names for the fixtures (shop customers, graph entities, sheet staff)
+FIRST = (
+    "Amira",
+    "Ben",
+    "Carla",
+    "Dmitri",
+    "Elena",
+    "Farid",
+    "Grace",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Keiko",
+    "Liam",
+)
+LAST = ("Novak", "Okoye", "Petrov", "Quispe", "Rossi", "Sato", "Tanaka", "Umar", "Varga", "Weber")

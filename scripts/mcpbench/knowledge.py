@@ -15,23 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from mcpbench.client import Call, session
-from mcpbench.fixture import Fixture
+from mcpbench.fixture import FIRST, LAST, Fixture
 
-FIRST = (
-    "Amira",
-    "Ben",
-    "Carla",
-    "Dmitri",
-    "Elena",
-    "Farid",
-    "Grace",
-    "Hugo",
-    "Ines",
-    "Jonas",
-    "Keiko",
-    "Liam",
-)
-LAST = ("Novak", "Okoye", "Petrov", "Quispe", "Rossi", "Sato", "Tanaka", "Umar", "Varga", "Weber")
 ORGS = ("Acme Robotics", "Bluefin Labs", "Cobalt Foods", "Delta Freight", "Evergreen Clinics", "Fjord Energy")
 PROJECTS = ("Atlas", "Beacon", "Cascade", "Dynamo", "Ember", "Falcon", "Glacier")
 CITIES = ("Lisbon", "Osaka", "Nairobi", "Toronto", "Krakow", "Valparaiso")

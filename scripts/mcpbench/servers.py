@@ -30,7 +30,7 @@ from typing import Any
 from mcpbench.client import Call, session
 from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
-from mcpbench.fixture import Fixture
+from mcpbench.fixture import FIRST, LAST, Fixture
 from mcpbench.knowledge import memory_call, memory_setup
 from mcpbench.web import fetch_call, fetch_setup
 
@@ -185,21 +185,6 @@ NOUN = (
 CATEGORIES = ("kitchen", "outdoor", "electronics", "office", "tools")
 PRODUCT_STATUS = ("active", "discontinued", "backorder")
 ORDER_STATUS = ("pending", "shipped", "delivered", "cancelled", "returned")
-FIRST = (
-    "Amira",
-    "Ben",
-    "Carla",
-    "Dmitri",
-    "Elena",
-    "Farid",
-    "Grace",
-    "Hugo",
-    "Ines",
-    "Jonas",
-    "Keiko",
-    "Liam",
-)
-LAST = ("Novak", "Okoye", "Petrov", "Quispe", "Rossi", "Sato", "Tanaka", "Umar", "Varga", "Weber")
 
 
 def shop(rng: random.Random) -> dict[str, list[tuple[Any, ...]]]:
