@@ -109,10 +109,12 @@ def _prefix(values: set[str]) -> str | None:
     return next(iter(found)) if len(found) == 1 and None not in found else None
 
 
-def tool_prefixes(
-    rules: list[Rule], columns: Mapping[str, Mapping[tuple[str, str], list[str]]]
-) -> list[Rule]:
-    """``rules`` with each pooled ``shape`` pattern narrowed to its tool's own prefix where the guards hold."""
+PrefixTable = tuple[dict[tuple[str, str], dict[str, set[str]]], dict[tuple[str, str], bool]]
+
+
+def prefix_table(columns: Mapping[str, Mapping[tuple[str, str], list[str]]]) -> PrefixTable:
+    """Each name's values per tool, and whether the name's prefixes are per tool (the guards above):
+    computed once per recording, read for every tool by ``tool_prefixes``."""
     by_name: dict[tuple[str, str], dict[str, set[str]]] = {}
     for tool, cols in columns.items():
         for key, values in cols.items():
@@ -124,6 +126,12 @@ def tool_prefixes(
         per_tool[key] = (
             len(kept) >= MIN_PREFIX_TOOLS and len(kept) >= KEPT_SHARE * len(seen) and len(set(kept)) >= 2
         )
+    return by_name, per_tool
+
+
+def tool_prefixes(rules: list[Rule], table: PrefixTable) -> list[Rule]:
+    """``rules`` with each pooled ``shape`` pattern narrowed to its tool's own prefix where the guards hold."""
+    by_name, per_tool = table
     out = []
     for r in rules:
         if not r.fields:

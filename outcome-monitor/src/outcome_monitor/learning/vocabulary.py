@@ -46,6 +46,7 @@ from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.namesakes import (
     MIN_FIXED_SHAPE_DISTINCT,
     MIN_SHAPE_DISTINCT,
+    prefix_table,
     suffix_rule,
     suffix_shapes,
     tool_prefixes,
@@ -146,15 +147,13 @@ def learn_wide(
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
     suffix = suffix_shapes(pooled)
+    prefixes = prefix_table(columns)
     rules.extend(lend_domains(rules, columns, MIN_OWN_HTML_FREE))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
     for tool, ex in index.items():
-        rules.extend(
-            tool_prefixes(
-                _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix), columns
-            )
-        )
+        text_rules = _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix)
+        rules.extend(tool_prefixes(text_rules, prefixes))
         rules.extend(_collection_rules(tool, ex, th, html_free))
         rules.extend(_named_args(tool, ex, th))
         ending = ending_params(raw_texts.get(tool, []), th.min_presence)
