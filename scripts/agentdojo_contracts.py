@@ -58,6 +58,10 @@ NOTES = {
     "files, get_most_recent_transactions 5 or 6, get_unread_emails), or a list whose length varies by call "
     "where the same call was not repeated often enough in the fold (read_channel_messages, search results, "
     "participants); the empty ones that looked clean are lengths clean results had",
+    "negative_or_zero": "get_balance's one value (1810.0 in every clean call: a single distinct value, too "
+    "few for a sign), and a file's size set to 0 in search_files_by_filename where clean sizes came within "
+    "half their mean gap of zero (the count guard keeps '>= 0' there: an empty file is a legitimate size, "
+    "as a product out of stock is on a real server); negatives in those sizes are caught",
     "date_order_violation": "a date moved inside an e-mail's free text (get_sent_emails body): no rule reads "
     "dates in prose; an event's start moved off the day asked for is caught (the day echo pooled across "
     "get_day_calendar_events and search_calendar_events)",

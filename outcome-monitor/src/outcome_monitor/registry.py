@@ -26,6 +26,7 @@ from outcome_monitor.checking.paths import (
     iter_context,
 )
 from outcome_monitor.checking.plancode import Run, generate
+from outcome_monitor.checking.routes import routed_name
 from outcome_monitor.checking.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
 from outcome_monitor.checking.toolcode import generate_tool
 from outcome_monitor.checking.values import type_ok
@@ -158,6 +159,11 @@ class Registry:
         self._views: dict[str, View] = dict(self.meta.get("views") or {})
         # the rules learned through those views (the rest, from other sources, read results as sent)
         self._viewed: frozenset[str] = frozenset(self.meta.get("viewed_rules") or ())
+        # per routed tool, the argument naming a resource and the routes with rules of their own
+        self._routes: dict[str, dict[str, Any]] = {
+            t: {"arg": s["arg"], "exact": frozenset(s["exact"]), "families": frozenset(s["families"])}
+            for t, s in (self.meta.get("routes") or {}).items()
+        }
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, _ToolPlans] = {}
 
@@ -242,6 +248,9 @@ class Registry:
         seen = {r.rule_id for r in mine}
         extra = [r for rs in other.rules.values() for r in rs if r.rule_id not in seen]
         meta = {**self.meta, **other.meta}
+        routes = {**(other.meta.get("routes") or {}), **(self.meta.get("routes") or {})}
+        if routes:
+            meta["routes"] = routes
         views = {**(other.meta.get("views") or {}), **(self.meta.get("views") or {})}
         if views:
             meta["views"] = views
@@ -253,7 +262,20 @@ class Registry:
     # --------------------------------------------------------------------- the hot path
 
     def check(self, tool: str, arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
-        """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first."""
+        """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first.
+        A routed tool's call on a route the recording met is checked by that route's rules too (the
+        tool's own rules hold on every route; a route's say what its one form holds)."""
+        if self._routes:
+            spec = self._routes.get(tool)
+            routed = routed_name(tool, spec, arguments) if spec is not None else None
+            if routed is not None and routed in self.rules:
+                found = self._check_one(tool, arguments, result)
+                said = {(v.rule_class, v.path, v.expected) for v in found}
+                extra = self._check_one(routed, arguments, result)
+                return found + [v for v in extra if (v.rule_class, v.path, v.expected) not in said]
+        return self._check_one(tool, arguments, result)
+
+    def _check_one(self, tool: str, arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
         plans = self._plans.get(tool)
         if plans is None:
             if not self.rules.get(tool):

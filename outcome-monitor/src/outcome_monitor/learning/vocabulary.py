@@ -53,9 +53,11 @@ from outcome_monitor.learning.namesakes import (
 )
 from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
+from outcome_monitor.learning.routes import infer_routes, routed_rows
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
+from outcome_monitor.text.prose import prose_params
 from outcome_monitor.text.views import View, apply_view, infer_root_view
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
@@ -109,9 +111,13 @@ def learn_wide(
     from outcome_monitor.learning.executions import gc_paused
 
     split = split_clean(traces)
+    # a tool whose results take one form per resource named also learns per route (routes.py)
+    routes = infer_routes(split.clean, th.min_presence)
+    copies = routed_rows(split.clean, routes)
+    clean = [*split.clean, *copies]
     results: dict[str, list[Any]] = {}
     calls: dict[str, list[Any]] = {}
-    for r in split.clean:
+    for r in clean:
         results.setdefault(str(r["tool"]), []).append(r.get("result"))
         calls.setdefault(str(r["tool"]), []).append(r.get("arguments"))
     views: dict[str, View] = {}
@@ -123,7 +129,7 @@ def learn_wide(
         {**r, "result": apply_view(views[str(r["tool"])], r.get("result"), r.get("arguments"))}
         if str(r["tool"]) in views
         else r
-        for r in split.clean
+        for r in clean
     ]
     index = index_executions(rows)
     held_back: list[dict[str, Any]] = []
@@ -139,7 +145,7 @@ def learn_wide(
     ]
     clean_rows: dict[str, int] = {}
     raw_texts: dict[str, list[str]] = {}
-    for r in split.clean:
+    for r in clean:
         clean_rows[str(r["tool"])] = clean_rows.get(str(r["tool"]), 0) + 1
         if type(r.get("result")) is str:
             raw_texts.setdefault(str(r["tool"]), []).append(r["result"])
@@ -175,9 +181,11 @@ def learn_wide(
     meta: dict[str, Any] = {
         "source": "traces",
         "vocabulary": "wide",
-        "n_executions": sum(len(v) for v in index.values()),
+        "n_executions": sum(len(v) for v in index.values()) - len(copies),
         "thresholds": th.to_json(),
     }
+    if routes:
+        meta["routes"] = routes
     rules.extend(_unit_ranges(index))
     rules.extend(band_rules(index))
     # signs of list elements, and of fields too rarely seen for a sign of their own (signs.py)
@@ -248,6 +256,17 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
 SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
 
 
+ZERO_GAPS = 0.5  # a minimum within half the values' mean gap of 0 may well be 0 next time
+
+
+def _near_zero(ints: list[int]) -> bool:
+    """A count whose clean minimum is small (``SMALL_COUNT``), or within half the mean gap its
+    values leave between them of 0 (a stock from 3 to 354 over 26 calls: a gap of about 13; a file
+    size from 40 up): such a count at 0 is a product out of stock, an empty file."""
+    lo, hi = min(ints), max(ints)
+    return lo <= SMALL_COUNT or lo <= ZERO_GAPS * (hi - lo) / len(ints)
+
+
 def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
     """A count (integers) whose clean values came down to 1 or 2 says little by never being 0
     (seats left, bags, unread messages): it keeps "> 0" only with a constant's support (a rule of
@@ -269,7 +288,7 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
             if row.get(r.fields[0]) is not None
         ]
         ints = [v for v in values if type(v) is int]
-        if ints and len(ints) == len(values) and min(ints) <= SMALL_COUNT and len(ints) < constant_floor(th):
+        if ints and len(ints) == len(values) and _near_zero(ints) and len(ints) < constant_floor(th):
             out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
         else:
             out.append(r)
@@ -373,6 +392,10 @@ def _text_rules(
             token_params(distinct, MIN_TOKEN_DISTINCT)
             if len(values) >= th.min_presence and (context, f) != (ROOT, "")
             else None
+        )
+        # numbers, length and dates of long text, whatever its form (text/prose.py)
+        rules.extend(
+            Rule(tool, "text", context, (f,), p, support) for p in prose_params(values, th.min_presence)
         )
         if len(distinct) < th.min_presence:
             if token is not None:

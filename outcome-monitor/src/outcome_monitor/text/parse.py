@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from outcome_monitor.checking.values import MISSING, date_key
+from outcome_monitor.text.prose import FORMS as PROSE_FORMS
+from outcome_monitor.text.prose import compile_prose, prose_expected, prose_sentence
 
 MAX_LITERAL_CHARS = 1_000_000  # literal_eval of a huge text costs its parse; such text stays text
 _NOT_JSON = object()
@@ -210,6 +212,8 @@ def _shape_regex(head: str, cls: str, n: int) -> tuple[str, str]:
 
 
 def text_expected(p: Mapping[str, Any]) -> str:
+    if p.get("form") in PROSE_FORMS:
+        return prose_expected(p)
     if p.get("form") == "ends":
         return f"a text ending with {json.dumps(p['end'])}"
     if p.get("form") == "names_arg":
@@ -220,6 +224,8 @@ def text_expected(p: Mapping[str, Any]) -> str:
 
 
 def text_sentence(a: str, p: Mapping[str, Any]) -> str:
+    if p.get("form") in PROSE_FORMS:
+        return prose_sentence(a, p)
     if p.get("form") == "ends":
         return (
             f"{a} must end with {json.dumps(p['end'])} (as every clean result did: a text cut short does not)"
@@ -236,6 +242,8 @@ def text_sentence(a: str, p: Mapping[str, Any]) -> str:
 def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
     """The check of a ``text`` rule: only a string is judged (other values belong to the type rule)."""
     f, p = rule.fields[0], rule.params
+    if p.get("form") in PROSE_FORMS:
+        return compile_prose(f, p)
     if p.get("form") == "ends":
         end = p["end"]
 

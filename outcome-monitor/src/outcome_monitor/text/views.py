@@ -248,6 +248,9 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 if then is not None:
                     view["then"] = then
                 return view
+        skipped = _infer_skip(distinct, depth)
+        if skipped is not None:
+            return skipped
         lines = _infer_lines(distinct)
         if lines is not None:
             then = infer_view([_lines(v, lines) for v in distinct], depth + 1)
@@ -285,6 +288,30 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
             return {"tuple": n, "fields": positions}
         sub = infer_view([e for v in vs for e in v], depth + 1)
         return {"items": sub} if sub is not None else None
+    return None
+
+
+MAX_SKIP = 3  # header lines before a body (``Contents of <url>:`` above JSON or CSV)
+
+
+def _skip(text: str, k: int) -> str:
+    parts = text.split("\n", k)
+    return parts[k] if len(parts) > k else ""
+
+
+def _infer_skip(distinct: list[str], depth: int) -> View | None:
+    """JSON or CSV after the same number of header lines in every clean text (a fetch tool's note
+    and URL above the body): ``{"parse": kind, "skip": k}``."""
+    for k in range(1, MAX_SKIP + 1):
+        bodies = [_skip(v, k) for v in distinct]
+        for kind in ("json", "csv"):
+            parsed = [PARSERS[kind](b) for b in bodies]
+            if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
+                view: View = {"parse": kind, "skip": k}
+                then = infer_view(parsed, depth + 1)
+                if then is not None:
+                    view["then"] = then
+                return view
     return None
 
 
@@ -416,6 +443,8 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
             if view.get("mixed") and type(value) in (list, dict) and "then" in view:
                 return apply_view(view["then"], value)
             return value
+        if "skip" in view:
+            value = _skip(value, view["skip"])
         parsed = _lines(value, view) if kind == "lines" else PARSERS[kind](value)
         if parsed is FAIL:
             return value

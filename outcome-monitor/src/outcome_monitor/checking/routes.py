@@ -1,0 +1,63 @@
+"""Routes: the resource a call names, as a key its results are checked by.
+
+One tool can return a different form for each resource an argument names: a fetch gives a product
+page for ``/products/SKU-1.html``, a JSON record for ``/api/products/SKU-1.json`` and a CSV for
+``/data/sales.csv``; a file read gives JSON for ``.json`` files and prose for ``.md``. Pooled over
+the tool, such results share almost no rule. A route names the resource by its place: the exact
+path where the recording met it often (``/api/orders.json``), else its folder and extension
+(``/api/products/*.json``), on the URL's host. ``learning/routes.py`` decides which tools and
+arguments are routed; here is only the key, used the same way at learning and at checking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+SEP = " @ "  # a routed tool's name: "fetch @ 127.0.0.1:8000/api/products/*.json"
+MAX_VALUE = 400
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,15}://[^\s/]+")
+_EXT = re.compile(r"^[A-Za-z0-9]{1,8}$")
+
+
+def route_keys(value: Any) -> tuple[str, str] | None:
+    """``(exact, family)`` keys of a URL or a path, or None for any other value."""
+    if type(value) is not str or not value or len(value) > MAX_VALUE or any(c.isspace() for c in value):
+        return None
+    if _URL.match(value):
+        try:
+            parts = urlsplit(value)
+        except ValueError:
+            return None
+        place, path = parts.netloc.lower(), parts.path or "/"
+    elif value.startswith(("/", "./", "~/")) or (re.match(r"^[A-Za-z]:[\\/]", value) is not None):
+        place, path = "", value.replace("\\", "/")
+    else:
+        return None
+    if len(path) > 1:
+        path = path.rstrip("/") or "/"
+    folder, _, leaf = path.rpartition("/")
+    stem, dot, ext = leaf.rpartition(".")
+    tail = f"*.{ext}" if dot and stem and _EXT.match(ext) else "*"
+    return place + path, f"{place}{folder}/{tail}"
+
+
+def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any] | None) -> str | None:
+    """The routed tool whose rules check this call, or None (the tool's own rules then)."""
+    if not arguments:
+        return None
+    keys = route_keys(arguments.get(spec["arg"]))
+    if keys is None:
+        return None
+    exact, family = keys
+    if exact in spec["exact"]:
+        return f"{tool}{SEP}{exact}"
+    if family in spec["families"]:
+        return f"{tool}{SEP}{family}"
+    return None
+
+
+__all__ = ["SEP", "route_keys", "routed_name"]

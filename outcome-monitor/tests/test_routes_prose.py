@@ -1,0 +1,167 @@
+"""Routes and prose (wide vocabulary only): a tool whose results take one form per resource an
+argument names learns per route beside its pooled rules; long text keeps its numbers' signs, its
+length and its dates' order."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from outcome_monitor import Monitor, Registry, learn
+from outcome_monitor.checking.routes import route_keys
+from outcome_monitor.registry_format import schema
+from outcome_monitor.text.prose import prose_params
+
+SITE = "http://127.0.0.1:8000"
+
+
+def _product(rng: random.Random, i: int) -> dict[str, Any]:
+    return {
+        "sku": f"SKU-{10000 + i}",
+        "price": round(rng.uniform(20, 600), 2),
+        "stock": rng.randrange(5, 400),
+    }
+
+
+def _page(rng: random.Random, i: int) -> str:
+    lines = [f"# Review {i}", f"Published 2025-0{rng.randrange(1, 5)}-1{rng.randrange(10)} by Ada."]
+    lines += [
+        f"It scored {rng.randrange(1, 100)} of 100 and costs {rng.uniform(5, 90):.2f} EUR." for _ in range(3)
+    ]
+    return "\n\n".join(lines) + "\n"
+
+
+def _fetches(n: int = 60, seed: int = 3) -> list[dict[str, Any]]:
+    """A fetch tool: JSON records after a header line under /api, markdown reviews under /reviews."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        if i % 2:
+            url = f"{SITE}/api/products/SKU-{10000 + i}.json"
+            text = f"Contents of {url}:\n" + json.dumps(_product(rng, i))
+        else:
+            url = f"{SITE}/reviews/{i:02d}-a-review.html"
+            text = f"Contents of {url}:\n" + _page(rng, i)
+        rows.append({"tool": "fetch", "arguments": {"url": url}, "result": text})
+    return rows
+
+
+def _fired(reg: Registry, url: str, text: str) -> list[str]:
+    ann = Monitor(reg).annotate("fetch", {"url": url}, text)
+    return [v.sentence for v in ann.violations] if ann.fired else []
+
+
+def test_route_keys_name_a_resource_by_its_place() -> None:
+    assert route_keys("http://h:1/api/products/SKU-1.json") == (
+        "h:1/api/products/SKU-1.json",
+        "h:1/api/products/*.json",
+    )
+    assert route_keys("/srv/docs/guide.md") == ("/srv/docs/guide.md", "/srv/docs/*.md")
+    assert route_keys("http://h/") == ("h/", "h/*")
+    assert route_keys("a sentence, not a path") is None
+    assert route_keys(42) is None
+
+
+def test_a_routed_tool_checks_each_form_by_its_own_rules() -> None:
+    rows = _fetches()
+    reg = learn(rows)
+    assert set(reg.meta["routes"]["fetch"]["families"]) == {
+        "127.0.0.1:8000/api/products/*.json",
+        "127.0.0.1:8000/reviews/*.html",
+    }
+    url = f"{SITE}/api/products/SKU-20001.json"
+    good = {"sku": "SKU-20001", "price": 12.5, "stock": 40}
+    assert _fired(reg, url, f"Contents of {url}:\n" + json.dumps(good)) == []
+    dropped = {k: v for k, v in good.items() if k != "price"}
+    assert any("price" in s for s in _fired(reg, url, f"Contents of {url}:\n" + json.dumps(dropped)))
+    negated = {**good, "price": -12.5}
+    assert _fired(reg, url, f"Contents of {url}:\n" + json.dumps(negated))
+    # pooled over both forms (the paper's vocabulary, or no routes) a dropped field passes
+    assert (
+        not Monitor(learn(rows, vocabulary="paper"))
+        .annotate("fetch", {"url": url}, f"Contents of {url}:\n" + json.dumps(dropped))
+        .fired
+    )
+
+
+def test_a_route_never_met_falls_back_to_the_tools_own_rules() -> None:
+    reg = learn(_fetches())
+    url = f"{SITE}/elsewhere/thing.txt"
+    assert _fired(reg, url, f"Contents of {url}:\nplain words, nothing else here at all to see\n") == []
+    assert _fired(reg, url, "<html><body><h1>502 Bad Gateway</h1></body></html>")
+
+
+def test_routes_survive_the_registry_file(tmp_path: Any) -> None:
+    reg = learn(_fetches())
+    path = tmp_path / "reg.json"
+    reg.save(path)
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(json.loads(path.read_text()), schema())  # routes and a skip view are in the schema
+    back = Registry.load(path)
+    url = f"{SITE}/api/products/SKU-20001.json"
+    dropped = {"sku": "SKU-20001", "stock": 40}
+    assert _fired(back, url, f"Contents of {url}:\n" + json.dumps(dropped)) == _fired(
+        reg, url, f"Contents of {url}:\n" + json.dumps(dropped)
+    )
+    assert _fired(back, url, f"Contents of {url}:\n" + json.dumps(dropped))
+
+
+def test_prose_keeps_signs_and_dates_and_a_short_text_fires() -> None:
+    reg = learn(_fetches())
+    url = f"{SITE}/reviews/90-a-review.html"
+    text = f"Contents of {url}:\n" + _page(random.Random(5), 90)
+    assert _fired(reg, url, text) == []
+    assert _fired(reg, url, text.replace("costs ", "costs -", 1))
+    first = text.index("2025-")
+    assert not _fired(reg, url, text[: first + 5] + "0" + text[first + 6 :])  # another date, still one
+
+
+def test_prose_params_guards() -> None:
+    rng = random.Random(1)
+    texts = [_page(rng, i) for i in range(20)]
+    forms = {p["form"] for p in prose_params(texts, 7)}
+    assert "no_negative" in forms
+    # one text with a legitimate negative number: no sign rule
+    assert "no_negative" not in {
+        p["form"] for p in prose_params([*texts, texts[0] + " Down -3 points.\n"], 7)
+    }
+    # too few texts: nothing
+    assert prose_params(texts[:3], 7) == []
+    # short values are values, not text
+    assert prose_params(["a b 1"] * 20, 7) == []
+    # dates rising in every text, and one text falling: no order rule
+    rising = [
+        f"From 2025-01-0{i % 9 + 1} to 2025-02-1{i % 9} we tried {i} things in the lab.\n" for i in range(12)
+    ]
+    assert {"form": "dates_order", "order": "rising"} in prose_params(rising, 7)
+    mixed = [*rising, "From 2025-03-01 back to 2025-02-11 we tried 4 things in the lab.\n"]
+    assert all(p["form"] != "dates_order" for p in prose_params(mixed, 7))
+
+
+def test_identical_texts_keep_a_length_floor_only_with_twice_the_support() -> None:
+    page = "Articles\n\n" + "\n".join(f"* {i:02d}-an-article-about-things" for i in range(20)) + "\n"
+    assert {p["form"] for p in prose_params([page] * 14, 7)} >= {"min_length"}
+    assert "min_length" not in {p["form"] for p in prose_params([page] * 10, 7)}
+    floor = next(p["min"] for p in prose_params([page] * 14, 7) if p["form"] == "min_length")
+    assert floor < len(page) and len("Articles\n\n") < floor
+
+
+def _counts(values: list[int]) -> Registry:
+    return learn(
+        [
+            {"tool": "stock", "arguments": {"sku": f"S{i}"}, "result": {"left": v}}
+            for i, v in enumerate(values)
+        ]
+    )
+
+
+def test_a_count_reaching_toward_zero_may_be_zero_but_never_negative() -> None:
+    rng = random.Random(4)
+    near = [3, *(rng.randrange(4, 360) for _ in range(25))]  # a gap of about 14 between values: 3 is close
+    far = [rng.randrange(200, 400) for _ in range(26)]  # nothing near 0
+    for values, zero_fires in ((near, False), (far, True)):
+        reg = _counts(values)
+        assert Monitor(reg).annotate("stock", {"sku": "S0"}, {"left": 0}).fired is zero_fires
+        assert Monitor(reg).annotate("stock", {"sku": "S0"}, {"left": -5}).fired
