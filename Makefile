@@ -14,13 +14,17 @@ WORLDS_STAMP := $(VENV)/.worlds-installed
 # bench_mcp.py and scripts/mcp_servers_contracts.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
-# third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet): a venv of their own
-# beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
+# third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter): a venv of
+# their own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
-# the official reference MCP servers from npm (@modelcontextprotocol/server-memory, server-filesystem and
-# server-everything: exact versions, npm's lock in scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py;
-# installed outside the tracked tree
+# third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp): a venv of their
+# own (with .cache/mcp-servers' pins their dependencies have no solution), for scripts/mcp_servers_contracts.py
+MCP_SERVERS_OFFICE := .cache/mcp-servers-office
+MCP_SERVERS_OFFICE_STAMP := $(MCP_SERVERS_OFFICE)/.installed
+# MCP servers from npm (the official @modelcontextprotocol/server-memory, server-filesystem and server-everything,
+# and @kazuph/mcp-taskmanager: exact versions, npm's lock in scripts/mcpbench/npm) for
+# scripts/mcp_servers_contracts.py; installed outside the tracked tree
 MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
 MCP_SERVERS_NPM := .cache/mcp-servers-npm
 MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
@@ -108,7 +112,7 @@ lint: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## ruff's linter and formatter over
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -118,7 +122,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # about 5 minutes: the proxy in front of 11 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 15 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -203,6 +207,13 @@ $(MCP_SERVERS1_STAMP): requirements/mcp-servers-mcp1.txt requirements/bootstrap.
 	$(MCP_SERVERS1)/bin/pip install -q --require-hashes -r requirements/mcp-servers-mcp1.txt
 	touch $(MCP_SERVERS1_STAMP)
 
+# the venv's own pip first (requirements/bootstrap.txt), as for .cache/mcp-servers-mcp1
+$(MCP_SERVERS_OFFICE_STAMP): requirements/mcp-servers-office.txt requirements/bootstrap.txt
+	$(PY) -m venv $(MCP_SERVERS_OFFICE)
+	$(MCP_SERVERS_OFFICE)/bin/pip install -q --require-hashes -r requirements/bootstrap.txt
+	$(MCP_SERVERS_OFFICE)/bin/pip install -q --require-hashes -r requirements/mcp-servers-office.txt
+	touch $(MCP_SERVERS_OFFICE_STAMP)
+
 # npm ci from the committed package-lock.json (npm checks each package's integrity hash), no install scripts, into
 # .cache/ts-client. Debian's nodejs and npm when missing, the way `browser` installs chromium; without them this
 # only says so and the TypeScript client test skips.
@@ -232,7 +243,7 @@ $(MCP_SERVERS_NPM_STAMP): $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_
 	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(MCP_SERVERS_NPM) && touch $(MCP_SERVERS_NPM_STAMP); \
 	else echo "mcp-servers: no npm here; the npm servers are left out"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch) and .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything)
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter) and .cache/mcp-servers-office (excel, markitdown); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -240,7 +251,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP)
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 11 third-party MCP servers (tuning and held-out groups): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 15 third-party MCP servers (tuning: 12, held-out: tree-sitter, excel, markitdown, taskmanager): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
@@ -331,6 +342,7 @@ lock: ## re-lock constraints.txt and requirements/*.txt with hashes after a pin 
 	  $(LOCK) -c constraints.txt -c requirements/inspect.txt -c requirements/mcp.txt -o $${r%.in}.txt $$r || exit 1; done
 	$(LOCK) -o requirements/mcp-servers.txt requirements/mcp-servers.in
 	$(LOCK) -o requirements/mcp-servers-mcp1.txt requirements/mcp-servers-mcp1.in
+	$(LOCK) -o requirements/mcp-servers-office.txt requirements/mcp-servers-office.in
 	$(LOCK) -o requirements/bootstrap.txt requirements/bootstrap.in
 	$(LOCK) -o requirements/local-model-build.txt requirements/local-model-build.in
 	$(LOCK) -o requirements/local-model.txt requirements/local-model.in
