@@ -15,7 +15,8 @@ On several blocks a fault changes the list of blocks, or the text of one text bl
 resource. A result that holds another form (structured content wrapping one text, ``{"content": "<text>"}``; a text
 of header lines before a JSON body) is faulted in its outer form first and, where a kind finds nothing to
 change there, inside; a changed structured result's text block shows what the server's block showed (all
-of it, one key's JSON, or one key's string). ``--outer-only`` is the shim as it was up to 2026-12-06 (the
+of it, one key's JSON, or one key's string), and where the server gave one text block per item of a list
+(mcp-server-tree-sitter's lists), the changed list is shown the same way, one block per item. ``--outer-only`` is the shim as it was up to 2026-12-06 (the
 outer form only, a changed structured result's block its whole JSON), for comparing with figures measured
 before.
 
@@ -73,8 +74,11 @@ def payload_of(result: types.CallToolResult) -> Payload | None:
 
 def view_of(result: types.CallToolResult) -> tuple[str, Any] | None:
     """What the server's one text block shows of its structured content: all of it as JSON (``whole``), the
-    JSON of one of its keys (``json``, key) or one key's string as it is (``text``, key); None otherwise."""
+    JSON of one of its keys (``json``, key) or one key's string as it is (``text``, key); or, where the
+    server gave one text block per item of one key's list, that list (``items``, key); None otherwise."""
     sc = result.structured_content
+    if sc is not None and len(result.content) != 1:
+        return _items_view(result)
     if sc is None or len(result.content) != 1 or not isinstance(result.content[0], types.TextContent):
         return None
     text = result.content[0].text
@@ -89,7 +93,47 @@ def view_of(result: types.CallToolResult) -> tuple[str, Any] | None:
             return "text", key
         if isinstance(v, dict | list) and shown == v:
             return "json", key
+    return _items_view(result)
+
+
+def _shows(text: str, item: Any) -> bool:
+    """A block's text is this item: the string itself, or the item's JSON."""
+    if isinstance(item, str):
+        return text == item
+    try:
+        return bool(json.loads(text) == item)
+    except ValueError:
+        return False
+
+
+def _items_view(result: types.CallToolResult) -> tuple[str, Any] | None:
+    sc = result.structured_content
+    if not isinstance(sc, dict) or not result.content:
+        return None
+    blocks = result.content
+    for key, v in sc.items():
+        if isinstance(v, list) and len(v) == len(blocks):
+            texts = [b.text if isinstance(b, types.TextContent) else None for b in blocks]
+            if all(t is not None and _shows(t, item) for t, item in zip(texts, v, strict=True)):
+                return "items", key
     return None
+
+
+def _item_blocks(original: types.CallToolResult, was: list[Any], items: list[Any]) -> list[types.TextContent]:
+    """A changed list shown as the server showed the original: one text block per item, a string as it is,
+    anything else as JSON in the layout of the server's first block that held JSON."""
+    layout = next(((getattr(b, "text", ""), w) for b, w in zip(original.content, was, strict=False)
+                   if not isinstance(w, str)), None)  # fmt: skip
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            text = item
+        elif layout is not None:
+            text = render_like(layout[0], Payload("json_text", layout[1]), Payload("json_text", item))
+        else:
+            text = json.dumps(item, indent=2)
+        out.append(types.TextContent(text=text))
+    return out
 
 
 def result_of(original: types.CallToolResult, p: Payload, views: bool = True) -> types.CallToolResult:
@@ -103,6 +147,9 @@ def result_of(original: types.CallToolResult, p: Payload, views: bool = True) ->
         kind, key = view
         sc: Any = original.structured_content
         shown, was = (structured, sc) if kind == "whole" else (structured[key], sc[key])
+        if kind == "items" and isinstance(shown, list):
+            blocks = _item_blocks(original, was, shown)
+            return original.model_copy(update={"structured_content": structured, "content": blocks})
         server_text = original.content[0].text  # type: ignore[union-attr]
         if kind == "text" and isinstance(shown, str):
             text = shown
