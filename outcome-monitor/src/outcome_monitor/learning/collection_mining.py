@@ -7,8 +7,9 @@ Sizes against the call need support of their own (calls and rows, not distinct l
 * ``len_by_args``: the same call repeated in the recording gave a list as long every time, over
   ``min_presence`` repeats or more of ``min_distinct_eq`` distinct calls or more (each repeat is one
   trial of "the same call, the same length"; one call repeated alone is a constant length in
-  disguise, which needs a constant's support; a call that once gave another length is a world
-  that changes: no rule);
+  disguise, which needs a constant's support; a call that once gave another length, of this list
+  or of any other list of the result, its own or nested, is a world that changes: no rule for any
+  list of the tool);
 * ``len_eq_arg``, ``len_eq_argnum``, ``echo_list``: an equality with an argument on ``min_presence``
   executions or more, with ``min_distinct_eq`` distinct sizes (a limit always reached, never one
   that happened to be the same number every time);
@@ -326,7 +327,9 @@ MAX_CALLS = 1000  # a recording's distinct calls a len_by_args rule lists at mos
 
 def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) -> list[tuple[str, Found]]:
     """(field, (params, support)) of each list field of the result's own element whose length the
-    same arguments always repeated."""
+    same arguments always repeated; none where some list of the result changed size under the same
+    call (``changing_world``)."""
+    executions = list(executions)
     by_field: dict[str, dict[str, list[tuple[int | None, int]]]] = {}
     present: set[str] = set()
     calls: list[tuple[str, dict[str, Any], int]] = []
@@ -340,6 +343,8 @@ def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT)
         }
         present.update(fields)
         calls.append((call_key(ex.args), fields, ex.count))
+    if changing_world(executions):
+        return []
     for key, fields, count in calls:
         for f in present:
             v = fields.get(f)
@@ -368,6 +373,31 @@ def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT)
             support = {"n": sum(len(s) for s in per_call.values()), "repeats": repeats, "calls": repeated}
             out.append((f, ({"form": "len_by_args", "lengths": dict(sorted(lengths.items()))}, support)))
     return out
+
+
+def list_sizes(ex: Execution) -> tuple[tuple[str, str, int], ...]:
+    """How many elements every list of one result held, at each place: the ``len(...)`` of every
+    row's lists (a list of strings has no rows of its own), summed over the rows of a context."""
+    sizes: dict[tuple[str, str], int] = {}
+    for c, rows in ex.rows.items():
+        for row in rows:
+            for f, v in row.items():
+                if f.startswith("len(") and type(v) is int:
+                    sizes[(c, f)] = sizes.get((c, f), 0) + v
+    return tuple(sorted((c, f, n) for (c, f), n in sizes.items()))
+
+
+def changing_world(executions: Iterable[Execution]) -> bool:
+    """The same call (the same arguments) gave another size of some list of the result, its own
+    or a nested one: the tool reads a store that changes between calls (a knowledge graph written
+    to, a search whose relations grew), and a list that kept its length did so by the luck of which
+    writes came between its repeats."""
+    seen: dict[str, tuple[tuple[str, str, int], ...]] = {}
+    for ex in executions:
+        key, sizes = call_key(ex.args), list_sizes(ex)
+        if seen.setdefault(key, sizes) != sizes:
+            return True
+    return False
 
 
 def entry_lengths(maps: list[dict[str, Any]], th: Thresholds = DEFAULT) -> list[Found]:
