@@ -21,7 +21,11 @@ sys.path.insert(0, str(REPO / "scripts"))
 from mcpbench.faults import FAULTS, Context, Payload, read_framed, read_text, render  # noqa: E402
 from mcpbench.servers import BY_NAME, SERVERS  # noqa: E402
 
-SMOKE = ("calculator", "sqlite", "fetch")  # fetch: held out, a real HTTP server on 127.0.0.1, text results
+SMOKE = (
+    "calculator",
+    "sqlite",
+    "tree-sitter",
+)  # tree-sitter: held out, starts fast, a list as a block per item
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -258,3 +262,28 @@ def test_a_changed_structured_result_keeps_the_layout_of_the_servers_json_block(
     assert (
         json.loads(as_before.content[0].text) == {**sc, "humidity": -82} and "\n" in as_before.content[0].text
     )
+
+
+def test_a_changed_list_shown_one_block_per_item_stays_one_block_per_item():
+    """mcp-server-tree-sitter shows {"result": [...]} as one text block per item (a string as it is, an object
+    as indented JSON): a changed list is shown the same way, a shorter list in fewer blocks."""
+    types, shim = _shim()
+    items = [{"file": "a.py", "line": 3}, {"file": "b.py", "line": 9}, {"file": "c.py", "line": 1}]
+    original = types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(i, indent=2)) for i in items],
+        structured_content={"result": items},
+    )
+    assert shim.view_of(original) == ("items", "result")
+    changed = shim.result_of(
+        original, Payload("structured", {"result": [items[0], {**items[1], "line": -9}]})
+    )
+    assert [json.loads(b.text) for b in changed.content] == [items[0], {**items[1], "line": -9}]
+    assert changed.content[0].text == original.content[0].text
+    names = types.CallToolResult(
+        content=[types.TextContent(text=n) for n in ("src/a.py", "src/b.py")],
+        structured_content={"result": ["src/a.py", "src/b.py"]},
+    )
+    assert shim.view_of(names) == ("items", "result")
+    assert [b.text for b in shim.result_of(names, Payload("structured", {"result": ["N/A"]})).content] == [
+        "N/A"
+    ]
