@@ -202,6 +202,10 @@ def _infer_lines(distinct: list[str]) -> View | None:
     if not common:
         return None
     single = sorted(k for k in common if all(c[k] == 1 for c in counts))
+    if not single:
+        # keys that only came as records (how many: as many as the data asked held) are the data's,
+        # not the text's own labels: a text that holds none (files without notes) is no error
+        return None
     groups: dict[tuple[int, ...], list[str]] = {}
     for k in sorted(common - set(single)):
         groups.setdefault(tuple(c[k] for c in counts), []).append(k)
