@@ -31,7 +31,8 @@ Forms (``params["form"]``), each over one list or map field of a context element
   (``LIMIT 7`` in a query); with ``lone`` (here and on ``len_eq_arg``) one record alone counts as a
   list of one (content blocks: several come as a list, one as the block itself);
 * ``echo_list``: the list is the list argument ``arg`` again, element by element (numbers compared
-  as numbers: ``741`` asked, ``741.0`` given);
+  as numbers: ``741`` asked, ``741.0`` given); with ``omits`` (a write's report) some elements
+  asked may be left out, in order;
 * ``same_width``: a table of rows given as lists: every row of one list has as many cells.
 
 The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts or environments.
@@ -170,12 +171,14 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
 
         return check_len_argnum
     if form == "echo_list":
-        arg = str(p["arg"])
+        arg, omits = str(p["arg"]), bool(p.get("omits"))
 
         def check_echo_list(vals: Values, args: Values) -> Verdict:
             v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
             if not isinstance(v, list) or not isinstance(asked, list):
                 return None
+            if omits:
+                return None if _in_order_within(v, asked) else (v,)
             if len(v) != len(asked) or not all(same_value(a, b) for a, b in zip(v, asked, strict=True)):
                 return (v,)
             return None
@@ -195,6 +198,12 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
     raise ValueError(f"unknown collection form {form!r}")
 
 
+def _in_order_within(given: list[Any], asked: list[Any]) -> bool:
+    """Every element given is one asked, in the order asked (some asked may be left out)."""
+    rest = iter(asked)
+    return all(any(same_value(g, a) for a in rest) for g in given)
+
+
 def size_expected(p: Mapping[str, Any]) -> str:
     form = p["form"]
     if form == "len_by_args":
@@ -208,7 +217,7 @@ def size_expected(p: Mapping[str, Any]) -> str:
     if form == "len_eq_argnum":
         return f"as many elements as the number after {p['word']} in arg.{p['arg']}"
     if form == "echo_list":
-        return f"the elements of arg.{p['arg']}"
+        return f"the elements of arg.{p['arg']}" + (" or some of them" if p.get("omits") else "")
     return "rows of one width"
 
 
@@ -234,6 +243,11 @@ def size_sentence(a: str, p: Mapping[str, Any]) -> str:
         return (
             f"{a} must hold as many elements as the number after {p['word'].upper()} in the argument "
             f"{p['arg']} (as every clean result did)"
+        )
+    if form == "echo_list" and p.get("omits"):
+        return (
+            f"{a} must hold only elements of the argument {p['arg']}, in order (a write may leave out "
+            "what it did not change, never add or alter one)"
         )
     if form == "echo_list":
         return f"{a} must hold the elements of the argument {p['arg']}, in order (as every clean result did)"

@@ -56,6 +56,7 @@ from outcome_monitor.learning.pooled_echo import pooled_echoes
 from outcome_monitor.learning.routes import infer_routes, routed_rows
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
+from outcome_monitor.learning.write_reports import write_reports
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
 from outcome_monitor.text.views import View, apply_view, infer_root_view
@@ -196,6 +197,8 @@ def learn_wide(
     rules.extend(arg_lookups(index, th))
     # a field that tools of one place echo, each through its own argument (pooled_echo.py)
     rules.extend(pooled_echoes(index, rules, th))
+    # a write's echo of what it changed may leave out what already held (write_reports.py)
+    rules = write_reports(rules)
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
@@ -333,7 +336,7 @@ def _pooled_columns(
 
 
 MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTML page
-MIN_OWN_HTML_FREE = 2  # ...and a field seen twice at least (once may be a one-off)
+MIN_OWN_HTML_FREE = 1  # ...and a field seen once at least
 
 
 # placeholders no clean value of a whole recording was: a field seen twice keeps them out too (an
