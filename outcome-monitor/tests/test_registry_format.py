@@ -331,7 +331,7 @@ def test_explain_words_for_the_wider_vocabulary():
         "get_order: the item_ids of items must all differ",
         "id get_order:collection:unique(item_id):$:items",
         "search: hits must hold at most the argument limit elements.",
-        "search: summary.took_ms must be positive. A positive rule learned from clean traces (",
+        "search: summary.took_ms must be non-negative. A positive rule learned from clean traces (",
         "on the result as its view reads it",
         "git_show: the result must have a line shaped like commit <40 hex digits>",
         "get_order: score must be between 0 and 1",

@@ -60,6 +60,7 @@ def test_route_keys_name_a_resource_by_its_place() -> None:
     )
     assert route_keys("/srv/docs/guide.md") == ("/srv/docs/guide.md", "/srv/docs/*.md")
     assert route_keys("http://h/") == ("h/", "h/*")
+    assert route_keys("data:text/csv;base64,YSxiCjEsMgo=") == ("data:text/csv", "data:text/csv")
     assert route_keys("a sentence, not a path") is None
     assert route_keys(42) is None
 

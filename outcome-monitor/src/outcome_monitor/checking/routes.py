@@ -25,8 +25,13 @@ _EXT = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
 def route_keys(value: Any) -> tuple[str, str] | None:
     """``(exact, family)`` keys of a URL or a path, or None for any other value."""
-    if type(value) is not str or not value or len(value) > MAX_VALUE or any(c.isspace() for c in value):
+    if type(value) is not str or not value:
         return None
+    if not value.startswith("data:") and (len(value) > MAX_VALUE or any(c.isspace() for c in value)):
+        return None
+    if value.startswith("data:"):
+        kind = value[5:].split(",", 1)[0].split(";", 1)[0].lower() or "text/plain"
+        return f"data:{kind}", f"data:{kind}"  # an inline document: its media type is its place
     if _URL.match(value):
         try:
             parts = urlsplit(value)

@@ -1,7 +1,7 @@
 """Which tools learn per route (``checking/routes.py``), and the rows each route learns from.
 
 A tool is routed by one argument that always named a URL or a path, when its clean calls fall on
-two or more routes that each have the support of a tool of their own (``min_presence`` calls): an
+two or more routes (of the 90% or more of its calls that name one) that each have the support of a tool of their own (``min_presence`` calls): an
 exact path met that often is its own route, other paths group by folder and extension. Every row
 of a routed call is learned twice: under the tool (the pooled rules, what checks a call on a route
 never met) and under its route's name, so a route's rules see only the results of one form. The
@@ -18,15 +18,13 @@ from typing import Any
 from outcome_monitor.checking.routes import SEP, route_keys
 
 MIN_ROUTES = 2  # one route alone is the tool itself
+NAMED_SHARE = 0.9  # the calls that name a resource by the argument (the rest learn only pooled)
 
 
 def _arg_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dict[str, Any] | None:
-    keys = []
-    for r in rows:
-        k = route_keys((r.get("arguments") or {}).get(arg))
-        if k is None:
-            return None  # every call names a resource, or the argument is not a route
-        keys.append(k)
+    keys = [k for r in rows if (k := route_keys((r.get("arguments") or {}).get(arg))) is not None]
+    if len(keys) < NAMED_SHARE * len(rows):
+        return None  # most calls name a resource, or the argument is not a route
     exact = Counter(e for e, _ in keys)
     own = {e for e, n in exact.items() if n >= floor}
     families = Counter(f for e, f in keys if e not in own)

@@ -155,7 +155,7 @@ def learn_wide(
     pooled = _pooled_columns(columns)
     suffix = suffix_shapes(pooled)
     prefixes = prefix_table(columns)
-    rules.extend(lend_domains(rules, columns, MIN_OWN_HTML_FREE))
+    rules.extend(lend_domains(rules, columns, MIN_OWN_SEEN))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
     for tool, ex in index.items():
@@ -336,7 +336,8 @@ def _pooled_columns(
 
 
 MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTML page
-MIN_OWN_HTML_FREE = 1  # ...and a field seen once at least
+MIN_OWN_HTML_FREE = 1  # ...and a field seen once at least (a page is no field's clean value)
+MIN_OWN_SEEN = 2  # a placeholder kept out, a domain lent: a field seen twice (once may be a one-off)
 
 
 # placeholders no clean value of a whole recording was: a field seen twice keeps them out too (an
@@ -425,7 +426,7 @@ def _text_rules(
             if (
                 placeholder_free
                 and placeholder is None
-                and len(values) >= MIN_OWN_HTML_FREE
+                and len(values) >= MIN_OWN_SEEN
                 and (context, f) != (ROOT, "")
                 and not per_entry(context, f)
                 and not any(r.params.get("form") == "no_placeholder" for r in from_pool)

@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from outcome_monitor.text.mdtables import read_md
 from outcome_monitor.text.parse import parse_text
 from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
 from outcome_monitor.text.pyrepr import read_repr
@@ -224,6 +225,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "literal": _literal,
     "kv": _kv,
     "csv": _csv,
+    "md": lambda s: read_md(s, FAIL),  # tables inside text, the text kept beside them (mdtables.py)
 }
 
 
@@ -404,6 +406,9 @@ def _consistent(kind: str, parsed: list[Any]) -> bool:
     if kind == "kv":
         common = set.intersection(*(set(d) for d in parsed))
         return len(common) >= 2
+    if kind == "md":  # tables of one place share a column or a named field
+        named = [{k for r in d.get("rows", ()) for k in r} | set(d.get("fields", {})) for d in parsed]
+        return bool(set.intersection(*named))
     return True
 
 
