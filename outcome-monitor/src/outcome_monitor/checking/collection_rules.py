@@ -20,6 +20,8 @@ Forms (``params["form"]``), each over one list or map field of a context element
   ``each(list[*].k)`` (``subset``: among them): an entity swapped for another fires;
 * ``len_by_args``: the same call (the same arguments) gives a list as long as it did in the
   recording: ``lengths`` maps each recorded call (``call_key``) to its length;
+* ``same_answer``: the same call gives the same answer, word for word: ``answers`` maps each
+  recorded call to a digest of its result (``answer_digest``; learned by ``same_answers``);
 * ``len_by_key``: each entry of a map keyed by names (a list per company) holds a list as long as
   the same entry did in the recording: ``lengths`` maps each entry's key to its length;
 * ``len_by_id``: a list inside a record (an e-mail's recipients) holds as many elements as it did
@@ -40,6 +42,7 @@ The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -72,7 +75,16 @@ def _short_of(n: int, want: int, reached: Any) -> bool:
 
 
 SIZE_FORMS = frozenset(
-    {"len_by_args", "len_by_id", "len_by_key", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"}
+    {
+        "len_by_args",
+        "len_by_id",
+        "len_by_key",
+        "len_eq_arg",
+        "len_eq_argnum",
+        "echo_list",
+        "same_width",
+        "same_answer",
+    }
 )
 # a word and the number after it in a string argument: "LIMIT 7", "top=5", "max: 20"
 _WORD_NUMBER = re.compile(r"\b([A-Za-z_]+)\s*[=:]?\s*(\d{1,6})\b")
@@ -81,6 +93,13 @@ _WORD_NUMBER = re.compile(r"\b([A-Za-z_]+)\s*[=:]?\s*(\d{1,6})\b")
 def call_key(args: Mapping[str, Any]) -> str:
     """One text per call: the arguments as canonical JSON (keys sorted)."""
     return json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def answer_digest(v: Any) -> str:
+    """A short digest of an answer (the result as its view reads it): the same answer, the same
+    digest; a registry keeps it instead of the answer."""
+    text = json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def number_after(text: Any, word: str) -> int | None:
@@ -117,6 +136,15 @@ def compile_size(f: str, p: Mapping[str, Any]) -> Check:
             return (len(v),) if n is not None and len(v) != n else None
 
         return check_same_call
+    if form == "same_answer":
+        answers = dict(p["answers"])
+
+        def check_same_answer(vals: Values, args: Values) -> Verdict:
+            want = answers.get(call_key(args))
+            v = vals.get(f, MISSING)
+            return (v,) if want is not None and v is not MISSING and answer_digest(v) != want else None
+
+        return check_same_answer
     if form == "len_by_key":
         by_key = dict(p["lengths"])
 
@@ -206,6 +234,8 @@ def _in_order_within(given: list[Any], asked: list[Any]) -> bool:
 
 def size_expected(p: Mapping[str, Any]) -> str:
     form = p["form"]
+    if form == "same_answer":
+        return "the answer the same call gave"
     if form == "len_by_args":
         return "as many elements as the same call gave"
     if form == "len_by_key":
@@ -223,6 +253,11 @@ def size_expected(p: Mapping[str, Any]) -> str:
 
 def size_sentence(a: str, p: Mapping[str, Any]) -> str:
     form = p["form"]
+    if form == "same_answer":
+        return (
+            f"{a} must be what the same call (the same arguments) answered in the recording "
+            "(every repeated clean call answered the same)"
+        )
     if form == "len_by_args":
         return (
             f"{a} must hold as many elements as the same call (the same arguments) gave in the recording "

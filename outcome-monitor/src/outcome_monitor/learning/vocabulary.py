@@ -54,6 +54,7 @@ from outcome_monitor.learning.namesakes import (
 from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
 from outcome_monitor.learning.routes import infer_routes, routed_rows
+from outcome_monitor.learning.same_answers import same_answers
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
 from outcome_monitor.learning.write_reports import write_reports
@@ -197,6 +198,8 @@ def learn_wide(
     rules.extend(arg_lookups(index, th))
     # a field that tools of one place echo, each through its own argument (pooled_echo.py)
     rules.extend(pooled_echoes(index, rules, th))
+    # the same call answers the same where nothing wrote and no clock shows (same_answers.py)
+    rules.extend(same_answers(index, th))
     # a write's echo of what it changed may leave out what already held (write_reports.py)
     rules = write_reports(rules)
     if views:

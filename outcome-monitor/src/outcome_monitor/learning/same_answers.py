@@ -1,0 +1,96 @@
+"""The same call gives the same answer (``collection`` form ``same_answer``, the wide vocabulary): a
+tool whose repeated calls in the recording always answered the same, word for word, is a function
+of its arguments, and a recorded call answered otherwise later was changed on its way. The value
+sibling of ``len_by_args`` (the same call gives a list as long).
+
+Guards, each against a world that moves between the recording and the check:
+
+* nothing in the recording wrote: no tool of the recording is named for a change
+  (``write_reports.write_tool``: ``create_*``, ``write_*``, ``delete_*``...); a store written to
+  answers the same call otherwise later;
+* no clean answer of the tool names a time of day or a date (a clock's reading, a creation
+  time: the same call answers otherwise tomorrow, or in a minute);
+* no call of the tool was ever answered two ways, and no list of its answers changed size under
+  the same call (``collection_mining.changing_world``);
+* support as ``len_by_args``: ``min_presence`` repeats or more, of ``min_distinct_eq`` distinct calls
+  or more (one call repeated alone shows a constant, not a function of the call);
+* at most ``MAX_CALLS`` distinct calls (the rule keeps a digest per call).
+
+The rule keeps each recorded call's answer as a digest of the result as the tool's view reads it
+(``answer_digest``), never the answer itself; a call the recording never made is not judged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from outcome_monitor.checking.collection_rules import answer_digest, call_key
+from outcome_monitor.checking.paths import ROOT
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.learning.collection_mining import MAX_CALLS, changing_world
+from outcome_monitor.learning.executions import Execution
+from outcome_monitor.learning.write_reports import write_tool
+from outcome_monitor.thresholds import DEFAULT, Thresholds
+
+# a time of day (9:09, 21:09:22, 9:09 PM) or a date (2026-12-06, Dec 06 2026, 06/12/2026)
+_CLOCK = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2})?\b"
+    r"|\b\d{4}-\d{2}-\d{2}"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}\b",
+)
+
+
+def _strings(v: Any) -> Iterator[str]:
+    if type(v) is str:
+        yield v
+    elif type(v) is dict:
+        for k, x in v.items():
+            yield str(k)
+            yield from _strings(x)
+    elif type(v) is list:
+        for x in v:
+            yield from _strings(x)
+
+
+def names_a_clock(v: Any) -> bool:
+    """A string anywhere in ``v`` reads like a time of day or a date."""
+    return any(_CLOCK.search(s) for s in _strings(v))
+
+
+def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT) -> list[Rule]:
+    """One ``same_answer`` rule per tool whose repeats in the recording showed it a function of its
+    arguments (the guards above)."""
+    if any(write_tool(tool) for tool in index):
+        return []
+    out = []
+    for tool, executions in sorted(index.items()):
+        answers: dict[str, str] = {}
+        counts: dict[str, int] = {}
+        ok = not changing_world(executions)
+        for ex in executions if ok else ():
+            key = call_key(ex.args)
+            whole = _whole(ex)
+            if key in answers or whole is None or names_a_clock(whole):
+                ok = False  # another answer to the same call, or one that may move with the clock
+                break
+            answers[key], counts[key] = answer_digest(whole), ex.count
+        repeats = sum(c - 1 for c in counts.values())
+        repeated = sum(1 for c in counts.values() if c > 1)
+        if not ok or len(answers) > MAX_CALLS or repeats < th.min_presence or repeated < th.min_distinct_eq:
+            continue
+        params = {"form": "same_answer", "answers": dict(sorted(answers.items()))}
+        support = {"n": sum(counts.values()), "repeats": repeats, "calls": repeated}
+        out.append(Rule(tool, "collection", ROOT, ("",), params, support))
+    return out
+
+
+def _whole(ex: Execution) -> Any:
+    """The result as the view reads it: the root element, as the check will see it."""
+    rows = ex.rows.get(ROOT, ())
+    return rows[0].get("") if len(rows) == 1 else None
+
+
+__all__ = ["names_a_clock", "same_answers"]

@@ -1,0 +1,58 @@
+"""The same call gives the same answer (``collection`` form ``same_answer``): learned where repeats
+showed a tool a function of its arguments, nothing in the recording wrote and no answer reads like a
+clock; a recorded call answered otherwise fires, a call never recorded is not judged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from outcome_monitor import Registry, learn
+from outcome_monitor.learning.same_answers import names_a_clock
+
+
+def _sums(
+    repeats: int, pairs: list[tuple[int, int]], say: str = "The sum of {a} and {b} is {s}."
+) -> list[dict]:
+    rows = []
+    for a, b in pairs:
+        text = say.format(a=a, b=b, s=a + b)
+        rows += [{"tool": "get_sum", "arguments": {"a": a, "b": b}, "result": text}] * repeats
+    return rows
+
+
+PAIRS = [(1, 2), (30, 4), (5, 600), (7, 8), (9, 10)]
+
+
+def _fires(reg: Registry, args: dict[str, Any], result: Any) -> bool:
+    return any(":same_answer" in v.rule_id for v in reg.check("get_sum", args, result))
+
+
+def test_a_recorded_call_answered_otherwise_fires():
+    reg = learn(_sums(3, PAIRS))
+    assert _fires(reg, {"a": 30, "b": 4}, "The sum of -30 and 4 is 34.")
+    assert _fires(reg, {"a": 30, "b": 4}, "The sum of 30 and 4")
+    assert _fires(reg, {"a": 30, "b": 4}, "N/A")
+    assert not _fires(reg, {"a": 30, "b": 4}, "The sum of 30 and 4 is 34.")
+    assert not _fires(reg, {"a": 31, "b": 4}, "anything at all")  # a call never recorded
+    rule = next(r for r in reg.rules_for("get_sum") if r.params.get("form") == "same_answer")
+    assert "The sum" not in str(rule.params)  # digests, never the answers
+
+
+def test_no_rule_where_the_world_could_move():
+    def forms(rows: list[dict]) -> set[str]:
+        return {str(r.params.get("form")) for r in learn(rows).rules_for("get_sum")}
+
+    assert "same_answer" in forms(_sums(3, PAIRS))
+    write = [{"tool": "write_note", "arguments": {"text": f"n{i}"}, "result": "ok"} for i in range(8)]
+    assert "same_answer" not in forms(_sums(3, PAIRS) + write)  # something in the recording wrote
+    clock = "The sum of {a} and {b} is {s}, at 9:09:22 PM."
+    assert "same_answer" not in forms(_sums(3, PAIRS, clock))  # an answer that names the time
+    twice = _sums(3, PAIRS) + [{"tool": "get_sum", "arguments": {"a": 1, "b": 2}, "result": "3"}]
+    assert "same_answer" not in forms(twice)  # one call answered two ways
+    assert "same_answer" not in forms(_sums(20, PAIRS[:1]))  # one call repeated alone
+    assert "same_answer" not in forms(_sums(2, PAIRS[:3]))  # 3 repeats: too few
+
+
+def test_a_clock_is_read_in_any_string_of_the_answer():
+    assert names_a_clock({"text": "created at 21:09"}) and names_a_clock(["x", {"d": "2026-12-06"}])
+    assert names_a_clock("Sun Dec 06 2026") and not names_a_clock({"n": 3, "t": "The sum of 1 and 2 is 3."})
