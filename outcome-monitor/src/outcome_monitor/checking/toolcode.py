@@ -29,11 +29,13 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from outcome_monitor.checking.collection_rules import answer_digest, call_key
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
 from outcome_monitor.learning.status import never_error_object, result_error
 from outcome_monitor.text.parse import text_kinds
+from outcome_monitor.text.wordsets import words_fit
 
 # a tool's compiled check: (arguments, result) -> its violations (a new list)
 ToolCheck = Callable[[Mapping[str, Any] | None, Any], list[Any]]
@@ -92,6 +94,9 @@ def _string_test(r: Any) -> Callable[[str], bool] | None:
     p = r.params
     if r.cls == "text" and _text_kind_rule(p):
         return _no_text_kind(frozenset({p["not"]}))
+    if r.cls == "text" and p.get("form") == "words":
+        known, least = frozenset(p["words"]), int(p["least"])
+        return lambda s: words_fit({"words": known, "least": least}, s)
     if r.cls != "shape":
         return None
     if p.get("form") == "shape":
@@ -329,6 +334,7 @@ class _Writer:
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
                 or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
                 or (r.cls == "range" and r.params.get("form", "unit") in ("unit", "band"))
+                or (r.cls == "collection" and r.params.get("form") == "same_answer")
             )
             if not inline:
                 if vals is None:
@@ -359,6 +365,16 @@ class _Writer:
                     continue
                 v = read("")
                 self.fail(pad, f"(ERRM[{v}] if type({v}) is str else RERR({v})) is not None")
+            elif r.cls == "collection":
+                # same_answer: a recorded call's answer digest, looked up by the call's key
+                self.uses_args = True
+                v, answers = read(r.fields[0]), self.bind("A", dict(r.params["answers"]))
+                ck, digest = self.bind("CK", call_key), self.bind("DG", answer_digest)
+                w = f"w{len(self.lines)}"
+                self.fail(
+                    pad,
+                    f"({w} := {answers}.get({ck}(args))) is not None and {v} is not M and {digest}({v}) != {w}",
+                )
             elif r.cls == "date_order":
                 a, b = read(r.fields[0]), read(r.fields[1])
                 self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)

@@ -60,6 +60,7 @@ from outcome_monitor.learning.status import split_clean
 from outcome_monitor.learning.write_reports import write_reports
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
+from outcome_monitor.text.wordsets import word_params
 from outcome_monitor.text.views import View, apply_view, infer_root_view
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
@@ -404,6 +405,9 @@ def _text_rules(
         rules.extend(
             Rule(tool, "text", context, (f,), p, support) for p in prose_params(values, th.min_presence)
         )
+        named = word_params(values)  # names of a closed vocabulary of words (wordsets.py)
+        if named is not None:
+            rules.append(Rule(tool, "text", context, (f,), named, support))
         if len(distinct) < th.min_presence:
             if token is not None:
                 rules.append(Rule(tool, "shape", context, (f,), token, support))

@@ -23,6 +23,7 @@ from typing import Any
 from outcome_monitor.checking.values import MISSING, date_key
 from outcome_monitor.text.prose import FORMS as PROSE_FORMS
 from outcome_monitor.text.prose import compile_prose, prose_expected, prose_sentence
+from outcome_monitor.text.wordsets import compile_words, words_expected, words_sentence
 
 MAX_LITERAL_CHARS = 1_000_000  # literal_eval of a huge text costs its parse; such text stays text
 _NOT_JSON = object()
@@ -214,6 +215,8 @@ def _shape_regex(head: str, cls: str, n: int) -> tuple[str, str]:
 def text_expected(p: Mapping[str, Any]) -> str:
     if p.get("form") in PROSE_FORMS:
         return prose_expected(p)
+    if p.get("form") == "words":
+        return words_expected(p)
     if p.get("form") == "ends":
         return f"a text ending with {json.dumps(p['end'])}"
     if p.get("form") == "names_arg":
@@ -226,6 +229,8 @@ def text_expected(p: Mapping[str, Any]) -> str:
 def text_sentence(a: str, p: Mapping[str, Any]) -> str:
     if p.get("form") in PROSE_FORMS:
         return prose_sentence(a, p)
+    if p.get("form") == "words":
+        return words_sentence(a, p)
     if p.get("form") == "ends":
         return (
             f"{a} must end with {json.dumps(p['end'])} (as every clean result did: a text cut short does not)"
@@ -244,6 +249,8 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
     f, p = rule.fields[0], rule.params
     if p.get("form") in PROSE_FORMS:
         return compile_prose(f, p)
+    if p.get("form") == "words":
+        return compile_words(f, p)
     if p.get("form") == "ends":
         end = p["end"]
 

@@ -1,0 +1,91 @@
+"""Word sets (``text`` form ``words``, wide vocabulary): names built from a closed vocabulary of
+words (``Compact Speaker``, ``Red Lamp``, ``Solar Backpack``) keep to it, so a name cut short
+(``Compa``, ``Smart B``), a placeholder or a name from elsewhere fires, while every recombination of
+known words passes.
+
+Guards, as a domain's: ``MIN_DISTINCT`` distinct clean values of two words or more on average; at
+most ``MAX_WORDS`` distinct words; every word met in two distinct values or more (no word met once:
+a Good-Turing unseen mass of zero); and Auto-Validate's held-out check, each half of the distinct
+values using only the words of the other half, so a vocabulary still growing keeps no rule. A
+value also keeps at least the fewest words a clean value had.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from outcome_monitor.checking.values import MISSING
+
+MIN_DISTINCT = 20
+MAX_WORDS = 40
+MIN_MEAN_WORDS = 1.5
+MAX_LENGTH = 120  # longer strings are prose, not names
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _words(s: str) -> list[str]:
+    return _WORD.findall(s)
+
+
+def _covered(train: list[list[str]], held: list[list[str]]) -> bool:
+    known = {w for ws in train for w in ws}
+    return all(set(ws) <= known for ws in held)
+
+
+def word_params(values: Sequence[Any]) -> dict[str, Any] | None:
+    """``{"form": "words", "words": [...], "least": n}`` when the clean string ``values`` of a place
+    are names of a closed vocabulary, else None."""
+    if not values or any(type(v) is not str or len(v) > MAX_LENGTH for v in values):
+        return None
+    distinct = sorted(set(values))
+    if len(distinct) < MIN_DISTINCT:
+        return None
+    split = [_words(v) for v in distinct]
+    if any(not ws or "".join(ws) == "" for ws in split):
+        return None
+    if sum(len(ws) for ws in split) / len(split) < MIN_MEAN_WORDS:
+        return None
+    met = Counter(w for ws in split for w in set(ws))
+    if len(met) > MAX_WORDS or min(met.values()) < 2:
+        return None
+    halves = (split[0::2], split[1::2])
+    if not (_covered(halves[0], halves[1]) and _covered(halves[1], halves[0])):
+        return None
+    return {"form": "words", "words": sorted(met), "least": min(len(ws) for ws in split)}
+
+
+def words_expected(p: Mapping[str, Any]) -> str:
+    return f"a name of {p['least']} or more of the words clean values used"
+
+
+def words_sentence(a: str, p: Mapping[str, Any]) -> str:
+    shown = ", ".join(p["words"][:8]) + (", ..." if len(p["words"]) > 8 else "")
+    return f"{a} must be made of the words clean values used ({shown}), {p['least']} or more"
+
+
+def words_fit(p: Mapping[str, Any], s: str) -> bool:
+    """Whether the string ``s`` keeps to the word set ``p`` (the generated checks' one test)."""
+    ws = _words(s)
+    return len(ws) >= p["least"] and set(ws) <= set(p["words"])
+
+
+def compile_words(
+    f: str, p: Mapping[str, Any]
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
+    known, least = frozenset(p["words"]), int(p["least"])
+
+    def check_words(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        v = vals.get(f, MISSING)
+        if type(v) is not str:
+            return None
+        ws = _words(v)
+        return (v,) if len(ws) < least or not known.issuperset(ws) else None
+
+    return check_words
+
+
+__all__ = ["compile_words", "word_params", "words_expected", "words_fit", "words_sentence"]
