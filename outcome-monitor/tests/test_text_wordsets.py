@@ -50,3 +50,18 @@ def test_guards() -> None:
     ]
     assert word_params(open_names) is None  # words met once: a vocabulary still growing
     assert word_params(["Speaker"] * 40) is None  # one word each: a domain's business
+
+
+def test_a_word_set_is_in_the_registry_schema(tmp_path: Any) -> None:
+    import json
+
+    import pytest
+    from outcome_monitor.registry_format import schema
+
+    jsonschema = pytest.importorskip("jsonschema")
+    names = _names(120)
+    rows = [{"tool": "t", "arguments": {"k": i}, "result": {"name": v}} for i, v in enumerate(names)]
+    reg = learn(rows)
+    assert any(r.params.get("form") == "words" for r in reg.rules_for("t"))
+    reg.save(tmp_path / "r.json")
+    jsonschema.validate(json.loads((tmp_path / "r.json").read_text()), schema())
