@@ -43,8 +43,6 @@ def test_no_rule_where_the_world_could_move():
         return {str(r.params.get("form")) for r in learn(rows).rules_for("get_sum")}
 
     assert "same_answer" in forms(_sums(3, PAIRS))
-    write = [{"tool": "write_note", "arguments": {"text": f"n{i}"}, "result": "ok"} for i in range(8)]
-    assert "same_answer" not in forms(_sums(3, PAIRS) + write)  # something in the recording wrote
     clock = "The sum of {a} and {b} is {s}, at 9:09:22 PM."
     assert "same_answer" not in forms(_sums(3, PAIRS, clock))  # an answer that names the time
     twice = _sums(3, PAIRS) + [{"tool": "get_sum", "arguments": {"a": 1, "b": 2}, "result": "3"}]
@@ -53,6 +51,26 @@ def test_no_rule_where_the_world_could_move():
     assert "same_answer" not in forms(_sums(2, PAIRS[:3]))  # 3 repeats: too few
 
 
+def test_a_call_naming_what_a_write_was_given_is_not_judged():
+    reads = [
+        {"tool": "read_file", "arguments": {"path": f"/{d}/{f}.md"}, "result": f"text of {d}/{f}"}
+        for d in ("notes", "scratch")
+        for f in ("a", "b", "c", "d")
+    ] * 3
+    writes = [
+        {"tool": "write_file", "arguments": {"path": "/scratch/b.md", "content": "new"}, "result": "ok"},
+        {"tool": "create_directory", "arguments": {"path": "/scratch/c.md"}, "result": "ok"},
+    ]
+    reg = learn(reads + writes)
+    rule = next(r for r in reg.rules_for("read_file") if r.params.get("form") == "same_answer")
+    judged = set(rule.params["answers"])
+    assert '{"path":"/notes/a.md"}' in judged and '{"path":"/scratch/a.md"}' in judged
+    assert '{"path":"/scratch/b.md"}' not in judged and '{"path":"/scratch/c.md"}' not in judged
+    assert reg.check("read_file", {"path": "/scratch/b.md"}, "rewritten") == []
+    assert reg.check("read_file", {"path": "/notes/a.md"}, "text of notes/")
+    assert not any(r.params.get("form") == "same_answer" for r in reg.rules_for("write_file"))
+
+
 def test_a_clock_is_read_in_any_string_of_the_answer():
-    assert names_a_clock({"text": "created at 21:09"}) and names_a_clock(["x", {"d": "2026-12-06"}])
-    assert names_a_clock("Sun Dec 06 2026") and not names_a_clock({"n": 3, "t": "The sum of 1 and 2 is 3."})
+    assert names_a_clock({"text": "created at 21:09"}) and names_a_clock(["x", {"d": "at 9:09:22 PM"}])
+    assert not names_a_clock({"n": 3, "d": "2026-12-06", "t": "The sum of 1 and 2 is 3."})

@@ -5,11 +5,12 @@ sibling of ``len_by_args`` (the same call gives a list as long).
 
 Guards, each against a world that moves between the recording and the check:
 
-* nothing in the recording wrote: no tool of the recording is named for a change
-  (``write_reports.write_tool``: ``create_*``, ``write_*``, ``delete_*``...); a store written to
+* nothing in the recording wrote to what the call names: a call whose arguments name what a write
+  of the recording was given (the same string, or a path one of them lies under: a tool named for
+  a change, ``write_reports.write_tool``) is not judged, nor is a write itself; a store written to
   answers the same call otherwise later;
-* no clean answer of the tool names a time of day or a date (a clock's reading, a creation
-  time: the same call answers otherwise tomorrow, or in a minute);
+* no clean answer of the tool names a time of day (a clock's reading, a creation time: the same
+  call answers otherwise in a minute); dates alone are data (a meeting's day);
 * no call of the tool was ever answered two ways, and no list of its answers changed size under
   the same call (``collection_mining.changing_world``);
 * support as ``len_by_args``: ``min_presence`` repeats or more, of ``min_distinct_eq`` distinct calls
@@ -34,13 +35,8 @@ from outcome_monitor.learning.executions import Execution
 from outcome_monitor.learning.write_reports import write_tool
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
-# a time of day (9:09, 21:09:22, 9:09 PM) or a date (2026-12-06, Dec 06 2026, 06/12/2026)
-_CLOCK = re.compile(
-    r"\b\d{1,2}:\d{2}(?::\d{2})?\b"
-    r"|\b\d{4}-\d{2}-\d{2}"
-    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
-    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}\b",
-)
+# a time of day (9:09, 21:09:22): a clock's reading
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 
 
 def _strings(v: Any) -> Iterator[str]:
@@ -55,22 +51,37 @@ def _strings(v: Any) -> Iterator[str]:
             yield from _strings(x)
 
 
+def _values(v: Any) -> Iterator[str]:
+    """The strings an argument holds (its values, not its keys)."""
+    if type(v) is str:
+        yield v
+    elif type(v) is dict:
+        for x in v.values():
+            yield from _values(x)
+    elif type(v) is list:
+        for x in v:
+            yield from _values(x)
+
+
 def names_a_clock(v: Any) -> bool:
-    """A string anywhere in ``v`` reads like a time of day or a date."""
+    """A string anywhere in ``v`` reads like a time of day."""
     return any(_CLOCK.search(s) for s in _strings(v))
 
 
 def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT) -> list[Rule]:
     """One ``same_answer`` rule per tool whose repeats in the recording showed it a function of its
-    arguments (the guards above)."""
-    if any(write_tool(tool) for tool in index):
-        return []
+    arguments (the guards above), over its calls that name nothing a write was given."""
+    written = {s for tool, exs in index.items() if write_tool(tool) for ex in exs for s in _values(ex.args)}
     out = []
     for tool, executions in sorted(index.items()):
+        if write_tool(tool):
+            continue
         answers: dict[str, str] = {}
         counts: dict[str, int] = {}
         ok = not changing_world(executions)
         for ex in executions if ok else ():
+            if _touched(ex.args, written):
+                continue
             key = call_key(ex.args)
             whole = _whole(ex)
             if key in answers or whole is None or names_a_clock(whole):
@@ -85,6 +96,14 @@ def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT)
         support = {"n": sum(counts.values()), "repeats": repeats, "calls": repeated}
         out.append(Rule(tool, "collection", ROOT, ("",), params, support))
     return out
+
+
+def _touched(args: Any, written: set[str]) -> bool:
+    """The call names something a write of the recording was given (the same name, or a path one
+    of them lies under)."""
+    return any(
+        a == w or a.startswith(w) or w.startswith(a) for a in _values(args) for w in written if a and w
+    )
 
 
 def _whole(ex: Execution) -> Any:
