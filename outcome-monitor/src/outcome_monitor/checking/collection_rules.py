@@ -11,7 +11,8 @@ Forms (``params["form"]``), each over one list or map field of a context element
   though what is left is still a valid map;
 * ``keys_echo``: a map keyed by the names a list argument asked for holds exactly those;
 * ``elements``: every string of a list is none of the kinds of text no clean element was (an error
-  page, an error message) and, where the elements drew from few values, one of them;
+  page, an error message) and, where the elements drew from few values, one of them; with
+  ``strings``, every element is a string (a null or a number among names fires);
 * ``uniform``: every element of a list of records has the same fields (a table's rows): a field
   dropped from one row fires;
 * ``unique``: an identifier never repeats within one list: a duplicated or swapped-in record fires;
@@ -358,12 +359,16 @@ def compile_collection(
         kinds = tuple(p.get("not", ()))
         allowed = frozenset(p["values"]) if "values" in p else None
 
-        distinct = bool(p.get("distinct"))
+        distinct, only_strings = bool(p.get("distinct")), bool(p.get("strings"))
 
         def check_elements(vals: Values, args: Values) -> Verdict:
             items = vals.get(f, MISSING)
             if not isinstance(items, list):
                 return None
+            if only_strings:
+                odd = next((e for e in items if type(e) is not str), MISSING)
+                if odd is not MISSING:
+                    return (odd,)
             if distinct:
                 strings = [e for e in items if type(e) is str]
                 if len(set(strings)) < len(strings):
@@ -468,7 +473,8 @@ def collection_expected(p: Mapping[str, Any]) -> str:
     if form == "keys_echo":
         return f"entries keyed by arg.{p['arg']}"
     if form == "elements":
-        parts = [f"one of {len(p['values'])} known values"] if "values" in p else []
+        parts = ["strings"] if p.get("strings") else []
+        parts += [f"one of {len(p['values'])} known values"] if "values" in p else []
         parts += [f"not {_KIND[k]}" for k in p.get("not", ())]
         parts += ["no two alike"] if p.get("distinct") else []
         return "elements " + ", ".join(parts)
@@ -499,7 +505,7 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
     if form == "keys_echo":
         return f"{a} must hold an entry for each of the argument {p['arg']}'s values, and no other"
     if form == "elements":
-        parts = []
+        parts = ["be a string"] if p.get("strings") else []
         if "values" in p:
             shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in p["values"][:MAX_KEYS])
             parts.append(f"be one of {shown}")

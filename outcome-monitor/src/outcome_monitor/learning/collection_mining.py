@@ -168,6 +168,7 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
         params["distinct"] = True  # names in a listing (files, recipients): a duplicate is a copied entry
     if len(params) == 1:
         return []
+    params["strings"] = True  # every clean element a string: a null or a number among them is not
     return [(params, {"n": len(lists), "distinct": len(distinct)})]
 
 
