@@ -51,6 +51,12 @@ def group_lines(group: str, outcomes: list[Outcome]) -> list[str]:
     lines.append(
         f"  raw result first and unchanged: {'yes, every call' if not broken else f'NO on {broken} calls'}"
     )
+    unchecked = {o.server: o.unchecked for o in outcomes if o.unchecked}
+    if unchecked:
+        lines.append(
+            f"  WARNING: results the monitor could not check (passed through raw; the proxy's stderr, kept with "
+            f"--keep, says why): {', '.join(f'{k} {n}' for k, n in unchecked.items())}"
+        )
     return lines
 
 

@@ -50,6 +50,7 @@ class Outcome:
     faulted: dict[str, list[int]] = field(default_factory=dict)  # kind -> [calls faulted, flagged]
     untouched: int = 0  # faulted-session calls no fault could apply to
     raw_first_broken: int = 0
+    unchecked: int = 0  # results the proxy passed through unchecked (a check that raised), from its stderr
     # kind -> {"flagged": one receipt, "missed": a few misses, each faulted beside its clean result}
     examples: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -163,6 +164,10 @@ def measure(
                 {"tool": tool, "arguments": args, "clean": clean_text, "faulted": _payload_text(result)}
             )
     errlog.close()
+    # the proxy names each result it could not check on its stderr ("<tool>: not checked: <why>"): a rule
+    # that raises must be counted, never read as a miss
+    with (work / "stderr.log").open(errors="replace") as f:
+        out.unchecked = sum(": not checked: " in line for line in f)
     return out
 
 

@@ -287,3 +287,14 @@ def test_a_changed_list_shown_one_block_per_item_stays_one_block_per_item():
     assert [b.text for b in shim.result_of(names, Payload("structured", {"result": ["N/A"]})).content] == [
         "N/A"
     ]
+
+
+def test_results_the_monitor_could_not_check_are_named_not_counted_as_misses():
+    from mcpbench.report import group_lines
+    from mcpbench.run import Outcome
+
+    quiet = Outcome("a", "tuning", "text", None, faulted={"drop_field": [4, 3]})
+    loud = Outcome("b", "tuning", "text", None, faulted={"drop_field": [4, 1]}, unchecked=3)
+    assert not any("WARNING" in line for line in group_lines("tuning", [quiet]))
+    warned = [line for line in group_lines("tuning", [quiet, loud]) if "WARNING" in line]
+    assert len(warned) == 1 and "b 3" in warned[0] and "a " not in warned[0].split(":", 1)[1]
