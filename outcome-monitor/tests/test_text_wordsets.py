@@ -50,6 +50,9 @@ def test_guards() -> None:
     ]
     assert word_params(open_names) is None  # words met once: a vocabulary still growing
     assert word_params(["Speaker"] * 40) is None  # one word each: a domain's business
+    # cell ranges in formulas: letters are columns, not words (excel-mcp-server's trace_formula)
+    formulas = [f"SUM({c}{i}:{c}{i + 9})" for i in range(2, 14) for c in "BDE"]
+    assert word_params(formulas) is None
 
 
 def test_a_word_set_is_in_the_registry_schema(tmp_path: Any) -> None:

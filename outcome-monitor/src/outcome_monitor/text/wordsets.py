@@ -6,8 +6,9 @@ known words passes.
 Guards, as a domain's: ``MIN_DISTINCT`` distinct clean values of two words or more on average; at
 most ``MAX_WORDS`` distinct words; every word met in two distinct values or more (no word met once:
 a Good-Turing unseen mass of zero); and Auto-Validate's held-out check, each half of the distinct
-values using only the words of the other half, so a vocabulary still growing keeps no rule. A
-value also keeps at least the fewest words a clean value had.
+values using only the words of the other half, so a vocabulary still growing keeps no rule; no
+single letter among them (a column in ``F2:F13``, an initial: codes, not words). A value also keeps
+at least the fewest words a clean value had.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ MIN_DISTINCT = 20
 MAX_WORDS = 40
 MIN_MEAN_WORDS = 1.5
 MAX_LENGTH = 120  # longer strings are prose, not names
+MIN_WORD = 2
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -45,8 +47,8 @@ def word_params(values: Sequence[Any]) -> dict[str, Any] | None:
     if len(distinct) < MIN_DISTINCT:
         return None
     split = [_words(v) for v in distinct]
-    if any(not ws or "".join(ws) == "" for ws in split):
-        return None
+    if any(not ws or any(len(w) < MIN_WORD for w in ws) for ws in split):
+        return None  # a letter alone is a code (a column in F2:F13, an initial), not a word
     if sum(len(ws) for ws in split) / len(split) < MIN_MEAN_WORDS:
         return None
     met = Counter(w for ws in split for w in set(ws))
