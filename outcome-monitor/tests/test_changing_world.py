@@ -62,3 +62,34 @@ def test_a_nested_list_that_changed_counts_too():
         r for r in _search(grow=False) if r["arguments"]["query"] == "bo"
     ]
     assert not changing_world(index_executions(still)["search"])
+
+
+def _requests(grow: bool) -> list[dict[str, Any]]:
+    """list_requests: titles from a pool of a few words, never repeated within a list; with ``grow``
+    the list grew between identical calls (requests planned in between)."""
+    import random
+
+    rng = random.Random(5)
+    words = ("nightly", "reports", "backups", "billing", "search", "alerts", "exports", "audit")
+    rows = []
+    for i in range(40):
+        n = 4 + (i % 5 if grow else 0)
+        titles = rng.sample([f"Set up {a} {b}" for a in words[:4] for b in words[4:]], n)
+        args: dict[str, Any] = {} if grow else {"page": i}
+        rows.append(
+            {
+                "tool": "list_requests",
+                "arguments": args,
+                "result": {"requests": [{"title": t} for t in titles]},
+            }
+        )
+    return rows
+
+
+def test_names_unique_by_the_odds_of_draws_need_a_still_world():
+    still, growing = learn(_requests(grow=False)), learn(_requests(grow=True))
+    unique = {
+        r.params.get("key") for r in still.rules_for("list_requests") if r.params.get("form") == "unique"
+    }
+    assert "title" in unique
+    assert not [r for r in growing.rules_for("list_requests") if r.params.get("form") == "unique"]

@@ -70,6 +70,9 @@ def mine_collections(
     ``html_free``: the distinct clean strings of the whole recording, none an HTML page (0: some
     was, or too few): a list of strings with too few elements of its own to say it keeps that."""
     found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
+    # names unique by the odds of random draws assume a fixed pool: a store written between calls
+    # (a request planned twice under one title) is none
+    names = not changing_world(executions)
     # the same call gives a list as long (the repeats of the recording showed it)
     found.extend((ROOT, f, p, s) for f, (p, s) in same_call_lengths(executions, th))
     # ...and the same record (by its id) a nested list as long
@@ -101,7 +104,7 @@ def mine_collections(
             continue
         dicts = [(v, a) for v, a in seen if type(v) is dict]
         if len(lists) == len(seen):
-            found.extend((context, f, p, s) for p, s in _list_rules(lists, th))
+            found.extend((context, f, p, s) for p, s in _list_rules(lists, th, names))
             found.extend((context, f, p, s) for p, s in _element_rules([v for v, _ in lists], th))
         elif len(dicts) == len(seen):
             kept = _kept_keys([d for d, _ in dicts])
@@ -172,7 +175,9 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
     return [(params, {"n": len(lists), "distinct": len(distinct)})]
 
 
-def _list_rules(lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds) -> list[Found]:
+def _list_rules(
+    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds, names: bool = True
+) -> list[Found]:
     out: list[tuple[dict[str, Any], dict[str, int]]] = []
     lengths = {len(v) for v, _ in lists}
     # one length every time is a constant: it needs the constant's support (a rule of succession)
@@ -190,12 +195,12 @@ def _list_rules(lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds) -
             ):
                 out.append(({"form": "len_le_arg", "arg": arg}, {"n": len(pairs)}))
     out.extend(_echo_sets(lists, th))
-    out.extend(_table_rules(lists, th))
+    out.extend(_table_rules(lists, th, names))
     return out
 
 
 def _table_rules(
-    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
+    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds, names: bool = True
 ) -> list[tuple[dict[str, Any], dict[str, int]]]:
     """Rows of one table (same fields), identifiers that never repeat, and an order the rows keep,
     each seen in every clean list of two rows or more. A list of n rows falls in a given order by
@@ -211,7 +216,7 @@ def _table_rules(
     if all(all(set(e) == set(v[0]) for e in v) for v in multi):
         out.append(({"form": "uniform"}, support))
     keys = sorted(set.intersection(*(set(e) for v in multi for e in v)))
-    out.extend(_unique_ids(multi, th))
+    out.extend(_unique_ids(multi, th, names))
     for k in keys:
         columns = [[e[k] for e in v] for v in multi]
         ordered = [[order_key(x) for x in c] for c in columns]
@@ -231,7 +236,7 @@ def _table_rules(
     return out
 
 
-def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
+def _unique_ids(multi: list[list[Any]], th: Thresholds, names: bool = True) -> list[Found]:
     """Identifiers that never repeat within a clean list, per key over the lists whose every row
     holds it (the rows of one SQL tool differ in columns from query to query): id-like strings, or
     integers under an id's name (prices and counts differ within a short list by chance as often as
@@ -251,7 +256,11 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds) -> list[Found]:
             continue
         if all((type(x) is int and id_name) or id_like(x) for x in flat):
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
-        elif all(type(x) is str for x in flat) and math.exp(-_expected_repeats(columns)) < 1 - th.confidence:
+        elif (
+            names
+            and all(type(x) is str for x in flat)
+            and math.exp(-_expected_repeats(columns)) < 1 - th.confidence
+        ):
             # names that would have met twice in some list by now, were they drawn from their pool
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
     return out
