@@ -60,8 +60,8 @@ from outcome_monitor.learning.status import split_clean
 from outcome_monitor.learning.write_reports import write_reports
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
-from outcome_monitor.text.wordsets import word_params
 from outcome_monitor.text.views import View, apply_view, infer_root_view
+from outcome_monitor.text.wordsets import word_params
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
 VOCABULARIES = ("paper", "wide")
