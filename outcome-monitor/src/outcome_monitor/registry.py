@@ -26,7 +26,7 @@ from outcome_monitor.checking.paths import (
     iter_context,
 )
 from outcome_monitor.checking.plancode import Run, generate
-from outcome_monitor.checking.routes import routed_name
+from outcome_monitor.checking.routes import route_spec, routed_name
 from outcome_monitor.checking.rules import _PY_TYPES, PRIORITY, Check, Rule, Violation
 from outcome_monitor.checking.toolcode import generate_tool
 from outcome_monitor.checking.values import type_ok
@@ -160,10 +160,7 @@ class Registry:
         # the rules learned through those views (the rest, from other sources, read results as sent)
         self._viewed: frozenset[str] = frozenset(self.meta.get("viewed_rules") or ())
         # per routed tool, the argument naming a resource and the routes with rules of their own
-        self._routes: dict[str, dict[str, Any]] = {
-            t: {"arg": s["arg"], "exact": frozenset(s["exact"]), "families": frozenset(s["families"])}
-            for t, s in (self.meta.get("routes") or {}).items()
-        }
+        self._routes = {t: route_spec(s) for t, s in (self.meta.get("routes") or {}).items()}
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, _ToolPlans] = {}
 

@@ -27,11 +27,11 @@ def route_keys(value: Any) -> tuple[str, str] | None:
     """``(exact, family)`` keys of a URL or a path, or None for any other value."""
     if type(value) is not str or not value:
         return None
-    if not value.startswith("data:") and (len(value) > MAX_VALUE or any(c.isspace() for c in value)):
-        return None
     if value.startswith("data:"):
         kind = value[5:].split(",", 1)[0].split(";", 1)[0].lower() or "text/plain"
         return f"data:{kind}", f"data:{kind}"  # an inline document: its media type is its place
+    if len(value) > MAX_VALUE or any(c.isspace() for c in value):
+        return None
     if _URL.match(value):
         try:
             parts = urlsplit(value)
@@ -50,8 +50,14 @@ def route_keys(value: Any) -> tuple[str, str] | None:
     return place + path, f"{place}{folder}/{tail}"
 
 
+def route_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool's routes as ``meta["routes"]`` keeps them, with sets to look its keys up in."""
+    return {"arg": spec["arg"], "exact": frozenset(spec["exact"]), "families": frozenset(spec["families"])}
+
+
 def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any] | None) -> str | None:
-    """The routed tool whose rules check this call, or None (the tool's own rules then)."""
+    """The routed tool whose rules check this call, or None (the tool's own rules then); ``spec`` as
+    ``route_spec`` gives it."""
     if not arguments:
         return None
     keys = route_keys(arguments.get(spec["arg"]))
@@ -65,4 +71,4 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     return None
 
 
-__all__ = ["SEP", "route_keys", "routed_name"]
+__all__ = ["SEP", "route_keys", "route_spec", "routed_name"]

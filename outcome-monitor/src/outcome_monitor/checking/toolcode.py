@@ -35,7 +35,7 @@ from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
 from outcome_monitor.learning.status import never_error_object, result_error
 from outcome_monitor.text.parse import text_kinds
-from outcome_monitor.text.wordsets import words_fit
+from outcome_monitor.text.wordsets import words_test
 
 # a tool's compiled check: (arguments, result) -> its violations (a new list)
 ToolCheck = Callable[[Mapping[str, Any] | None, Any], list[Any]]
@@ -95,8 +95,7 @@ def _string_test(r: Any) -> Callable[[str], bool] | None:
     if r.cls == "text" and _text_kind_rule(p):
         return _no_text_kind(frozenset({p["not"]}))
     if r.cls == "text" and p.get("form") == "words":
-        known, least = frozenset(p["words"]), int(p["least"])
-        return lambda s: words_fit({"words": known, "least": least}, s)
+        return words_test(p)
     if r.cls != "shape":
         return None
     if p.get("form") == "shape":

@@ -1,4 +1,5 @@
-"""Value helpers shared by mining and checking: JSON type names, date keys, numeric precision.
+"""Value helpers shared by mining and checking: JSON type names, date keys, numeric precision, the
+band a spread of numbers keeps (``band_bound``, ``halves_agree``: numeric bands, text lengths).
 
 Pure functions of one value; no knowledge of rules, tools or environments.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 # Sentinel for "field absent" (distinct from a JSON null).
@@ -129,3 +131,22 @@ def id_like(value: Any) -> bool:
     if type(value) is not str:
         return False
     return not _WORDLIKE.match(value) or any(c.isdigit() for c in value) and not value.islower()
+
+
+def band_bound(values: Sequence[float]) -> tuple[float, float] | None:
+    """``(lo - w, hi + w)`` of values in a band away from zero, else None."""
+    lo, hi = min(values), max(values)
+    width = hi - lo
+    if width <= 0 or lo - width <= 0:
+        return None
+    return lo - width, hi + width
+
+
+def halves_agree(distinct: Sequence[float]) -> bool:
+    """Each half of the sorted distinct values inside the bound the other half gives."""
+    halves = (distinct[0::2], distinct[1::2])
+    for train, held in (halves, halves[::-1]):
+        bound = band_bound(train)
+        if bound is None or not all(bound[0] <= v <= bound[1] for v in held):
+            return False
+    return True

@@ -16,27 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import band_bound, halves_agree
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.learning.signs import numeric_places
 
 MIN_BAND_DISTINCT = 20  # as a string pattern's support
-
-
-def _bound(values: list[float]) -> tuple[float, float] | None:
-    lo, hi = min(values), max(values)
-    width = hi - lo
-    if width <= 0 or lo - width <= 0:
-        return None
-    return lo - width, hi + width
-
-
-def _halves_agree(distinct: list[float]) -> bool:
-    halves = (distinct[0::2], distinct[1::2])
-    for train, held in (halves, halves[::-1]):
-        bound = _bound(train)
-        if bound is None or not all(bound[0] <= v <= bound[1] for v in held):
-            return False
-    return True
 
 
 def band_rules(index: Mapping[str, list[Execution]]) -> list[Rule]:
@@ -48,9 +32,9 @@ def band_rules(index: Mapping[str, list[Execution]]) -> list[Rule]:
     bounds: dict[tuple[str, str], tuple[float, float]] = {}
     for key, pooled_values in pooled.items():
         distinct = sorted(pooled_values)
-        if len(distinct) < MIN_BAND_DISTINCT or not _halves_agree(distinct):
+        if len(distinct) < MIN_BAND_DISTINCT or not halves_agree(distinct):
             continue
-        bound = _bound(distinct)
+        bound = band_bound(distinct)
         if bound is not None:
             bounds[key] = bound
     out = []

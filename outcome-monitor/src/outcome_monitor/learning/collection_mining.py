@@ -72,9 +72,10 @@ def mine_collections(
     found: list[tuple[str, str, dict[str, Any], dict[str, int]]] = []
     # names unique by the odds of random draws assume a fixed pool: a store written between calls
     # (a request planned twice under one title) is none
-    names = not changing_world(executions)
+    changing = changing_world(executions)
+    names = not changing
     # the same call gives a list as long (the repeats of the recording showed it)
-    found.extend((ROOT, f, p, s) for f, (p, s) in same_call_lengths(executions, th))
+    found.extend((ROOT, f, p, s) for f, (p, s) in same_call_lengths(executions, th, changing))
     # ...and the same record (by its id) a nested list as long
     found.extend((context, f, p, s) for context, f, (p, s) in record_lengths(executions, th))
     for (context, f), seen in sorted(_values_at(executions).items()):
@@ -335,10 +336,12 @@ def _kept_keys(dicts: list[dict[str, Any]]) -> list[str]:
 MAX_CALLS = 1000  # a recording's distinct calls a len_by_args rule lists at most (else no rule)
 
 
-def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) -> list[tuple[str, Found]]:
+def same_call_lengths(
+    executions: Iterable[Execution], th: Thresholds = DEFAULT, changing: bool | None = None
+) -> list[tuple[str, Found]]:
     """(field, (params, support)) of each list field of the result's own element whose length the
     same arguments always repeated; none where some list of the result changed size under the same
-    call (``changing_world``)."""
+    call (``changing_world``; ``changing``: its answer, where the caller has it)."""
     executions = list(executions)
     by_field: dict[str, dict[str, list[tuple[int | None, int]]]] = {}
     present: set[str] = set()
@@ -353,7 +356,7 @@ def same_call_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT)
         }
         present.update(fields)
         calls.append((call_key(ex.args), fields, ex.count))
-    if changing_world(executions):
+    if changing_world(executions) if changing is None else changing:
         return []
     for key, fields, count in calls:
         for f in present:

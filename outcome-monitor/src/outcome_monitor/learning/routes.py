@@ -1,8 +1,9 @@
 """Which tools learn per route (``checking/routes.py``), and the rows each route learns from.
 
-A tool is routed by one argument that always named a URL or a path, when its clean calls fall on
-two or more routes (of the 90% or more of its calls that name one) that each have the support of a tool of their own (``min_presence`` calls): an
-exact path met that often is its own route, other paths group by folder and extension. Every row
+A tool is routed by one argument that named a URL or a path in 90% of its clean calls or more, when
+those calls fall on two or more routes that each have the support of a tool of their own
+(``min_presence`` calls): an exact path met that often is its own route, other paths group by
+folder and extension. Every row
 of a routed call is learned twice: under the tool (the pooled rules, what checks a call on a route
 never met) and under its route's name, so a route's rules see only the results of one form. The
 route's rules then pass the same support floors as any tool's: a route met a few times learns as
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from outcome_monitor.checking.routes import SEP, route_keys
+from outcome_monitor.checking.routes import SEP, route_keys, route_spec, routed_name
 
 MIN_ROUTES = 2  # one route alone is the tool itself
 NAMED_SHARE = 0.9  # the calls that name a resource by the argument (the rest learn only pooled)
@@ -44,13 +45,9 @@ def infer_routes(rows: Sequence[Mapping[str, Any]], floor: int) -> dict[str, dic
         if SEP in tool or len(rs) < MIN_ROUTES * floor:
             continue
         names = sorted({a for r in rs for a, v in (r.get("arguments") or {}).items() if type(v) is str})
-        best = None
-        for arg in names:
-            spec = _arg_routes(rs, arg, floor)
-            if spec is not None and (best is None or len(spec["exact"]) + len(spec["families"]) > best[0]):
-                best = (len(spec["exact"]) + len(spec["families"]), spec)
-        if best is not None:
-            out[tool] = best[1]
+        specs = [s for s in (_arg_routes(rs, arg, floor) for arg in names) if s is not None]
+        if specs:  # the argument that splits the calls into the most routes (the first of a tie)
+            out[tool] = max(specs, key=lambda s: len(s["exact"]) + len(s["families"]))
     return out
 
 
@@ -58,22 +55,15 @@ def routed_rows(
     rows: Sequence[Mapping[str, Any]], routes: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """Copies of the routed tools' rows under their route's name (the rows themselves stay)."""
-    from outcome_monitor.checking.routes import routed_name
-
+    specs = {tool: route_spec(spec) for tool, spec in routes.items()}
     out = []
     for r in rows:
         tool = str(r["tool"])
-        spec = routes.get(tool)
-        if spec is None:
-            continue
-        name = routed_name(tool, _sets(spec), r.get("arguments"))
+        spec = specs.get(tool)
+        name = routed_name(tool, spec, r.get("arguments")) if spec is not None else None
         if name is not None:
             out.append({**r, "tool": name})
     return out
-
-
-def _sets(spec: Mapping[str, Any]) -> dict[str, Any]:
-    return {"arg": spec["arg"], "exact": frozenset(spec["exact"]), "families": frozenset(spec["families"])}
 
 
 __all__ = ["infer_routes", "routed_rows"]

@@ -39,33 +39,28 @@ from outcome_monitor.thresholds import DEFAULT, Thresholds
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 
 
-def _strings(v: Any) -> Iterator[str]:
+def _strings(v: Any, keys: bool) -> Iterator[str]:
+    """The strings ``v`` holds, with its maps' keys where ``keys``."""
     if type(v) is str:
         yield v
     elif type(v) is dict:
         for k, x in v.items():
-            yield str(k)
-            yield from _strings(x)
+            if keys:
+                yield str(k)
+            yield from _strings(x, keys)
     elif type(v) is list:
         for x in v:
-            yield from _strings(x)
+            yield from _strings(x, keys)
 
 
 def _values(v: Any) -> Iterator[str]:
     """The strings an argument holds (its values, not its keys)."""
-    if type(v) is str:
-        yield v
-    elif type(v) is dict:
-        for x in v.values():
-            yield from _values(x)
-    elif type(v) is list:
-        for x in v:
-            yield from _values(x)
+    return _strings(v, keys=False)
 
 
 def names_a_clock(v: Any) -> bool:
-    """A string anywhere in ``v`` reads like a time of day."""
-    return any(_CLOCK.search(s) for s in _strings(v))
+    """A string anywhere in ``v``, a key too, reads like a time of day."""
+    return any(_CLOCK.search(s) for s in _strings(v, keys=True))
 
 
 def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT) -> list[Rule]:

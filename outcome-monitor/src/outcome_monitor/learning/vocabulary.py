@@ -275,8 +275,8 @@ def _near_zero(ints: list[int]) -> bool:
 
 
 def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
-    """A count (integers) whose clean values came down to 1 or 2 says little by never being 0
-    (seats left, bags, unread messages): it keeps "> 0" only with a constant's support (a rule of
+    """A count (integers) whose clean values came close to 0 (``_near_zero``) says little by never
+    being 0 (seats left, bags, unread messages, a stock): it keeps "> 0" only with a constant's support (a rule of
     succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
     far from 0 keep "> 0"."""
     out = []

@@ -6,8 +6,8 @@ header lines, where no view reads fields.
   a word, an id or a date is none) while every one held numbers: a negated price or count fires.
   Support: ``min_presence`` distinct texts, each with a number.
 * ``min_length``: a text shorter than the clean ones' band allows (``bands.py``'s bound, ``lo - w``
-  with ``w = hi - lo``, each half of the distinct lengths inside the other's): a page or list cut
-  short fires. Guards: ``min_presence`` distinct lengths whose band lies away from zero, or, for a
+  with ``w = hi - lo``, and its check that each half of the distinct lengths lies inside the
+  bound the other half gives): a page or list cut short fires. Guards: ``min_presence`` distinct lengths whose band lies away from zero, or, for a
   text that came back identical every time, at least twice ``min_presence`` calls (then 90% of it).
 * ``dates_order``: the ISO dates a text holds, read in order, rose (or fell) in every clean text
   with two or more: a text whose dates came out of order fires. Support: ``min_presence`` such texts.
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING
+from outcome_monitor.checking.values import MISSING, band_bound, halves_agree
 
 FORMS = frozenset({"no_negative", "min_length", "dates_order"})
 MIN_LENGTH = 40  # shorter strings are values, with shapes of their own
@@ -55,17 +55,10 @@ def _length_floor(lengths: list[int], n_calls: int, min_presence: int) -> int | 
     distinct = sorted(set(lengths))
     if len(distinct) == 1:
         return int(distinct[0] * IDENTICAL_SHARE) if n_calls >= 2 * min_presence else None
-    if len(distinct) < min_presence:
+    if len(distinct) < min_presence or not halves_agree(distinct):
         return None
-
-    def bound(vs: list[int]) -> float:
-        return min(vs) - (max(vs) - min(vs))
-
-    halves = (distinct[0::2], distinct[1::2])
-    if any(bound(a) <= 0 or min(b) < bound(a) for a, b in (halves, halves[::-1])):
-        return None
-    floor = bound(distinct)
-    return int(floor) if floor >= 1 else None
+    bound = band_bound(distinct)
+    return int(bound[0]) if bound is not None and bound[0] >= 1 else None
 
 
 def prose_params(values: Sequence[Any], min_presence: int) -> list[dict[str, Any]]:

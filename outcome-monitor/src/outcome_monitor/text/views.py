@@ -38,6 +38,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from outcome_monitor.text.mdtables import PAIRS as MD_PAIRS
+from outcome_monitor.text.mdtables import ROWS as MD_ROWS
 from outcome_monitor.text.mdtables import read_md
 from outcome_monitor.text.parse import parse_text
 from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
@@ -249,20 +251,13 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 continue
             parsed = [parse(v) for v in distinct]
             if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
-                view: View = {"parse": kind}
-                then = infer_view(parsed, depth + 1)
-                if then is not None:
-                    view["then"] = then
-                return view
+                return _parsed_view({"parse": kind}, parsed, depth)
         skipped = _infer_skip(distinct, depth)
         if skipped is not None:
             return skipped
         lines = _infer_lines(distinct)
         if lines is not None:
-            then = infer_view([_lines(v, lines) for v in distinct], depth + 1)
-            if then is not None:
-                lines["then"] = then
-            return lines
+            return _parsed_view(lines, [_lines(v, lines) for v in distinct], depth)
         return None
     if kinds == {dict}:
         keys = list(dict.fromkeys(k for v in vs for k in v))
@@ -278,12 +273,7 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
         return {"fields": fields} if fields else None
     if kinds == {list}:
         if headed(vs):
-            rows = [header_rows(v) for v in vs]
-            view = {"header": True}
-            then = infer_view(rows, depth + 1)
-            if then is not None:
-                view["then"] = then
-            return view
+            return _parsed_view({"header": True}, [header_rows(v) for v in vs], depth)
         width = {len(v) for v in vs}
         if len(width) == 1 and 2 <= (n := width.pop()) <= MAX_TUPLE and _heterogeneous(vs, n):
             positions = {}
@@ -313,12 +303,14 @@ def _infer_skip(distinct: list[str], depth: int) -> View | None:
         for kind in ("json", "csv"):
             parsed = [PARSERS[kind](b) for b in bodies]
             if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
-                view: View = {"parse": kind, "skip": k}
-                then = infer_view(parsed, depth + 1)
-                if then is not None:
-                    view["then"] = then
-                return view
+                return _parsed_view({"parse": kind, "skip": k}, parsed, depth)
     return None
+
+
+def _parsed_view(view: View, parsed: list[Any], depth: int) -> View:
+    """``view`` with the view of what it parsed to, if any, as ``then``."""
+    then = infer_view(parsed, depth + 1)
+    return {**view, "then": then} if then is not None else view
 
 
 def _infer_mixed(vs: list[Any], depth: int) -> View | None:
@@ -407,7 +399,7 @@ def _consistent(kind: str, parsed: list[Any]) -> bool:
         common = set.intersection(*(set(d) for d in parsed))
         return len(common) >= 2
     if kind == "md":  # tables of one place share a column or a named field
-        named = [{k for r in d.get("rows", ()) for k in r} | set(d.get("fields", {})) for d in parsed]
+        named = [{k for r in d.get(MD_ROWS, ()) for k in r} | set(d.get(MD_PAIRS, {})) for d in parsed]
         return bool(set.intersection(*named))
     return True
 

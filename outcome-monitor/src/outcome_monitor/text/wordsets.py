@@ -69,25 +69,27 @@ def words_sentence(a: str, p: Mapping[str, Any]) -> str:
     return f"{a} must be made of the words clean values used ({shown}), {p['least']} or more"
 
 
-def words_fit(p: Mapping[str, Any], s: str) -> bool:
-    """Whether the string ``s`` keeps to the word set ``p`` (the generated checks' one test)."""
-    ws = _words(s)
-    return len(ws) >= p["least"] and set(ws) <= set(p["words"])
+def words_test(p: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Whether a string keeps to the word set ``p``: the rule's one test, also the generated checks'."""
+    known, least = frozenset(p["words"]), int(p["least"])
+
+    def fits(s: str) -> bool:
+        ws = _words(s)
+        return len(ws) >= least and known.issuperset(ws)
+
+    return fits
 
 
 def compile_words(
     f: str, p: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
-    known, least = frozenset(p["words"]), int(p["least"])
+    fits = words_test(p)
 
     def check_words(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
         v = vals.get(f, MISSING)
-        if type(v) is not str:
-            return None
-        ws = _words(v)
-        return (v,) if len(ws) < least or not known.issuperset(ws) else None
+        return (v,) if type(v) is str and not fits(v) else None
 
     return check_words
 
 
-__all__ = ["compile_words", "word_params", "words_expected", "words_fit", "words_sentence"]
+__all__ = ["compile_words", "word_params", "words_expected", "words_sentence", "words_test"]
