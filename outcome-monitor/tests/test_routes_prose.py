@@ -25,8 +25,15 @@ def _product(rng: random.Random, i: int) -> dict[str, Any]:
     }
 
 
+REVIEWERS = ("Bo", "Ada", "Ines", "Chidi", "Dmitri", "Valentina", "Bartholomew")
+
+
 def _page(rng: random.Random, i: int) -> str:
-    lines = [f"# Review {i}", f"Published 2025-0{rng.randrange(1, 5)}-1{rng.randrange(10)} by Ada."]
+    month, day = rng.randrange(1, 5), rng.randrange(10)
+    lines = [
+        f"# Review {i}",
+        f"Published 2025-0{month}-1{day} by {rng.choice(REVIEWERS)}. Updated 2025-0{month + 4}-2{day}.",
+    ]
     lines += [
         f"It scored {rng.randrange(1, 100)} of 100 and costs {rng.uniform(5, 90):.2f} EUR." for _ in range(3)
     ]
@@ -111,12 +118,19 @@ def test_routes_survive_the_registry_file(tmp_path: Any) -> None:
 
 def test_prose_keeps_signs_and_dates_and_a_short_text_fires() -> None:
     reg = learn(_fetches())
+    route = "fetch @ 127.0.0.1:8000/reviews/*.html"
+    forms = {r.params.get("form") for r in reg.rules_for(route) if r.cls == "text"}
+    assert {"no_negative", "min_length", "dates_order"} <= forms
     url = f"{SITE}/reviews/90-a-review.html"
     text = f"Contents of {url}:\n" + _page(random.Random(5), 90)
     assert _fired(reg, url, text) == []
     assert _fired(reg, url, text.replace("costs ", "costs -", 1))
-    first = text.index("2025-")
-    assert not _fired(reg, url, text[: first + 5] + "0" + text[first + 6 :])  # another date, still one
+    published, updated = (
+        text[i : i + 10] for i in (text.index("Published ") + 10, text.index("Updated ") + 8)
+    )
+    swapped = text.replace(published, "@").replace(updated, published).replace("@", updated)
+    assert _fired(reg, url, swapped)  # the two dates out of order
+    assert _fired(reg, url, text[: len(text) // 3])  # cut short
 
 
 def test_prose_params_guards() -> None:
