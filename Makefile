@@ -14,17 +14,21 @@ WORLDS_STAMP := $(VENV)/.worlds-installed
 # bench_mcp.py and scripts/mcp_servers_contracts.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
-# third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter): a venv of
-# their own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
+# third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter,
+# mcp-text-editor): a venv of their own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and
+# its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
-# third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp): a venv of their
-# own (with .cache/mcp-servers' pins their dependencies have no solution), for scripts/mcp_servers_contracts.py
+# third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp,
+# office-word-mcp-server): a venv of their own (with .cache/mcp-servers' pins their dependencies have no solution),
+# for scripts/mcp_servers_contracts.py
 MCP_SERVERS_OFFICE := .cache/mcp-servers-office
 MCP_SERVERS_OFFICE_STAMP := $(MCP_SERVERS_OFFICE)/.installed
-# MCP servers from npm (the official @modelcontextprotocol/server-memory, server-filesystem and server-everything,
-# and @kazuph/mcp-taskmanager: exact versions, npm's lock in scripts/mcpbench/npm) for
-# scripts/mcp_servers_contracts.py; installed outside the tracked tree
+# MCP servers from npm (the official @modelcontextprotocol/server-memory, server-filesystem, server-everything and
+# server-sequential-thinking, @kazuph/mcp-taskmanager and ESLint's @eslint/mcp: exact versions, npm's lock in
+# scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked tree. @eslint/mcp's
+# ESLint 10 needs node 20.19 or later
+MCP_SERVERS_NPM_NAMES := memory, filesystem, everything, taskmanager, sequential-thinking, eslint
 MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
 MCP_SERVERS_NPM := .cache/mcp-servers-npm
 MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
@@ -122,7 +126,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 15 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 19 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -235,15 +239,18 @@ ts-client: $(TS_CLIENT_STAMP) ## the official TypeScript MCP SDK (pinned, npm ci
 
 # npm ci from the committed package-lock.json (npm checks each package's integrity hash), no install scripts, into
 # .cache/mcp-servers-npm; after the ts-client rule (order only), which brings Debian's nodejs and npm when missing.
-# Without npm this only says so, and scripts/mcp_servers_contracts.py names the servers that are not installed.
+# Without node and npm this only says so (and that node older than 20.19 will not run @eslint/mcp), and
+# scripts/mcp_servers_contracts.py names the servers that are not installed.
 $(MCP_SERVERS_NPM_STAMP): $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_SRC)/package-lock.json | $(TS_CLIENT_STAMP)
-	@if command -v npm >/dev/null 2>&1; then \
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then \
+	  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
+	  || echo "mcp-servers: node $$(node --version) is older than 20.19: the eslint server (@eslint/mcp) will not start"; \
 	  rm -rf $(MCP_SERVERS_NPM) && mkdir -p $(MCP_SERVERS_NPM) \
 	  && cp $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_SRC)/package-lock.json $(MCP_SERVERS_NPM)/ \
 	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(MCP_SERVERS_NPM) && touch $(MCP_SERVERS_NPM_STAMP); \
-	else echo "mcp-servers: no npm here; the npm servers are left out"; fi
+	else echo "mcp-servers: no node or npm here (apt-get install nodejs npm): the npm servers ($(MCP_SERVERS_NPM_NAMES)) are left out"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter) and .cache/mcp-servers-office (excel, markitdown); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager)
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor) and .cache/mcp-servers-office (excel, markitdown, word); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -251,7 +258,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STA
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 15 third-party MCP servers (tuning: 12, held-out: tree-sitter, excel, markitdown, taskmanager): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 19 third-party MCP servers (tuning: 16, held-out: sequential-thinking, eslint, text-editor, word): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
