@@ -67,6 +67,7 @@ def test_route_keys_name_a_resource_by_its_place() -> None:
     )
     assert route_keys("/srv/docs/guide.md") == ("/srv/docs/guide.md", "/srv/docs/*.md")
     assert route_keys("http://h/") == ("h/", "h/*")
+    assert route_keys("file:///srv/data/orders-1.csv") == ("/srv/data/orders-1.csv", "/srv/data/*.csv")
     assert route_keys("data:text/csv;base64,YSxiCjEsMgo=") == ("data:text/csv", "data:text/csv")
     assert route_keys("a sentence, not a path") is None
     assert route_keys(42) is None
@@ -180,3 +181,22 @@ def test_a_count_reaching_toward_zero_may_be_zero_but_never_negative() -> None:
         reg = _counts(values)
         assert Monitor(reg).annotate("stock", {"sku": "S0"}, {"left": 0}).fired is zero_fires
         assert Monitor(reg).annotate("stock", {"sku": "S0"}, {"left": -5}).fired
+
+
+def test_a_position_named_like_one_seen_at_zero_may_be_zero() -> None:
+    """A column deeper in a tree was always indented, but the same name was 0 nearer the top."""
+    rng = random.Random(5)
+    rows = []
+    for i in range(30):
+        inner = [{"column": rng.randrange(4, 40)} for _ in range(3)]
+        rows.append(
+            {"tool": "ast", "arguments": {"path": f"f{i}.py"}, "result": {"column": 0, "children": inner}}
+        )
+    reg = learn(rows)
+
+    def column_fires(inner: int) -> bool:
+        got = reg.check("ast", {"path": "g.py"}, {"column": 0, "children": [{"column": inner}]})
+        return any("column" in v.rule_id for v in got)
+
+    assert not column_fires(0)
+    assert column_fires(-4)

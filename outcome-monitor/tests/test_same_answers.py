@@ -74,3 +74,32 @@ def test_a_call_naming_what_a_write_was_given_is_not_judged():
 def test_a_clock_is_read_in_any_string_of_the_answer():
     assert names_a_clock({"text": "created at 21:09"}) and names_a_clock(["x", {"d": "at 9:09:22 PM"}])
     assert not names_a_clock({"n": 3, "d": "2026-12-06", "t": "The sum of 1 and 2 is 3."})
+
+
+def test_a_call_showing_a_time_is_left_out_and_the_others_judged():
+    """A converter's feed shows its items' publication times: that one document is not judged (it
+    could be a clock), the other documents are; a tool whose answers mostly show a time gets none."""
+    rows = _sums(3, PAIRS)
+    feed = {
+        "tool": "get_sum",
+        "arguments": {"a": 0, "b": 0},
+        "result": "Published on Mon, 28 Jul 2025 09:00:00",
+    }
+    reg = learn(rows + [feed] * 3)
+    assert _fires(reg, {"a": 30, "b": 4}, "The sum of 30 and 4 is 35.")
+    assert not _fires(reg, {"a": 0, "b": 0}, "Published on Mon, 28 Jul 2025 09:01:00")
+    clocks = [{**feed, "arguments": {"a": i, "b": 0}} for i in range(50, 56)] * 3
+    assert not any(r.params.get("form") == "same_answer" for r in learn(rows + clocks).rules_for("get_sum"))
+
+
+def test_clearing_a_cache_changes_no_answer():
+    reads = [
+        {"tool": "get_file", "arguments": {"project": "shop", "path": p}, "result": f"text of {p}"}
+        for p in ("a.py", "b.py", "c.py", "d.py")
+    ] * 3
+    clear = {"tool": "clear_cache", "arguments": {"project": "shop"}, "result": "ok"}
+    remove = {"tool": "remove_project", "arguments": {"project": "shop"}, "result": "ok"}
+    assert any(r.params.get("form") == "same_answer" for r in learn(reads + [clear]).rules_for("get_file"))
+    assert not any(
+        r.params.get("form") == "same_answer" for r in learn(reads + [remove]).rules_for("get_file")
+    )

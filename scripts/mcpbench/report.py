@@ -39,6 +39,12 @@ def group_lines(group: str, outcomes: list[Outcome]) -> list[str]:
         + "  ".join(f"{_share(*t):>{col}}" for t in totals)
         + f"  {_share(hit, n):>{col}}"
     )
+    novel = [(o.novel[1], o.novel[0]) for o in outcomes]
+    lines.append(
+        f"  {'  on new calls':<{width}}  "
+        + "  ".join(f"{_share(*t):>{col}}" for t in novel)
+        + f"  {_share(sum(t[0] for t in novel), sum(t[1] for t in novel)):>{col}}"
+    )
     cc = sum(o.clean_calls for o in outcomes)
     cr = sum(len(o.clean_receipts) for o in outcomes)
     clean_cells = [f"{len(o.clean_receipts)}/{o.clean_calls}" for o in outcomes]
@@ -101,8 +107,10 @@ def summary_lines(outcomes: list[Outcome]) -> list[str]:
         cr = sum(len(o.clean_receipts) for o in chosen)
         new = cc - sum(o.repeats for o in chosen)
         new_r = sum(not r["repeat"] for o in chosen for r in o.clean_receipts)
+        novel = _share(sum(o.novel[1] for o in chosen), sum(o.novel[0] for o in chosen))
         lines.append(
-            f"summary, {group}: {_share(hit, n)} of faulted calls flagged over every kind; "
+            f"summary, {group}: {_share(hit, n)} of faulted calls flagged over every kind "
+            f"({novel} of those that repeat no recorded call); "
             f"{cr} receipts on {cc} held-out clean calls ({new_r} on the {new} that repeat no recorded call)"
         )
     cc = sum(o.clean_calls for o in outcomes)

@@ -48,6 +48,9 @@ class Outcome:
     repeats: int = 0  # held-out clean calls identical (tool and arguments) to a recorded one
     clean_receipts: list[dict[str, Any]] = field(default_factory=list)
     faulted: dict[str, list[int]] = field(default_factory=dict)  # kind -> [calls faulted, flagged]
+    # [faulted, flagged] over the faulted calls that repeat no recorded call (what a recorded answer
+    # cannot vouch for)
+    novel: list[int] = field(default_factory=lambda: [0, 0])
     untouched: int = 0  # faulted-session calls no fault could apply to
     raw_first_broken: int = 0
     unchecked: int = 0  # results the proxy passed through unchecked (a check that raised), from its stderr
@@ -154,6 +157,9 @@ def measure(
         tally = out.faulted.setdefault(kind, [0, 0])
         tally[0] += 1
         tally[1] += receipt is not None
+        if json.dumps([tool, args], sort_keys=True) not in recorded_keys:
+            out.novel[0] += 1
+            out.novel[1] += receipt is not None
         seen = out.examples.setdefault(kind, {"flagged": None, "missed": []})
         if receipt is not None and seen["flagged"] is None:
             seen["flagged"] = {"tool": tool, "receipt": receipt}

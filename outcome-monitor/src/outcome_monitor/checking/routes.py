@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 SEP = " @ "  # a routed tool's name: "fetch @ 127.0.0.1:8000/api/products/*.json"
 MAX_VALUE = 400
 
-_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,15}://[^\s/]+")
+# a host, or none before the path (``file:///srv/notes/a.md``)
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,15}://(?:[^\s/]+|/)")
 _EXT = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
 

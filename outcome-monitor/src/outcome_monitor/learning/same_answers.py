@@ -7,10 +7,13 @@ Guards, each against a world that moves between the recording and the check:
 
 * nothing in the recording wrote to what the call names: a call whose arguments name what a write
   of the recording was given (the same string, or a path one of them lies under: a tool named for
-  a change, ``write_reports.write_tool``) is not judged, nor is a write itself; a store written to
-  answers the same call otherwise later;
-* no clean answer of the tool names a time of day (a clock's reading, a creation time: the same
-  call answers otherwise in a minute); dates alone are data (a meeting's day);
+  a change, ``write_reports.write_tool``, but not one that names a cache: clearing a cache changes
+  no answer) is not judged, nor is a write itself; a store written to answers the same call
+  otherwise later;
+* a call whose clean answer names a time of day (a clock's reading, a creation time: the same
+  call answers otherwise in a minute) is not judged, nor is any call of a tool where such calls
+  are half its calls or more (a clock); dates alone are data (a meeting's day), and a feed's
+  publication times among a converter's documents leave its other documents judged;
 * no call of the tool was ever answered two ways, and no list of its answers changed size under
   the same call (``collection_mining.changing_world``);
 * support as ``len_by_args``: ``min_presence`` repeats or more, of ``min_distinct_eq`` distinct calls
@@ -32,7 +35,7 @@ from outcome_monitor.checking.paths import ROOT
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.collection_mining import MAX_CALLS, changing_world
 from outcome_monitor.learning.executions import Execution
-from outcome_monitor.learning.write_reports import write_tool
+from outcome_monitor.learning.write_reports import name_words, write_tool
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
 # a time of day (9:09, 21:09:22): a clock's reading
@@ -66,23 +69,34 @@ def names_a_clock(v: Any) -> bool:
 def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT) -> list[Rule]:
     """One ``same_answer`` rule per tool whose repeats in the recording showed it a function of its
     arguments (the guards above), over its calls that name nothing a write was given."""
-    written = {s for tool, exs in index.items() if write_tool(tool) for ex in exs for s in _values(ex.args)}
+    written = {
+        s for tool, exs in index.items() if _changes_answers(tool) for ex in exs for s in _values(ex.args)
+    }
     out = []
     for tool, executions in sorted(index.items()):
         if write_tool(tool):
             continue
         answers: dict[str, str] = {}
         counts: dict[str, int] = {}
+        clocked: set[str] = set()
         ok = not changing_world(executions)
         for ex in executions if ok else ():
             if _touched(ex.args, written):
                 continue
             key = call_key(ex.args)
             whole = _whole(ex)
-            if key in answers or whole is None or names_a_clock(whole):
-                ok = False  # another answer to the same call, or one that may move with the clock
+            if key in answers or whole is None:
+                ok = False  # another answer to the same call
                 break
+            if names_a_clock(whole):
+                clocked.add(key)  # this call may answer otherwise in a minute: never judged
+                continue
             answers[key], counts[key] = answer_digest(whole), ex.count
+        if len(clocked) * 2 > len(clocked) + len(answers):
+            ok = False  # a tool that mostly shows a clock reads one: none of its calls is judged
+        for key in clocked:
+            answers.pop(key, None)
+            counts.pop(key, None)
         repeats = sum(c - 1 for c in counts.values())
         repeated = sum(1 for c in counts.values() if c > 1)
         if not ok or len(answers) > MAX_CALLS or repeats < th.min_presence or repeated < th.min_distinct_eq:
@@ -91,6 +105,12 @@ def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT)
         support = {"n": sum(counts.values()), "repeats": repeats, "calls": repeated}
         out.append(Rule(tool, "collection", ROOT, ("",), params, support))
     return out
+
+
+def _changes_answers(tool: str) -> bool:
+    """A write that may change what a later call answers: not one that names a cache (a cache
+    keeps answers, so clearing it changes none: ``clear_cache``)."""
+    return write_tool(tool) and "cache" not in name_words(tool)
 
 
 def _touched(args: Any, written: set[str]) -> bool:

@@ -274,12 +274,33 @@ def _near_zero(ints: list[int]) -> bool:
     return lo <= SMALL_COUNT or lo <= ZERO_GAPS * (hi - lo) / len(ints)
 
 
+def _leaf(field: str) -> str:
+    return field.rpartition(".")[2]
+
+
+def _zero_leaves(index: Mapping[str, list[Execution]], tool: str, memo: dict[str, set[str]]) -> set[str]:
+    """The names of the tool's integer fields that were 0 somewhere in its clean results: a column
+    at 0 near the top of a tree says a column deeper in it may be 0 too."""
+    if tool not in memo:
+        memo[tool] = {
+            _leaf(f)
+            for ex in index.get(tool, ())
+            for rows in ex.rows.values()
+            for row in rows
+            for f, v in row.items()
+            if v == 0 and type(v) is int
+        }
+    return memo[tool]
+
+
 def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
     """A count (integers) whose clean values came close to 0 (``_near_zero``) says little by never
-    being 0 (seats left, bags, unread messages, a stock): it keeps "> 0" only with a constant's support (a rule of
+    being 0 (seats left, bags, unread messages, a stock), nor does one whose name was 0 elsewhere in
+    the tool's results (``_zero_leaves``): it keeps "> 0" only with a constant's support (a rule of
     succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
     far from 0 keep "> 0"."""
     out = []
+    zeros: dict[str, set[str]] = {}
     for r in rules:
         if (
             r.cls != "positive"
@@ -295,7 +316,8 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
             if row.get(r.fields[0]) is not None
         ]
         ints = [v for v in values if type(v) is int]
-        if ints and len(ints) == len(values) and _near_zero(ints) and len(ints) < constant_floor(th):
+        near = ints and (_near_zero(ints) or _leaf(r.fields[0]) in _zero_leaves(index, r.tool, zeros))
+        if near and len(ints) == len(values) and len(ints) < constant_floor(th):
             out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
         else:
             out.append(r)
