@@ -59,3 +59,13 @@ def test_cells_get_field_rules_and_the_text_keeps_its_own() -> None:
         .annotate("sprint_report", {"sprint": 99}, clean.replace("| budget | ", "| budget | -"))
         .fired
     )
+
+
+def test_the_kept_text_is_not_read_for_tables_again() -> None:
+    """Each table rule once: the text kept beside the rows is the same text, not a new place."""
+    reg = learn(_rows())
+    contexts = {r.context for r in reg.rules_for("sprint_report")} | {
+        f for r in reg.rules_for("sprint_report") for f in r.fields
+    }
+    assert not any("text.rows" in c or "text.text" in c for c in contexts)
+    assert any(r.context.endswith("rows[*]") for r in reg.rules_for("sprint_report"))

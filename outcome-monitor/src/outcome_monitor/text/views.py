@@ -40,6 +40,7 @@ from typing import Any
 
 from outcome_monitor.text.mdtables import PAIRS as MD_PAIRS
 from outcome_monitor.text.mdtables import ROWS as MD_ROWS
+from outcome_monitor.text.mdtables import TEXT as MD_TEXT
 from outcome_monitor.text.mdtables import read_md
 from outcome_monitor.text.parse import parse_text
 from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
@@ -308,7 +309,11 @@ def _infer_skip(distinct: list[str], depth: int) -> View | None:
 
 
 def _parsed_view(view: View, parsed: list[Any], depth: int) -> View:
-    """``view`` with the view of what it parsed to, if any, as ``then``."""
+    """``view`` with the view of what it parsed to, if any, as ``then``. The text a markdown view
+    keeps beside its tables is that same text: read again it would nest one more copy of every
+    table rule per level."""
+    if view.get("parse") == "md":
+        parsed = [{k: x for k, x in p.items() if k != MD_TEXT} for p in parsed]
     then = infer_view(parsed, depth + 1)
     return {**view, "then": then} if then is not None else view
 
