@@ -208,31 +208,28 @@ def test_the_text_editor_workload_edits_each_draft_once_with_its_hashes(tmp_path
 
 
 @pytest.mark.slow
-def test_held_out_workloads_record_cleanly(tmp_path):
-    """Each held-out server's fixture and workload through the proxy's recording only (no registry, no shim:
+@pytest.mark.parametrize("name", HELD_OUT)
+def test_held_out_workloads_record_cleanly(name, tmp_path):
+    """A held-out server's fixture and workload through the proxy's recording only (no registry, no shim:
     nothing measured): every call answers without an error, is recorded, and the answers vary."""
     pytest.importorskip("mcp")
     from mcpbench.client import session
 
-    missing = [str(BY_NAME[n].binary) for n in HELD_OUT if not BY_NAME[n].binary.is_file()]
-    if missing:
-        pytest.skip(f"third-party MCP servers not installed ({', '.join(missing)}): run `make mcp-servers`")
-    for name in HELD_OUT:
-        server = BY_NAME[name]
-        work = tmp_path / name
-        work.mkdir()
-        fixture = server.setup(work, random.Random(11), [str(server.binary)])
-        rng = random.Random(12)
-        calls = [server.workload(rng, fixture) for _ in range(40)]
-        recording = work / "recording.jsonl"
-        proxy = [sys.executable, "-m", "harness.monitor", "proxy", "--record", str(recording), "--"]
-        with (work / "stderr.log").open("w") as errlog:
-            results = session([*proxy, *fixture.command], calls, errlog=errlog)
-        errors = [(c, r.content[0].text[:200]) for c, r in zip(calls, results, strict=True) if r.is_error]
-        assert not errors, (name, errors[:3])
-        assert len(recording.read_text().splitlines()) == len(calls)
-        texts = {json.dumps([r.model_dump(mode="json")["content"], r.structured_content]) for r in results}
-        assert len(texts) >= 0.6 * len(calls), (name, len(texts))
+    server = BY_NAME[name]
+    if not server.binary.is_file():
+        pytest.skip(f"third-party MCP server not installed ({server.binary}): run `make mcp-servers`")
+    fixture = server.setup(tmp_path, random.Random(11), [str(server.binary)])
+    rng = random.Random(12)
+    calls = [server.workload(rng, fixture) for _ in range(40)]
+    recording = tmp_path / "recording.jsonl"
+    proxy = [sys.executable, "-m", "harness.monitor", "proxy", "--record", str(recording), "--"]
+    with (tmp_path / "stderr.log").open("w") as errlog:
+        results = session([*proxy, *fixture.command], calls, errlog=errlog)
+    errors = [(c, r.content[0].text[:200]) for c, r in zip(calls, results, strict=True) if r.is_error]
+    assert not errors, errors[:3]
+    assert len(recording.read_text().splitlines()) == len(calls)
+    texts = {json.dumps([r.model_dump(mode="json")["content"], r.structured_content]) for r in results}
+    assert len(texts) >= 0.6 * len(calls), len(texts)
 
 
 def _shim():
