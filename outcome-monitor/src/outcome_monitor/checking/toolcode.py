@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import answer_digest, call_key
+from outcome_monitor.checking.collection_rules import SameAnswers
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
@@ -365,15 +365,13 @@ class _Writer:
                 v = read("")
                 self.fail(pad, f"(ERRM[{v}] if type({v}) is str else RERR({v})) is not None")
             elif r.cls == "collection":
-                # same_answer: a recorded call's answer digest, looked up by the call's key
+                # same_answer: the digest of a recorded call's answer, looked up by the call's key;
+                # a call met before, answered by the same bytes, passes on its marshal bytes instead
+                # (collection_rules.SameAnswers: a fraction of the canonical JSON and sha256)
                 self.uses_args = True
-                v, answers = read(r.fields[0]), self.bind("A", dict(r.params["answers"]))
-                ck, digest = self.bind("CK", call_key), self.bind("DG", answer_digest)
-                w = f"w{len(self.lines)}"
-                self.fail(
-                    pad,
-                    f"({w} := {answers}.get({ck}(args))) is not None and {v} is not M and {digest}({v}) != {w}",
-                )
+                same, v = SameAnswers(r.params["answers"]), read(r.fields[0])
+                matched, differs = self.bind("SAM", same.matched), self.bind("SAD", same.differs)
+                self.fail(pad, f"not {matched}(args, {v}) and {differs}(args, {v})")
             elif r.cls == "date_order":
                 a, b = read(r.fields[0]), read(r.fields[1])
                 self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)
