@@ -7,7 +7,9 @@ per second on one core (CPU seconds; the three checkers take turns in every roun
 each), side by side with validating the same results with ``jsonschema`` and with ``fastjsonschema``
 against per-tool schemas inferred by ``genson`` (the ratios printed), and what compiling each costs,
 and the wider vocabulary's registry (``learn``'s default) on the same results, also with its per-field
-memos of string verdicts forgetting every string (as a stream of all-new values would have them);
+memos of string verdicts forgetting every string (as a stream of all-new values would have them;
+its memos of calls met before, ``same_answer``'s, forgetting them too), and without its ``same_answer``
+rules (what that form costs);
 ``import outcome_monitor`` (and its ``Monitor``, and ``Monitor, learn``) in fresh interpreters, best
 of 7, with whether numpy came with it and what ``import numpy`` alone costs; the size of
 tau-bench retail's registry (``learn --env taubench`` defaults) with maps keyed by ids mined per
@@ -56,10 +58,15 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     import fastjsonschema
     from genson import SchemaBuilder
     from jsonschema import Draft7Validator
+    from outcome_monitor import Registry
 
     clean = [r for r in rows if r.get("status", "ok") != "error"]
     reg = learn(clean, vocabulary="paper")  # the studies' protocol, as the figures before it
     wide = learn(clean)  # a user's default: the wider vocabulary (text, shape, collection, range rules too)
+    # the same rules but same_answer's: every call here replays a recorded one, which that form judges
+    wide_no_same = Registry(
+        [r for rs in wide.rules.values() for r in rs if r.params.get("form") != "same_answer"], wide.meta
+    )
     builders: dict[str, SchemaBuilder] = defaultdict(SchemaBuilder)
     for r in clean:
         builders[r["tool"]].add_object(r["result"])
@@ -80,9 +87,11 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     t_compile = time.process_time() - t0
     for t, (a, res) in first.items():
         wide.check(t, a, res)
+        wide_no_same.check(t, a, res)
     for t, a, res in batch[:200]:  # warm caches outside the timing
         reg.check(t, a, res)
         wide.check(t, a, res)
+        wide_no_same.check(t, a, res)
         list(validators[t].iter_errors(res))
 
     def run_monitor():
@@ -90,6 +99,9 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
 
     def run_wide():
         return sum(len(wide.check(t, a, res)) for t, a, res in batch)
+
+    def run_wide_no_same():
+        return sum(len(wide_no_same.check(t, a, res)) for t, a, res in batch)
 
     def run_jsonschema():
         return sum(1 for t, _, res in batch for _ in validators[t].iter_errors(res))
@@ -108,24 +120,37 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     # with every memo emptied and holding one string at a time, as a stream of all-new ids and texts
     # would have it
     from outcome_monitor.checking import toolcode
+    from outcome_monitor.checking.collection_rules import SameAnswers
 
-    memos = [
-        c.cell_contents
-        for plans in wide._plans.values()
-        for c in plans[2].__closure__ or ()
-        if isinstance(c.cell_contents, toolcode._Memo)
-    ]
+    cells = [c.cell_contents for plans in wide._plans.values() for c in plans[2].__closure__ or ()]
+    memos = [c for c in cells if isinstance(c, toolcode._Memo)]
+    # same_answer's memos of calls and answers met before (each bound through its methods): with all-new
+    # values no call repeats, so they forget too
+    owners = {id(o): o for o in (getattr(c, "__self__", None) for c in cells)}
+    same = [o for o in owners.values() if isinstance(o, SameAnswers)]
 
     def run_wide_unmemoized():
         memo_max, toolcode._Memo.MAX = toolcode._Memo.MAX, 0  # a miss empties the memo first
+        limits = [o.limit for o in same]
+        for o in same:
+            o.limit = 0  # likewise: a call it judges empties it first
         try:
             return run_wide()
         finally:
             toolcode._Memo.MAX = memo_max
+            for o, n in zip(same, limits, strict=True):
+                o.limit = n
 
     # side by side: the checkers take turns in every round, so a change of the machine's load falls on
     # all of them; CPU seconds of this process (one core), the best round of each
-    names = ("monitor", "monitor_wide", "monitor_wide_unmemoized", "jsonschema", "fastjsonschema")
+    names = (
+        "monitor",
+        "monitor_wide",
+        "monitor_wide_unmemoized",
+        "monitor_wide_no_same",
+        "jsonschema",
+        "fastjsonschema",
+    )
     best = {name: float("inf") for name in names}
     fired = {}
     memo_entries = 0
@@ -135,17 +160,18 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
             ("fastjsonschema", run_fastjsonschema),
             ("monitor_wide_unmemoized", run_wide_unmemoized),
             ("monitor_wide", run_wide),
+            ("monitor_wide_no_same", run_wide_no_same),
             ("jsonschema", run_jsonschema),
         ):
             if name == "monitor_wide_unmemoized":  # emptied before, refilled after, outside the timing
-                kept = [dict(m) for m in memos]
-                for m in memos:
+                kept = [dict(m) for m in [*memos, *(o.seen for o in same)]]
+                for m in [*memos, *(o.seen for o in same)]:
                     m.clear()
             t0 = time.process_time()
             fired[name] = fn()  # the memo never changes a verdict: the two wide counts agree
             best[name] = min(best[name], time.process_time() - t0)
             if name == "monitor_wide_unmemoized":
-                for m, k in zip(memos, kept, strict=True):
+                for m, k in zip([*memos, *(o.seen for o in same)], kept, strict=True):
                     m.clear()
                     m.update(k)
         memo_entries = sum(len(m) for m in memos)  # the distinct strings one memoized pass remembered
@@ -162,6 +188,8 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
         "monitor_wide_memos": len(memos),
         "monitor_wide_memo_entries": memo_entries,
         "monitor_wide_unmemoized_checks_per_s": len(batch) / best["monitor_wide_unmemoized"],
+        "monitor_wide_no_same_answer_checks_per_s": len(batch) / best["monitor_wide_no_same"],
+        "monitor_wide_same_answer_rules": wide.n_rules - wide_no_same.n_rules,
         "monitor_compile_seconds": t_compile,
         "fastjsonschema_compile_seconds": t_fast_compile,
         "tools": len(reg.tools()),
@@ -347,10 +375,13 @@ def main(argv: list[str] | None = None) -> int:
         f"  the wider vocabulary (learn's default; {s['monitor_wide_rules']} rules, text and shape rules too) on the same "
         f"results: {s['monitor_wide_checks_per_s']:,.0f}/s = "
         f"{s['monitor_wide_checks_per_s'] / s['fastjsonschema_checks_per_s']:.2f}x fastjsonschema (goal >= 1.0x: "
-        f"{_met(s['monitor_wide_checks_per_s'] >= s['fastjsonschema_checks_per_s'])}); with its string memos "
-        f"forgetting every string at once (all-new values): {s['monitor_wide_unmemoized_checks_per_s']:,.0f}/s = "
+        f"{_met(s['monitor_wide_checks_per_s'] >= s['fastjsonschema_checks_per_s'])}); with its memos (string "
+        f"verdicts, same_answer's calls met before) forgetting all at once (all-new values): {s['monitor_wide_unmemoized_checks_per_s']:,.0f}/s = "
         f"{s['monitor_wide_unmemoized_checks_per_s'] / s['fastjsonschema_checks_per_s']:.2f}x ({s['monitor_wide_memos']} "
-        f"memos held {s['monitor_wide_memo_entries']:,} strings)"
+        f"memos held {s['monitor_wide_memo_entries']:,} strings); without its {s['monitor_wide_same_answer_rules']} "
+        f"same_answer rules (every call here replays a recorded one, which they judge): "
+        f"{s['monitor_wide_no_same_answer_checks_per_s']:,.0f}/s = "
+        f"{s['monitor_wide_no_same_answer_checks_per_s'] / s['fastjsonschema_checks_per_s']:.2f}x"
     )
     for name, h in report["speed_held_out"].items():
         if isinstance(h, str):
