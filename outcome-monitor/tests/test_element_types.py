@@ -34,3 +34,28 @@ def test_a_null_among_strings_fires_and_strings_pass():
     for odd in (None, 3, {"x": 1}):
         found = reg.check("open_node", args, {"name": "n3", "observations": ["speaks Go", odd]})
         assert any(":elements" in v.rule_id for v in found), odd
+
+
+def test_a_placeholder_or_a_cut_name_among_names_fires_a_blank_does_not():
+    """Seven distinct clean names or more, none a placeholder: ``N/A``, ``TODO`` or a path cut off
+    with ``...`` fires; an empty element is not judged (a blank line among a file's lines)."""
+    files = [
+        f"src/shop/{m}.py" for m in ("models", "orders", "pricing", "shipping", "stock", "cart", "users")
+    ]
+    rng = random.Random(3)
+    rows = [
+        {"tool": "list_files", "arguments": {"pattern": f"p{i}"}, "result": {"result": rng.sample(files, 3)}}
+        for i in range(12)
+    ]
+    reg = learn(rows)
+
+    def fires(names: list[str]) -> bool:
+        found = reg.check("list_files", {"pattern": "shop/*"}, {"result": names})
+        return any(":elements" in v.rule_id for v in found)
+
+    assert not fires(["src/shop/models.py", "src/shop/new.py"])
+    assert not fires(["src/shop/models.py", ""])
+    for odd in ("N/A", "TODO", "src/shop/...", "Lorem ipsum dolor sit amet"):
+        assert fires(["src/shop/models.py", odd]), odd
+    few = learn([{**r, "result": {"result": rng.sample(files[:2], 2)}} for r in rows])  # 2 names: no rule
+    assert few.check("list_files", {"pattern": "shop/*"}, {"result": ["src/shop/models.py", "N/A"]}) == []

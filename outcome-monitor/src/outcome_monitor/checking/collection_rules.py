@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping
 from json.encoder import JSONEncoder
 from typing import Any
 
+from outcome_monitor.checking.shapes import placeholder_kind
 from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value
 from outcome_monitor.text.parse import text_kinds
 
@@ -62,6 +63,7 @@ MAX_KEYS = 20
 _KIND = {
     "html": "an HTML page or HTTP error",
     "error": "an error message",
+    "placeholder": "a placeholder (N/A, TODO, lorem text, a value cut off with ...)",
 }  # a receipt names at most this many kept keys
 
 
@@ -105,6 +107,13 @@ _C_CANON = _MAKE and _MAKE(None, str, json.encoder.encode_basestring, None, ":",
 
 def canonical(v: Any) -> str:
     return "".join(_C_CANON(v, 0)) if _C_CANON else _CANON(v)
+
+
+def element_placeholder(e: str) -> bool:
+    """A list element that is a placeholder (``N/A``, ``TODO``, cut off with ``...``); an empty
+    one is not judged (a blank line of a file is an element of its lines)."""
+    kind = placeholder_kind(e)
+    return kind is not None and kind != "empty"
 
 
 def call_key(args: Mapping[str, Any]) -> str:
@@ -438,7 +447,8 @@ def compile_collection(
 
         return check_keys_echo
     if form == "elements":
-        kinds = tuple(p.get("not", ()))
+        placeholders = "placeholder" in p.get("not", ())
+        kinds = tuple(k for k in p.get("not", ()) if k != "placeholder")  # text_kinds' own
         allowed = frozenset(p["values"]) if "values" in p else None
 
         distinct, only_strings = bool(p.get("distinct")), bool(p.get("strings"))
@@ -461,6 +471,8 @@ def compile_collection(
                 if allowed is not None and e not in allowed:
                     return (e,)
                 if kinds and set(kinds) & text_kinds(e):
+                    return (e,)
+                if placeholders and element_placeholder(e):
                     return (e,)
             return None
 
@@ -611,6 +623,7 @@ __all__ = [
     "SameAnswers",
     "answer_digest",
     "call_key",
+    "element_placeholder",
     "canonical",
     "collection_expected",
     "collection_sentence",

@@ -26,7 +26,13 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import call_key, number_after, order_key, words_with_numbers
+from outcome_monitor.checking.collection_rules import (
+    call_key,
+    element_placeholder,
+    number_after,
+    order_key,
+    words_with_numbers,
+)
 from outcome_monitor.checking.paths import ARG, ROOT
 from outcome_monitor.checking.values import id_like, same_value
 from outcome_monitor.learning.admit import unseen_half
@@ -94,14 +100,21 @@ def mine_collections(
         if len(seen) < th.min_presence or len(distinct) < th.min_presence:
             elements = [e for v, _ in lists for e in v]
             if (
-                html_free
-                and len(lists) == len(seen) >= 2
+                len(lists) == len(seen) >= 2
                 and elements
                 and all(type(e) is str for e in elements)
                 and not per_entry(context, f)
             ):
-                params = {"form": "elements", "not": ["html"]}
-                found.append((context, f, params, {"n": len(lists), "recording_distinct": html_free}))
+                # an HTML page by the recording's evidence; a placeholder by the elements' own
+                kinds = ["html"] if html_free else []
+                support = (
+                    {"n": len(lists), "recording_distinct": html_free} if html_free else {"n": len(lists)}
+                )
+                if _placeholder_free(elements, th):
+                    kinds.append("placeholder")
+                    support["distinct"] = len(set(elements))
+                if kinds:
+                    found.append((context, f, {"form": "elements", "not": kinds}, support))
             continue
         dicts = [(v, a) for v, a in seen if type(v) is dict]
         if len(lists) == len(seen):
@@ -142,6 +155,13 @@ def _keys_echo(dicts: list[tuple[dict[str, Any], dict[str, Any]]], th: Threshold
     return out
 
 
+def _placeholder_free(elements: list[str], th: Thresholds) -> bool:
+    """No placeholder (``N/A``, ``TODO``, a name cut off with ``...``) among ``min_presence`` or more
+    distinct clean elements: one among the next ones is no name of the list."""
+    distinct = set(elements)
+    return len(distinct) >= th.min_presence and not any(element_placeholder(e) for e in distinct)
+
+
 def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
     """Rules on every element of a list of strings (lines, names, car types): what kind of text no
     clean element was, and a closed set of values where the elements drew from few."""
@@ -154,6 +174,8 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
     params: dict[str, Any] = {"form": "elements"}
     seen = set().union(*(text_kinds(e) for e in distinct))
     absent = [k for k in ("html", "error") if k not in seen]
+    if _placeholder_free(distinct, th):
+        absent.append("placeholder")
     if absent:
         params["not"] = absent
     counts: dict[str, int] = {}
