@@ -37,7 +37,8 @@ evening's learning changes, with 9 clean receipts); all three groups are tuned o
 the night of 2026-12-06).
 ``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
 several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
-the tables; ``--json`` writes every figure, each clean receipt, and per server and kind one receipt and
+the tables (each with the share flagged among the faulted calls that repeat no recorded call, "on new
+calls": a recorded call's own answer, ``same_answer``, vouches only for calls the recording made); ``--json`` writes every figure, each clean receipt, and per server and kind one receipt and
 up to three misses (the faulted result beside the same call's clean one). The figures are the monitor's
 on these servers, not the paper's.
 """
