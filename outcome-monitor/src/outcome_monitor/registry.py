@@ -33,6 +33,7 @@ from outcome_monitor.checking.values import type_ok
 from outcome_monitor.learning.admit import admit
 from outcome_monitor.learning.collect import collect
 from outcome_monitor.learning.executions import Execution, gc_paused, index_executions
+from outcome_monitor.text import viewcode
 from outcome_monitor.text.views import View, apply_view, misreads
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
@@ -350,11 +351,13 @@ def _viewed_check(
     seen = generate_tool(plans_viewed, _unsure)
     if raw is None or seen is None:
         return None
+    # the view as closures (viewcode): apply_view and misreads, without their lookups of its keys
+    misread, read = viewcode.misread(view), viewcode.reader(view)
 
     def check(arguments: Mapping[str, Any] | None, result: Any) -> list[Violation]:
         if (
-            not misreads(view, result)
-            and seen(arguments, apply_view(view, result, arguments)) is not None
+            not misread(result)
+            and seen(arguments, read(result, arguments)) is not None
             and raw(arguments, result) is not None
         ):
             return []

@@ -418,6 +418,13 @@ class _Writer:
             self.emit(pad, f"            {v} = M")
             self.emit(pad, "            break")
             return v
+        path = f.split(".")
+        if "(" not in f and len(path) > 1 and all(k and k != KEY for k in path):
+            # a path a.b (paths.field_getter: its _chain_getter), key after key on the element
+            x = self.chain(pad, path, read)
+            v = fresh(f)
+            self.emit(pad, f"{v} = {x}")
+            return v
         v = fresh(f)
         self.emit(pad, f"{v} = {self.bind('G', getter)}({d})")
         return v

@@ -111,14 +111,47 @@ def _head(text: str) -> list[str]:
     return lines[:HEAD_LINES]
 
 
+# the letters besides ASCII's that a case-insensitive ASCII letter of a pattern matches (İ ı ſ K):
+# a text holding one is left to the regex
+_FOLDS = ("\u0130", "\u0131", "\u017f", "\u212a")
+# a match of _HTTP holds one of these, folded to lower case: "HTTP/" or a status's words
+_HTTP_WORDS = (
+    "http/",
+    "bad gateway",
+    "service unavailable",
+    "gateway time",
+    "internal server error",
+    "not found",
+    "forbidden",
+    "unauthorized",
+    "bad request",
+    "too many requests",
+)
+
+
+def _may_be_http(head: str) -> bool:
+    """Whether ``_HTTP`` can match ``head``: one of its words is in it (the regex's own search costs
+    tens of microseconds on a long text with digits)."""
+    if not head.isascii() and any(c in head for c in _FOLDS):
+        return True
+    low = head.lower()
+    for w in _HTTP_WORDS:
+        if w in low:
+            return True
+    return False
+
+
 def text_kinds(text: str) -> frozenset[str]:
     """Which of html / error / empty ``text`` is (several at once for a 502 page)."""
-    if not text.strip():
+    if not text or text.isspace():  # what strips to nothing, without the copy
         return frozenset({"empty"})
     kinds = set()
     head = text[:4000]
-    # cheap tests first: a tag needs "<", an HTTP status a 4 or a 5, an error phrase one of its words
-    if ("<" in head and _HTML.search(head)) or (("4" in head or "5" in head) and _HTTP.search(head)):
+    # cheap tests first: a tag needs "<", an HTTP status a 4 or a 5 and its words, an error phrase
+    # one of its words
+    if ("<" in head and _HTML.search(head)) or (
+        ("4" in head or "5" in head) and _may_be_http(head) and _HTTP.search(head)
+    ):
         kinds.add("html")
     if _may_name_error(head) and any(_ERROR.search(ln) for ln in _head(text)):
         kinds.add("error")
