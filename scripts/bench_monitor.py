@@ -122,8 +122,27 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     from outcome_monitor.checking import toolcode
     from outcome_monitor.checking.collection_rules import SameAnswers
 
-    cells = [c.cell_contents for plans in wide._plans.values() for c in plans[2].__closure__ or ()]
-    memos = [c for c in cells if isinstance(c, toolcode._Memo)]
+    # the cells of each tool's check and, through the functions among them, of what it calls (a tool
+    # whose text is read through a view checks with two generated functions, each with its memos)
+    cells: list = []
+    todo, met = [plans[2] for plans in wide._plans.values()], set()
+    while todo:
+        fn = todo.pop()
+        if id(fn) in met:
+            continue
+        met.add(id(fn))
+        for c in getattr(fn, "__closure__", None) or ():
+            try:
+                x = c.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            cells.append(x)
+            if getattr(x, "__closure__", None):
+                todo.append(x)
+    # every memo once, and the one all generated checks share (the result-is-an-error rule's)
+    memos = list(
+        {id(c): c for c in [*cells, toolcode._GLOBALS["ERRM"]] if isinstance(c, toolcode._Memo)}.values()
+    )
     # same_answer's memos of calls and answers met before (each bound through its methods): with all-new
     # values no call repeats, so they forget too
     owners = {id(o): o for o in (getattr(c, "__self__", None) for c in cells)}
