@@ -260,3 +260,27 @@ def test_inline_dotted_paths_equal_the_exact_path(field, monkeypatch):
     slow = Registry(rules)  # every check by the exact path
     assert got == [slow.check("t", {}, v) for v in values]
     assert any(got) and not all(got)
+
+
+def test_string_memo_answers_as_its_function_and_keeps_its_bounds(monkeypatch):
+    from outcome_monitor.checking import toolcode
+
+    monkeypatch.setattr(toolcode._Memo, "MAX", 40)
+    monkeypatch.setattr(toolcode._Memo, "LONG_BUDGET", 20_000)
+    calls: list[str] = []
+
+    def fn(s: str) -> bool:
+        calls.append(s)
+        return parse.text_kinds(s) == frozenset() and len(s) % 3 != 0
+
+    memo = toolcode._Memo(fn)
+    r = random.Random(9)
+    pool = [_text(r) * r.choice([1, 1, 40, 200, 900]) for _ in range(300)]
+    for _ in range(5000):
+        s = r.choice(pool)
+        assert memo[s] == fn(s)
+        assert len(memo) <= 40
+        assert memo.long == sum(len(k) for k in memo if len(k) > toolcode._MEMO_CHARS) <= 20_000
+        assert all(len(k) <= toolcode._LONG_CHARS for k in memo)
+    assert any(len(s) > toolcode._LONG_CHARS for s in pool)
+    assert any(toolcode._MEMO_CHARS < len(k) for k in memo)

@@ -9,9 +9,9 @@ finds every violation in its order with its observed value. So this code only ha
 may send a clean result to the exact path, never pass a violating one.
 
 A field's string rules (a shape, a token, no placeholder, text kinds) are one test of its value: a
-memo per field maps each short string seen to whether it passes all of them, so a repeated value
-costs a dict lookup instead of their regexes (a new one, a miss and the rules' own functions; the
-memo is cleared at ``_Memo.MAX`` entries). A share's range and the result-is-an-error rule are
+memo per field maps each string seen (up to 16K characters) to whether it passes all of them, so a
+repeated value costs a dict lookup instead of their regexes (a new one, a miss and the rules' own
+functions; the memo is cleared at ``_Memo.MAX`` entries or its budget of long strings' characters). A share's range and the result-is-an-error rule are
 written out too; other rules (collections, guarded rules, text endings and lines) call their closures.
 
 Field names appear in the source as ``repr`` literals only; every other constant (a domain's values,
@@ -64,26 +64,39 @@ class _Unsupported(Exception):
     """A plan this module does not write out: the tool keeps the exact path."""
 
 
-# longer strings are judged each time (a memo of them would hold whole texts); a memo's lookup hashes
-# a string once (str caches its hash), so a long one costs a hash and a miss before its verdict
+# a memo's lookup hashes a string once (str caches its hash). Strings up to _MEMO_CHARS count only
+# against a memo's entries; longer ones (a file's content, an email's body: their text kinds and
+# placeholders cost tens of microseconds) also against a budget of characters, and past
+# _LONG_CHARS they are judged each time (a memo of them would hold whole documents)
 _MEMO_CHARS = 512
+_LONG_CHARS = 16_384
 
 
 class _Memo(dict[str, Any]):
-    """A verdict on a short string (``fn(s)``), memoized per rule: a field repeats its values, and a
-    dict lookup costs less than the regexes behind a verdict. Bounded: cleared when full."""
+    """A verdict on a string (``fn(s)``), memoized per rule: a field repeats its values, and a
+    dict lookup costs less than the regexes behind a verdict. Bounded: cleared when full (``MAX``
+    entries, or ``LONG_BUDGET`` characters of strings longer than ``_MEMO_CHARS``)."""
 
     MAX = 1 << 10  # per field with string rules: a registry's memos hold at most this many each
+    LONG_BUDGET = 1 << 18  # characters of long strings a memo holds at most
 
     def __init__(self, fn: Callable[[str], Any]):
         super().__init__()
         self.fn = fn
+        self.long = 0  # characters of the long strings held
+
+    def clear(self) -> None:
+        super().clear()
+        self.long = 0
 
     def __missing__(self, s: str) -> Any:
-        if len(s) > _MEMO_CHARS:
+        n = len(s)
+        if n > _LONG_CHARS:
             return self.fn(s)
-        if len(self) >= self.MAX:
+        if len(self) >= self.MAX or (n > _MEMO_CHARS and self.long + n > self.LONG_BUDGET):
             self.clear()
+        if n > _MEMO_CHARS:
+            self.long += n
         v = self[s] = self.fn(s)
         return v
 
