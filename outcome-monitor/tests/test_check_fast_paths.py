@@ -222,9 +222,15 @@ def _rule(i: int, cls: str, field: str, params: dict) -> Rule:
     return Rule("t", cls, "$", (field,), params, {"n": 10 + i})
 
 
+@pytest.mark.parametrize("typed_head", [False, True])
 @pytest.mark.parametrize("field", ["a.b", "a.b.c", "shared_with.x.y@z.com", "a.len"])
-def test_inline_dotted_paths_equal_the_exact_path(field, monkeypatch):
+def test_inline_dotted_paths_equal_the_exact_path(field, typed_head, monkeypatch):
+    head = [
+        _rule(5, "required", field.split(".")[0], {}),
+        _rule(6, "type", field.split(".")[0], {"types": ["object"]}),
+    ]
     rules = [
+        *(head if typed_head else []),
         _rule(0, "type", field, {"types": ["string"]}),
         _rule(1, "domain", field, {"values": ["r", "rw"], "nullable": False}),
         _rule(2, "required", field, {}),
@@ -284,3 +290,50 @@ def test_string_memo_answers_as_its_function_and_keeps_its_bounds(monkeypatch):
         assert all(len(k) <= toolcode._LONG_CHARS for k in memo)
     assert any(len(s) > toolcode._LONG_CHARS for s in pool)
     assert any(toolcode._MEMO_CHARS < len(k) for k in memo)
+
+
+def _items_rule(i: int, field: str, params: dict) -> Rule:
+    return Rule("t", "collection", "$.items[*]", (field,), params, {"n": 10 + i})
+
+
+def test_inline_elements_and_lengths_by_id_equal_the_exact_path(monkeypatch):
+    rules = [
+        _items_rule(0, "to", {"form": "elements", "not": ["html", "error", "placeholder"], "strings": True}),
+        _items_rule(1, "cc", {"form": "elements", "not": ["html"], "values": ["a@x.com", "b@x.com", "N/A"]}),
+        _items_rule(2, "cc", {"form": "len_by_id", "key": "id", "lengths": {"1": 2, "2": 0, "x": 1}}),
+        _items_rule(3, "to", {"form": "len_by_id", "key": "when", "lengths": {"2024-01-01": 1}}),
+    ]
+    fast = Registry(rules)
+    r = random.Random(21)
+    strings = ["a@x.com", "b@x.com", "N/A", "TODO", "<html><body>", "error: no", "", "c@y.org"]
+
+    class Name(str):
+        pass
+
+    class Num(int):
+        pass
+
+    def element():
+        e: dict = {}
+        if r.random() < 0.9:
+            e["to"] = [r.choice([*strings, 3, None]) for _ in range(r.randint(0, 3))]
+        if r.random() < 0.9:
+            e["cc"] = r.choice([[r.choice(strings) for _ in range(r.randint(0, 3))], "a@x.com", None])
+        e["id"] = r.choice([1, 2, "1", "x", True, 2.0, None, Num(1), Name("x"), "9"])
+        e["when"] = r.choice(["2024-01-01", "2024-01-02", Name("2024-01-01")])
+        return e
+
+    results = [{"items": [element() for _ in range(r.randint(0, 3))]} for _ in range(1500)]
+    got = [fast.check("t", {}, res) for res in results]
+    assert fast._plans["t"][2].__name__ == "check"
+    alone = generate_tool(_compile_tool(rules), lambda arguments, result: None)
+    assert alone is not None
+    fast_clean = 0
+    for res, found in zip(results, got, strict=True):
+        verdict = alone({}, res)
+        assert verdict is None or (verdict == [] and found == [])
+        fast_clean += verdict == []
+    monkeypatch.setattr(registry_module, "generate_tool", lambda plans, exact: None)
+    slow = Registry(rules)
+    assert got == [slow.check("t", {}, res) for res in results]
+    assert sum(map(bool, got)) > 300 and fast_clean > 100

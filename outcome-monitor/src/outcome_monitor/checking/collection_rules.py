@@ -116,6 +116,18 @@ def element_placeholder(e: str) -> bool:
     return kind is not None and kind != "empty"
 
 
+def element_test(p: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Whether a string element keeps to form ``elements`` (its values, text kinds, placeholders)."""
+    placeholders = "placeholder" in p.get("not", ())
+    kinds = frozenset(k for k in p.get("not", ()) if k != "placeholder")  # text_kinds' own
+    allowed = frozenset(p["values"]) if "values" in p else None
+    return lambda e: (
+        (allowed is None or e in allowed)
+        and not (kinds and kinds & text_kinds(e))
+        and not (placeholders and element_placeholder(e))
+    )
+
+
 def call_key(args: Mapping[str, Any]) -> str:
     """One text per call: the arguments as canonical JSON (keys sorted)."""
     return canonical(args)
@@ -447,10 +459,7 @@ def compile_collection(
 
         return check_keys_echo
     if form == "elements":
-        placeholders = "placeholder" in p.get("not", ())
-        kinds = tuple(k for k in p.get("not", ()) if k != "placeholder")  # text_kinds' own
-        allowed = frozenset(p["values"]) if "values" in p else None
-
+        passes = element_test(p)
         distinct, only_strings = bool(p.get("distinct")), bool(p.get("strings"))
 
         def check_elements(vals: Values, args: Values) -> Verdict:
@@ -466,13 +475,7 @@ def compile_collection(
                 if len(set(strings)) < len(strings):
                     return (next(e for i, e in enumerate(strings) if e in strings[:i]),)
             for e in items:
-                if type(e) is not str:
-                    continue
-                if allowed is not None and e not in allowed:
-                    return (e,)
-                if kinds and set(kinds) & text_kinds(e):
-                    return (e,)
-                if placeholders and element_placeholder(e):
+                if type(e) is str and not passes(e):
                     return (e,)
             return None
 

@@ -11,8 +11,10 @@ may send a clean result to the exact path, never pass a violating one.
 A field's string rules (a shape, a token, no placeholder, text kinds) are one test of its value: a
 memo per field maps each string seen (up to 16K characters) to whether it passes all of them, so a
 repeated value costs a dict lookup instead of their regexes (a new one, a miss and the rules' own
-functions; the memo is cleared at ``_Memo.MAX`` entries or its budget of long strings' characters). A share's range and the result-is-an-error rule are
-written out too; other rules (collections, guarded rules, text endings and lines) call their closures.
+functions; the memo is cleared at ``_Memo.MAX`` entries or its budget of long strings' characters).
+A share's range, the result-is-an-error rule, a list's elements (each string's verdict memoized the
+same way) and a list's length by a record's id are written out too; other rules (the other
+collection forms, guarded rules, text endings and lines) call their closures.
 
 Field names appear in the source as ``repr`` literals only; every other constant (a domain's values,
 a relation's tolerance, a rule's closure) is a cell of the closure that makes the function, so the
@@ -29,7 +31,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import SameAnswers
+from outcome_monitor.checking.collection_rules import SameAnswers, element_test
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
@@ -56,6 +58,7 @@ _TYPE_NAMES: dict[type, str] = {
 _NUMBER = frozenset({int, float})
 _STR = frozenset({str})
 _LIST = frozenset({list})
+_DICT = frozenset({dict})
 # values that are certainly not numbers: a relation over one of them says nothing
 _NOT_NUMBER = frozenset({str, bool, type(None), dict, list, type(MISSING)})
 
@@ -347,6 +350,7 @@ class _Writer:
                 or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
                 or (r.cls == "range" and r.params.get("form", "unit") in ("unit", "band"))
                 or (r.cls == "collection" and r.params.get("form") == "same_answer")
+                or (r.cls == "collection" and _inline_collection(r.params))
             )
             if not inline:
                 if vals is None:
@@ -377,6 +381,8 @@ class _Writer:
                     continue
                 v = read("")
                 self.fail(pad, f"(ERRM[{v}] if type({v}) is str else RERR({v})) is not None")
+            elif r.cls == "collection" and r.params["form"] != "same_answer":
+                self.collection(pad, r, read)
             elif r.cls == "collection":
                 # same_answer: the digest of a recorded call's answer, looked up by the call's key;
                 # a call met before, answered by the same bytes, passes on its marshal bytes instead
@@ -392,6 +398,29 @@ class _Writer:
                 ops = [read(f) for f in r.fields]
                 numeric = all(known.get(f, {str}) <= _NUMBER for f in r.fields)
                 self.relation(pad, r, ops, numeric)
+
+    def collection(self, pad: str, r: Any, read: Callable[[str], str]) -> None:
+        """collection_rules.compile_collection's ``elements`` (each string element's verdict memoized,
+        as a field's string rules are) and ``len_by_id``, written out; what they can't vouch for
+        (a str or int subclass, a non-string element where only strings were) goes exact."""
+        p, v = r.params, read(r.fields[0])
+        if p["form"] == "elements":
+            test, y = self.bind("EL", _Memo(element_test(p))), f"y{len(self.lines)}"
+            self.emit(pad, f"if isinstance({v}, list):")
+            self.emit(pad, f"    for {y} in {v}:")
+            self.emit(pad, f"        if type({y}) is str:")
+            self.fail(pad + "            ", f"not {test}[{y}]")
+            if p.get("strings"):
+                self.emit(pad, "        else: return EXACT(arguments, result)")
+            return
+        rid, by, n = read(str(p["key"])), self.bind("BY", dict(p["lengths"])), f"n{len(self.lines)}"
+        self.emit(pad, f"if isinstance({v}, list):")
+        self.emit(pad, f"    if type({rid}) is str: {n} = {by}.get({rid})")
+        self.emit(pad, f"    elif type({rid}) is int: {n} = {by}.get(str({rid}))")
+        exotic = f"isinstance({rid}, (str, int)) and not isinstance({rid}, bool)"
+        self.emit(pad, f"    elif {exotic}: return EXACT(arguments, result)")
+        self.emit(pad, f"    else: {n} = None")
+        self.fail(pad + "    ", f"{n} is not None and len({v}) != {n}")
 
     def derived(
         self,
@@ -409,7 +438,7 @@ class _Writer:
         keys = inner.split(".")
         plain = all(k and k != KEY and "(" not in k and ")" not in k for k in keys)
         if plain and f.startswith("len(") and f.endswith(")") and not col:
-            x = self.chain(pad, keys, read)
+            x = self.chain(pad, keys, read, known)
             v = fresh(f)
             if known.get(keys[0]) == _LIST and len(keys) == 1:
                 self.emit(pad, f"{v} = len({x})")
@@ -418,7 +447,7 @@ class _Writer:
                 self.emit(pad, f"{v} = len({x}) if isinstance({x}, (list, dict)) else M")
             return v
         if plain and f.startswith("sum(") and f.endswith(")") and col:
-            x = self.chain(pad, keys, read)
+            x = self.chain(pad, keys, read, known)
             v = fresh(f)
             self.emit(pad, f"{v} = M")
             self.emit(pad, f"if isinstance({x}, list) and {x}:")
@@ -434,7 +463,7 @@ class _Writer:
         path = f.split(".")
         if "(" not in f and len(path) > 1 and all(k and k != KEY for k in path):
             # a path a.b (paths.field_getter: its _chain_getter), key after key on the element
-            x = self.chain(pad, path, read)
+            x = self.chain(pad, path, read, known)
             v = fresh(f)
             self.emit(pad, f"{v} = {x}")
             return v
@@ -442,14 +471,27 @@ class _Writer:
         self.emit(pad, f"{v} = {self.bind('G', getter)}({d})")
         return v
 
-    def chain(self, pad: str, keys: list[str], read: Callable[[str], str]) -> str:
-        """``paths._chain_getter`` on the element: its first key is the element's field."""
+    def chain(
+        self, pad: str, keys: list[str], read: Callable[[str], str], known: dict[str, frozenset[type]]
+    ) -> str:
+        """``paths._chain_getter`` on the element: its first key is the element's field (a dict by a
+        type test above: no isinstance); the steps after a missing key are skipped (M is no dict)."""
         x = read(keys[0])
-        for k in keys[1:]:
-            x2 = f"c{len(self.lines)}"
-            self.emit(pad, f"{x2} = {x}.get({k!r}, M) if isinstance({x}, dict) else M")
-            x = x2
-        return x
+        if len(keys) == 1:
+            return x
+        c = f"c{len(self.lines)}"
+        first = f"{x}.get({keys[1]!r}, M)"
+        self.emit(
+            pad,
+            f"{c} = {first}"
+            if known.get(keys[0]) == _DICT
+            else f"{c} = {first} if isinstance({x}, dict) else M",
+        )
+        for k in keys[2:]:
+            self.emit(pad, f"if {c} is not M:")
+            pad += "    "
+            self.emit(pad, f"{c} = {c}.get({k!r}, M) if isinstance({c}, dict) else M")
+        return c
 
     def date_order(self, pad: str, a: str, b: str, a_str: bool, b_str: bool) -> None:
         # values.cached_date_key, written out: a later first date goes exact
@@ -503,6 +545,15 @@ def _text_kind_rule(p: dict[str, Any]) -> bool:
     """A ``text`` rule that is text.parse's ``check_kind`` (rules._c_text, parse.compile_text: the
     forms before it are the error result, an ending, a named argument and a line shape)."""
     return p.get("form") not in ("error_result", "ends", "names_arg") and "line" not in p and "not" in p
+
+
+def _inline_collection(p: dict[str, Any]) -> bool:
+    """A ``collection`` form ``collection`` writes out: ``elements`` but distinct ones, and
+    ``len_by_id`` on a key read as the rule's closure reads it (a field of the element itself)."""
+    if p.get("form") == "elements":
+        return not p.get("distinct")
+    key = str(p.get("key"))
+    return p.get("form") == "len_by_id" and key != KEY and not key.startswith(ARG)
 
 
 def _type_test(v: str, py: frozenset[type], w: _Writer) -> str:
