@@ -337,3 +337,15 @@ def test_inline_elements_and_lengths_by_id_equal_the_exact_path(monkeypatch):
     slow = Registry(rules)
     assert got == [slow.check("t", {}, res) for res in results]
     assert sum(map(bool, got)) > 300 and fast_clean > 100
+
+
+def test_a_pickled_registry_compiles_its_checks_again():
+    import pickle
+
+    rules = [_rule(0, "type", "a", {"types": ["string"]}), _rule(1, "required", "a", {})]
+    reg = Registry(rules)
+    assert reg.check("t", {}, {"a": "x"}) == [] and reg._checks
+    again = pickle.loads(pickle.dumps(reg))
+    assert not again._checks and not again._plans
+    assert again.check("t", {}, {"a": 1}) == reg.check("t", {}, {"a": 1}) != []
+    assert again.check("t", {}, {"a": "x"}) == [] and "t" in again._checks

@@ -164,11 +164,17 @@ class Registry:
         self._routes = {t: route_spec(s) for t, s in (self.meta.get("routes") or {}).items()}
         # plans compile on a tool's first check, so building five registries stays cheap
         self._plans: dict[str, _ToolPlans] = {}
+        # each compiled tool's check (its plans' third part), looked up by check() in one step
+        self._checks: dict[str, Callable[[Mapping[str, Any] | None, Any], list[Violation]]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # compiled plans hold generated functions: a pickled registry (sent from a forked builder)
         # carries its rules and compiles again on its first check
-        return {**self.__dict__, "_plans": {}}
+        return {**self.__dict__, "_plans": {}, "_checks": {}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._plans, self._checks = {}, {}
 
     # --------------------------------------------------------------------- queries
 
@@ -263,7 +269,11 @@ class Registry:
         """Every rule of ``tool`` that ``result`` (for these arguments) violates, most basic first.
         A routed tool's call on a route the recording met is checked by that route's rules too (the
         tool's own rules hold on every route; a route's say what its one form holds)."""
-        if self._routes:
+        if not self._routes:
+            fn = self._checks.get(tool)
+            if fn is not None:
+                return fn(arguments, result)
+        else:
             spec = self._routes.get(tool)
             routed = routed_name(tool, spec, arguments) if spec is not None else None
             if routed is not None and routed in self.rules:
@@ -302,6 +312,7 @@ class Registry:
             else:
                 fast = _viewed_check(view, plans_raw, plans_viewed, exact)
         out = self._plans[tool] = (plans_raw, plans_viewed, fast or exact)
+        self._checks[tool] = out[2]
         return out
 
     # --------------------------------------------------------------------- storage
