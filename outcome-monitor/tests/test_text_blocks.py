@@ -59,13 +59,16 @@ def _match(rng: random.Random) -> dict[str, Any]:
     return {"cell": f"C{rng.randint(2, 40)}", "value": rng.choice(_NAMES)}
 
 
-def test_one_block_alone_reads_as_a_list_of_one_where_no_match_was_seen_too():
+def test_one_block_alone_reads_as_a_list_of_one_and_no_match_stays_clean():
     rng = random.Random(0)
     results: list[Any] = [[_match(rng) for _ in range(rng.randint(2, 4))] for _ in range(10)]
     results += [_match(rng) for _ in range(5)]
-    assert infer_root_view(results) is None or not infer_root_view(results).get("many")
-    view = infer_root_view([*results, []])
-    assert view is not None and view.get("many")
+    view = infer_root_view(results)  # no empty list recorded: still one match or many
+    assert view is not None and view.get("many") and infer_root_view([*results, []]) == view
+    # the matches' own rules speak; a search that found nothing is as clean though none was recorded
+    reg = learn([{"tool": "search", "arguments": {"q": f"q{i}"}, "result": r} for i, r in enumerate(results)])
+    assert reg.check("search", {"q": "none"}, []) == []
+    assert reg.check("search", {"q": "one"}, {**results[-1], "value": None})
     lone = apply_view(view, results[-1])
     assert type(lone) is dict and [results[-1]] in lone.values()
     # a lone value of another shape is not read as a match

@@ -60,6 +60,7 @@ from outcome_monitor.learning.status import split_clean
 from outcome_monitor.learning.write_reports import write_reports
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
+from outcome_monitor.text.tables import many_length
 from outcome_monitor.text.views import View, apply_view, infer_root_view
 from outcome_monitor.text.wordsets import word_params
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
@@ -139,6 +140,8 @@ def learn_wide(
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
     rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
+    # a list of one or more matches (one block per match) may match nothing
+    rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
     # a list as long as a limit argument asked is what the data had to give: a bound (collection
     # len_le_arg), not an equality (max_count 20 of a log of 14 commits gives 14)
     rules = [

@@ -65,14 +65,13 @@ def one_or_many(results: Sequence[Any]) -> bool:
     """Whether a place holds a list of like elements, or one of them alone: a server that sends one
     content block per match (a row, a cell) sends one block when one matched, and the recording
     reads one block as its value, several as a list. Each lone value must be shaped like an element
-    of the lists (an object with keys the elements had, a scalar of an element's type), and the
-    recording must hold an empty list there too (no block: nothing matched)."""
+    of the lists (an object with keys the elements had, a scalar of an element's type). Whether or
+    not the recording held an empty list there (no block: nothing matched), the list read keeps no
+    ``> 0`` on its length (``many_length``): a search that finds nothing is as clean."""
     vs = [r for r in results if r is not None]
     lists = [r for r in vs if type(r) is list]
     singles = [r for r in vs if type(r) is not list]
-    if not lists or not singles or not any(lists) or all(lists):
-        # no result of no match in the recording: read as a list, its length would be kept positive
-        # though a search that finds nothing is as clean
+    if not lists or not singles or not any(lists):
         return False
     kinds = {_signatures(e) for r in lists for e in r}
     if any(type(e) is list for r in lists for e in r):
@@ -85,6 +84,14 @@ def one_or_many(results: Sequence[Any]) -> bool:
         elif sig not in kinds:
             return False
     return True
+
+
+def many_length(view: Mapping[str, Any] | None) -> str | None:
+    """The length field of a list of one or more matches (a ``many`` view's ``wrap``): a field no
+    rule may keep above 0."""
+    if view is None or not view.get("many") or "wrap" not in view:
+        return None
+    return f"len({view['wrap']})"
 
 
 def many_key(read: list[Any]) -> str:
