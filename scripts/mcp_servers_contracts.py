@@ -35,7 +35,8 @@ everything were held out from then until the evening of 2026-12-06 (measured hel
 evening of 2026-12-06 (measured held out once, at 8ef6e3d: 456/640 before and 482/640, 75%, after that
 evening's learning changes, with 9 clean receipts); all three groups are tuned on since (the last since
 the night of 2026-12-06). The held-out four were measured once, with the library of 78cddc6: 421/640
-(66%) faulted calls flagged (403/640 with 235f507's), no clean receipt; their misses are not read.
+(66%) faulted calls flagged (403/640 with 235f507's), no clean receipt (the same again with b329618's);
+their misses are not read.
 ``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
 several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
 the tables (each with the share flagged among the faulted calls that repeat no recorded call, "on new

@@ -24,7 +24,8 @@ learning changes, 482/640, 75%, after, with 9 clean receipts); they are tuned on
 2026-12-06. The held-out group from then on: sequential-thinking, eslint, text-editor and word (thoughts.py,
 javascript.py, textfiles.py, documents.py), picked and given their workloads without running the monitor's
 faulted measurement on them; measured held out once, with the library of 78cddc6 (403/640 faulted calls
-flagged with 235f507's, 421/640, 66%, with 78cddc6's; no clean receipt), its misses not read.
+flagged with 235f507's, 421/640, 66%, with 78cddc6's; no clean receipt; the same again with b329618's),
+its misses not read.
 """
 
 from __future__ import annotations
