@@ -97,7 +97,8 @@ class _Memo(dict[str, Any]):
         if n > _LONG_CHARS:
             return self.fn(s)
         if len(self) >= self.MAX or (n > _MEMO_CHARS and self.long + n > self.LONG_BUDGET):
-            self.clear()
+            dict.clear(self)  # the C method: no call of clear() below
+            self.long = 0
         if n > _MEMO_CHARS:
             self.long += n
         v = self[s] = self.fn(s)
