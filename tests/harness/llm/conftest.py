@@ -44,6 +44,14 @@ class FakeOpenAI:
     def chat_requests(self) -> list[Seen]:
         return [s for s in self.seen if s.path.endswith("/chat/completions")]
 
+    def chat_requests_after(self, n: int, within_s: float = 10.0) -> list[Seen]:
+        """The chat requests once ``n`` have arrived (or ``within_s`` passed): a request the client
+        sent and gave up on may still be in the socket when the call returns, on a loaded machine."""
+        deadline = time.monotonic() + within_s
+        while len(self.chat_requests) < n and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.chat_requests
+
     def reply(self, message: dict, usage: dict | None = None, finish_reason: str = "stop") -> None:
         body = {
             "id": f"chatcmpl-{len(self.actions)}",
