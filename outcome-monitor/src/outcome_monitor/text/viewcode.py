@@ -2,7 +2,7 @@
 ``views.apply_view`` does, ``misread(view)`` tells whether ``views.misreads`` finds anything, and each
 decides once, when a tool's check is built, which of a view's keys it has (``apply_view`` asks it of
 the view's dict at every level of every check, and ``misreads`` names the path of every place it
-visits). Same reading, same answer: tests/test_viewcode.py sends values through both. Knows nothing
+visits). Same reading, same answer: tests/test_check_fast_paths.py sends values through both. Knows nothing
 of rules or receipts.
 """
 
