@@ -103,3 +103,13 @@ def test_clearing_a_cache_changes_no_answer():
     assert not any(
         r.params.get("form") == "same_answer" for r in learn(reads + [remove]).rules_for("get_file")
     )
+
+
+def test_a_call_that_once_showed_a_time_is_left_out_whichever_answer_came_first():
+    rows = _sums(3, PAIRS)
+    plain = {"tool": "get_sum", "arguments": {"a": 0, "b": 0}, "result": "The sum of 0 and 0 is 0."}
+    timed = {**plain, "result": "The sum of 0 and 0 is 0, at 9:09."}
+    for first, then in ((plain, timed), (timed, plain)):
+        reg = learn(rows + [first, then])
+        assert _fires(reg, {"a": 30, "b": 4}, "The sum of 30 and 4 is 35.")  # the tool keeps its rule
+        assert not _fires(reg, {"a": 0, "b": 0}, "anything at all")  # that call is not judged

@@ -109,6 +109,8 @@ def measure(
     calls = [server.workload(rng, fixture) for _ in range(n_record + n_clean)]
     train, held = calls[:n_record], calls[n_record:]
     recorded_keys = {json.dumps(c, sort_keys=True) for c in train}
+    # per held-out call: the recording made the same call (tool and arguments)
+    repeats = [json.dumps(c, sort_keys=True) in recorded_keys for c in held]
     upstream = fixture.command
     if server.present:  # the shim presents the server's results in another form, faulting nothing
         upstream = _shim([], 0, None, server.present, fixture.command)
@@ -129,11 +131,10 @@ def measure(
 
     checked = _proxy("--registry", str(registry), upstream=upstream)
     clean = session(checked, held, errlog=errlog)
-    for (tool, args), result in zip(held, clean, strict=True):
+    for (tool, args), result, repeat in zip(held, clean, repeats, strict=True):
         if result.is_error:
             continue
         out.clean_calls += 1
-        repeat = json.dumps([tool, args], sort_keys=True) in recorded_keys
         out.repeats += repeat
         receipt = _receipt(result)
         if receipt is not None:
@@ -157,7 +158,7 @@ def measure(
         tally = out.faulted.setdefault(kind, [0, 0])
         tally[0] += 1
         tally[1] += receipt is not None
-        if json.dumps([tool, args], sort_keys=True) not in recorded_keys:
+        if not repeats[j % len(held)]:
             out.novel[0] += 1
             out.novel[1] += receipt is not None
         seen = out.examples.setdefault(kind, {"flagged": None, "missed": []})

@@ -3,11 +3,10 @@
 A tool is routed by one argument that named a URL or a path in 90% of its clean calls or more, when
 those calls fall on two or more routes that each have the support of a tool of their own
 (``min_presence`` calls): an exact path met that often is its own route, other paths group by
-folder and extension. Every row
-of a routed call is learned twice: under the tool (the pooled rules, what checks a call on a route
-never met) and under its route's name, so a route's rules see only the results of one form. The
-route's rules then pass the same support floors as any tool's: a route met a few times learns as
-little as a tool met a few times.
+folder and extension. Every row of a routed call is learned twice: under the tool (the pooled
+rules, what checks a call on a route never met) and under its route's name, so a route's rules see
+only the results of one form. The route's rules then pass the same support floors as any tool's:
+a route met a few times learns as little as a tool met a few times.
 """
 
 from __future__ import annotations

@@ -85,18 +85,24 @@ def same_answers(index: Mapping[str, list[Execution]], th: Thresholds = DEFAULT)
                 continue
             key = call_key(ex.args)
             whole = _whole(ex)
-            if key in answers or whole is None:
-                ok = False  # another answer to the same call
+            if whole is None:
+                ok = False
                 break
-            if names_a_clock(whole):
-                clocked.add(key)  # this call may answer otherwise in a minute: never judged
+            if key in clocked:
                 continue
+            if names_a_clock(whole):
+                # this call may answer otherwise in a minute (whichever of its answers showed it):
+                # never judged
+                clocked.add(key)
+                answers.pop(key, None)
+                counts.pop(key, None)
+                continue
+            if key in answers:
+                ok = False  # the same call answered two ways, no clock shown
+                break
             answers[key], counts[key] = answer_digest(whole), ex.count
         if len(clocked) * 2 > len(clocked) + len(answers):
             ok = False  # a tool that mostly shows a clock reads one: none of its calls is judged
-        for key in clocked:
-            answers.pop(key, None)
-            counts.pop(key, None)
         repeats = sum(c - 1 for c in counts.values())
         repeated = sum(1 for c in counts.values() if c > 1)
         if not ok or len(answers) > MAX_CALLS or repeats < th.min_presence or repeated < th.min_distinct_eq:

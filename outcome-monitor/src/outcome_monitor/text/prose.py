@@ -5,10 +5,11 @@ header lines, where no view reads fields.
 * ``no_negative``: no clean text held a negative number (``-3``, ``| -508.33 |``; a hyphen inside
   a word, an id or a date is none) while every one held numbers: a negated price or count fires.
   Support: ``min_presence`` distinct texts, each with a number.
-* ``min_length``: a text shorter than the clean ones' band allows (``bands.py``'s bound, ``lo - w``
-  with ``w = hi - lo``, and its check that each half of the distinct lengths lies inside the
-  bound the other half gives): a page or list cut short fires. Guards: ``min_presence`` distinct lengths whose band lies away from zero, or, for a
-  text that came back identical every time, at least twice ``min_presence`` calls (then 90% of it).
+* ``min_length``: a text shorter than the clean ones' band allows (``values.band_bound``, ``lo - w``
+  with ``w = hi - lo``, and ``values.halves_agree``: each half of the distinct lengths lies inside
+  the bound the other half gives): a page or list cut short fires. Guards: ``min_presence``
+  distinct lengths whose band lies away from zero, or, for a text that came back identical every
+  time, at least twice ``min_presence`` calls (then 90% of it).
 * ``dates_order``: the ISO dates a text holds, read in order, rose (or fell) in every clean text
   with two or more: a text whose dates came out of order fires. Support: ``min_presence`` such texts.
 """
