@@ -10,25 +10,25 @@ DOCS_STAMP := $(VENV)/.docs-installed
 # a world's own third-party packages: environments/<world>/requirements.txt, hash-locked by make lock
 WORLD_REQS := $(wildcard environments/*/requirements.txt)
 WORLDS_STAMP := $(VENV)/.worlds-installed
-# third-party reference MCP servers (mcp-server-time, mcp-server-git, mcp-server-fetch) in their own venv: tests,
-# bench_mcp.py and scripts/mcp_servers_contracts.py
+# third-party reference MCP servers (mcp-server-time, mcp-server-git, mcp-server-fetch) and mcp-alchemy in their own
+# venv: tests, bench_mcp.py and scripts/mcp_servers_contracts.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter,
-# mcp-text-editor): a venv of their own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and
-# its smoke test
+# mcp-text-editor, cli-mcp-server): a venv of their own beside it (their SDK pin differs), for
+# scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
 # third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp,
-# office-word-mcp-server): a venv of their own (with .cache/mcp-servers' pins their dependencies have no solution),
-# for scripts/mcp_servers_contracts.py
+# office-word-mcp-server, mcp-pandoc): a venv of their own (with .cache/mcp-servers' pins their dependencies have no
+# solution), for scripts/mcp_servers_contracts.py; mcp-pandoc runs Debian's pandoc (the pandoc rule)
 MCP_SERVERS_OFFICE := .cache/mcp-servers-office
 MCP_SERVERS_OFFICE_STAMP := $(MCP_SERVERS_OFFICE)/.installed
 # MCP servers from npm (the official @modelcontextprotocol/server-memory, server-filesystem, server-everything and
-# server-sequential-thinking, @kazuph/mcp-taskmanager and ESLint's @eslint/mcp: exact versions, npm's lock in
-# scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked tree. @eslint/mcp's
-# ESLint 10 needs node 20.19 or later
-MCP_SERVERS_NPM_NAMES := memory, filesystem, everything, taskmanager, sequential-thinking, eslint
+# server-sequential-thinking, @kazuph/mcp-taskmanager, ESLint's @eslint/mcp and @cyanheads/git-mcp-server: exact
+# versions, npm's lock in scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked
+# tree. @eslint/mcp's ESLint 10 needs node 20.19 or later
+MCP_SERVERS_NPM_NAMES := memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json
 MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
 MCP_SERVERS_NPM := .cache/mcp-servers-npm
 MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
@@ -46,7 +46,7 @@ export MPLBACKEND := Agg
 # MkDocs 1.6 and Material print a notice about their successors on every build
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help install mcp mcp-servers mcp-contracts browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
+.PHONY: help install mcp mcp-servers mcp-contracts pandoc browser appworld-setup test test-nodata test-fast lint bench replicate-table1 figures ablations smoke \
 	studies verify data-taubench report inspect-export local-smoke lock slurm-up slurm-down test-slurm bench-sweep docs \
 	package-check ts-client
 
@@ -116,7 +116,7 @@ lint: $(STAMP) $(INSPECT_STAMP) $(MCP_STAMP) ## ruff's linter and formatter over
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) browser ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
+bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) browser pandoc ## speed benchmarks: ToolMaze, monitor, runner, records, sweep, tau-bench replay, report, MCP proxy; then the proxy's detection on third-party MCP servers (print figures; never asserted)
 	$(BIN)/python scripts/bench_toolmaze.py
 	$(BIN)/python scripts/bench_monitor.py
 	$(BIN)/python scripts/bench_runner.py --episodes
@@ -126,7 +126,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 19 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 23 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -250,7 +250,19 @@ $(MCP_SERVERS_NPM_STAMP): $(MCP_SERVERS_NPM_SRC)/package.json $(MCP_SERVERS_NPM_
 	  && npm ci --ignore-scripts --no-audit --no-fund --prefix $(MCP_SERVERS_NPM) && touch $(MCP_SERVERS_NPM_STAMP); \
 	else echo "mcp-servers: no node or npm here (apt-get install nodejs npm): the npm servers ($(MCP_SERVERS_NPM_NAMES)) are left out"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor) and .cache/mcp-servers-office (excel, markitdown, word); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint)
+# Debian's pandoc for mcp-pandoc (apt-get only when missing, as `browser` installs chromium); without it this only
+# says so, the pandoc server's conversions fail and its test skips
+pandoc: ## Debian's pandoc for the mcp-pandoc server (apt-get only when missing)
+	@if command -v pandoc >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "pandoc: no apt-get here; the pandoc server's test will skip"; \
+	elif [ "$$(id -u)" = 0 ]; then (apt-get update && apt-get install -y pandoc) \
+	  || echo "pandoc: apt-get failed; the pandoc server's test will skip"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  (sudo apt-get update && sudo apt-get install -y pandoc) \
+	  || echo "pandoc: apt-get failed; the pandoc server's test will skip"; \
+	else echo "pandoc: not root and no sudo; the pandoc server's test will skip"; fi
+
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch, alchemy), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor, shell) and .cache/mcp-servers-office (excel, markitdown, word, pandoc, with Debian's pandoc); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -258,7 +270,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STA
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) ## the proxy in front of 19 third-party MCP servers (tuning: 16, held-out: sequential-thinking, eslint, text-editor, word): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## the proxy in front of 23 third-party MCP servers (tuning: 20, held-out: alchemy, shell, pandoc, git-json): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
