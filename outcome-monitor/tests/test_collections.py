@@ -164,9 +164,11 @@ def test_a_result_that_is_itself_a_map():
         rows.append({"tool": "list_orders", "arguments": {"user": i}, "result": res})
     reg = learn(rows)
     found = reg.check("list_orders", {}, {"#W1": {"order_id": "#W2", "total": -1.0}})
+    # the map's entries are one context for every class: the ids' shape (#W and 7 digits) too
     assert [(v.rule_class, v.path) for v in found] == [
         ("positive", "$['#W1'].total"),
         ("echo", "$['#W1'].order_id"),
+        ("shape", "$['#W1'].order_id"),
     ]
     assert "the key of its entry in the result" in found[1].sentence
 

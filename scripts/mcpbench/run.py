@@ -146,6 +146,7 @@ def measure(
     faulted_calls = held * passes
     got = session(_proxy("--registry", str(registry), upstream=shim), faulted_calls, errlog=errlog)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
+    missed: list[dict[str, Any]] = []
     if len(lines) != len(got):
         raise RuntimeError(f"{server.name}: the shim logged {len(lines)} calls for {len(got)} made")
     for j, ((tool, args), result, line) in enumerate(zip(faulted_calls, got, lines, strict=True)):
@@ -164,13 +165,24 @@ def measure(
         seen = out.examples.setdefault(kind, {"flagged": None, "missed": []})
         if receipt is not None and seen["flagged"] is None:
             seen["flagged"] = {"tool": tool, "receipt": receipt}
-        elif receipt is None and len(seen["missed"]) < MISSES_SHOWN:
+        elif receipt is None:
             # the faulted text beside the same call's clean text (the held-out calls in the same order)
-            clean_text = _payload_text(clean[j % len(held)])
-            seen["missed"].append(
-                {"tool": tool, "arguments": args, "clean": clean_text, "faulted": _payload_text(result)}
-            )
+            before = clean[j % len(held)]
+            if len(seen["missed"]) < MISSES_SHOWN:
+                seen["missed"].append(
+                    {
+                        "tool": tool,
+                        "arguments": args,
+                        "clean": _payload_text(before),
+                        "faulted": _payload_text(result),
+                    }
+                )
+            missed.append({"tool": tool, "arguments": args, "fault": kind, "clean": _payload(before),
+                           "faulted": _payload(result)})  # fmt: skip
     errlog.close()
+    # every miss in full, for --keep (the figures' examples are cut short)
+    with (work / "missed.jsonl").open("w") as f:
+        f.writelines(json.dumps(m) + "\n" for m in missed)
     # the proxy names each result it could not check on its stderr ("<tool>: not checked: <why>"): a rule
     # that raises must be counted, never read as a miss
     with (work / "stderr.log").open(errors="replace") as f:
@@ -200,6 +212,13 @@ def _payload_text(result: Any) -> str:
     else:
         text = " | ".join(_text_of(b) for b in result.content if not _text_of(b).startswith(PREFIX))
     return text[:400]
+
+
+def _payload(result: Any) -> dict[str, Any]:
+    """A result as the proxy's client got it, in full: its structured content and each block's text
+    (a receipt's block left out)."""
+    blocks = [_text_of(b) for b in result.content if not _text_of(b).startswith(PREFIX)]
+    return {"structured": result.structured_content, "blocks": blocks}
 
 
 def _text_of(block: Any) -> str:

@@ -9,7 +9,8 @@ Forms (``params["form"]``), each over one list or map field of a context element
   ``min_distinct_eq`` values or more and was reached at least once;
 * ``has_keys``: a map (keyed by names or ids) that always held ``keys``: a dropped entry fires,
   though what is left is still a valid map;
-* ``keys_echo``: a map keyed by the names a list argument asked for holds exactly those;
+* ``keys_echo``: a map keyed by the names a list argument asked for holds exactly those (with
+  ``key``: the argument is a list of objects, and their ``key`` names the entries);
 * ``elements``: every string of a list is none of the kinds of text no clean element was (an error
   page, an error message) and, where the elements drew from few values, one of them; with
   ``strings``, every element is a string (a null or a number among names fires);
@@ -43,14 +44,12 @@ The checks and their words; ``vocabulary`` mines them. Knows nothing of receipts
 
 from __future__ import annotations
 
-import hashlib
 import json
-import marshal
 import re
 from collections.abc import Callable, Mapping
-from json.encoder import JSONEncoder
 from typing import Any
 
+from outcome_monitor.checking.answers import SameAnswers, answer_digest, call_key, canonical, plain
 from outcome_monitor.checking.shapes import placeholder_kind
 from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value
 from outcome_monitor.text.parse import text_kinds
@@ -95,18 +94,10 @@ SIZE_FORMS = frozenset(
 _WORD_NUMBER = re.compile(r"\b([A-Za-z_]+)\s*[=:]?\s*(\d{1,6})\b")
 
 
-# canonical JSON, as json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-# default=str) writes it: the text of call keys and answer digests. json.dumps makes an encoder and
-# the encoder its C encoder on every call, which costs twice the encoding of a few arguments: this C
-# encoder is made once, without the cycle check (its table of the objects being written would be
-# shared between calls: a cyclic value raises RecursionError rather than ValueError)
-_CANON = JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode
-_MAKE = getattr(json.encoder, "c_make_encoder", None)
-_C_CANON = _MAKE and _MAKE(None, str, json.encoder.encode_basestring, None, ":", ",", True, False, True)
-
-
-def canonical(v: Any) -> str:
-    return "".join(_C_CANON(v, 0)) if _C_CANON else _CANON(v)
+def asked_by_key(asked: list[Any], key: str) -> list[Any]:
+    """The values of ``key`` in a list argument of objects (``files[*].file_path``); KeyError or
+    TypeError where an element is no object holding it."""
+    return [x[key] for x in asked]
 
 
 def element_placeholder(e: str) -> bool:
@@ -126,85 +117,6 @@ def element_test(p: Mapping[str, Any]) -> Callable[[str], bool]:
         and not (kinds and kinds & text_kinds(e))
         and not (placeholders and element_placeholder(e))
     )
-
-
-def call_key(args: Mapping[str, Any]) -> str:
-    """One text per call: the arguments as canonical JSON (keys sorted)."""
-    return canonical(args)
-
-
-def answer_digest(v: Any) -> str:
-    """A short digest of an answer (the result as its view reads it): the same answer, the same
-    digest; a registry keeps it instead of the answer."""
-    return hashlib.sha256(canonical(v).encode()).hexdigest()[:16]
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def plain(v: Any) -> bool:
-    """``v`` holds JSON's own types only (dicts with string keys, lists, strings, numbers, booleans,
-    None; no subclass): two such values with the same ``marshal`` bytes have the same canonical
-    JSON. (marshal writes exact builtin types only, each with its own type code; but a bytearray
-    shares the code of bytes, whose ``str`` differs, and a code object's ``str`` holds its address.)"""
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        t = type(x)
-        if t is dict:
-            if not all(type(k) is str for k in x):
-                return False
-            stack.extend(x.values())
-        elif t is list:
-            stack.extend(x)
-        elif t not in _SCALARS:
-            return False
-    return True
-
-
-# marshal's format 2: floats exactly, no references to objects written before (whose use turns on
-# reference counts); a type marshal does not write (a subclass, an object, MISSING) raises ValueError
-_FORMAT = 2
-
-
-class SameAnswers:
-    """The same call gives the same answer: ``answers`` maps each recorded call's key to its answer's
-    digest. Judging costs the call's canonical JSON and, for a recorded call, the answer's JSON and
-    sha256; ``marshal`` writes both in a third of that (no key sorting, no escaping). So ``seen`` maps
-    a call's marshal bytes to those of an answer whose digest matched, or to b"" for a call the
-    recording never made: a call met before, answered by the same bytes, is ``matched`` on two
-    ``marshal.dumps``; anything else is judged by the digest (``differs``). Only values of JSON's own
-    types are kept (``plain``): equal bytes are then an equal canonical JSON."""
-
-    def __init__(self, answers: Mapping[str, str]):
-        self.answers = dict(answers)
-        self.seen: dict[bytes, bytes] = {}
-        self.limit = 4 * len(self.answers) + 64  # another key order, an interned string: a few forms
-
-    def matched(self, args: Any, v: Any) -> bool:
-        """A call met before (by its arguments' marshal bytes): one the recording never made, or one
-        answered by these very bytes when its digest matched. False asks ``differs``."""
-        try:
-            b = self.seen.get(marshal.dumps(args, _FORMAT))
-            return b is not None and (not b or b == marshal.dumps(v, _FORMAT))
-        except ValueError:
-            return False
-
-    def differs(self, args: Any, v: Any) -> bool:
-        """``v`` is not what the recording answered the same call (a call it never made, or a
-        missing ``v``, never is): its digest is another."""
-        want = self.answers.get(call_key(args))
-        if want is not None and v is not MISSING and answer_digest(v) != want:
-            return True
-        if plain(args) and (want is None or v is not MISSING and plain(v)):
-            if len(self.seen) >= self.limit:
-                self.seen.clear()
-            try:
-                got = b"" if want is None else marshal.dumps(v, _FORMAT)
-                self.seen[marshal.dumps(args, _FORMAT)] = got
-            except ValueError:  # nested deeper than marshal writes
-                pass
-        return False
 
 
 def number_after(text: Any, word: str) -> int | None:
@@ -444,7 +356,7 @@ def compile_collection(
 
         return check_members
     if form == "keys_echo":
-        arg = str(p["arg"])
+        arg, by = str(p["arg"]), (str(p["key"]) if "key" in p else None)
 
         def check_keys_echo(vals: Values, args: Values) -> Verdict:
             v = vals.get(f, MISSING)
@@ -452,8 +364,8 @@ def compile_collection(
             if not isinstance(v, dict) or not isinstance(asked, list):
                 return None
             try:
-                want = set(map(str, asked))
-            except TypeError:
+                want = set(map(str, asked if by is None else asked_by_key(asked, by)))
+            except (TypeError, KeyError):  # not the list of objects the recording's calls sent
                 return None
             return None if set(map(str, v)) == want else (sorted(map(str, v)),)
 
@@ -568,7 +480,7 @@ def collection_expected(p: Mapping[str, Any]) -> str:
     if form == "len_le_arg":
         return f"at most arg.{p['arg']} elements"
     if form == "keys_echo":
-        return f"entries keyed by arg.{p['arg']}"
+        return f"entries keyed by arg.{p['arg']}" + (f"[*].{p['key']}" if "key" in p else "")
     if form == "elements":
         parts = ["strings"] if p.get("strings") else []
         parts += [f"one of {len(p['values'])} known values"] if "values" in p else []
@@ -600,7 +512,8 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
         more = f" (and {len(keys) - MAX_KEYS} more)" if len(keys) > MAX_KEYS else ""
         return f"{a} must hold the entries {shown}{more} (as every clean result did)"
     if form == "keys_echo":
-        return f"{a} must hold an entry for each of the argument {p['arg']}'s values, and no other"
+        asked = f"{p['arg']}'s values" if "key" not in p else f"{p['arg']}'s {p['key']}s"
+        return f"{a} must hold an entry for each of the argument {asked}, and no other"
     if form == "elements":
         parts = ["be a string"] if p.get("strings") else []
         if "values" in p:

@@ -31,7 +31,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import SameAnswers, element_test
+from outcome_monitor.checking.answers import SameAnswers
+from outcome_monitor.checking.collection_rules import element_test
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from outcome_monitor.checking.collection_rules import (
+    asked_by_key,
     call_key,
     element_placeholder,
     number_after,
@@ -142,17 +143,29 @@ def _keys_echo(dicts: list[tuple[dict[str, Any], dict[str, Any]]], th: Threshold
     list_args = sorted({k for _, a in dicts for k, x in a.items() if type(x) is list})
     for arg in list_args:
         pairs = [(set(map(str, d)), a[arg]) for d, a in dicts if type(a.get(arg)) is list]
-        try:
-            asked = [set(map(str, x)) for _, x in pairs]
-        except TypeError:
-            continue
-        if (
-            len(pairs) >= th.min_presence
-            and len({frozenset(x) for x in asked}) >= th.min_distinct_eq
-            and all(k == x for (k, _), x in zip(pairs, asked, strict=True))
-        ):
-            out.append(({"form": "keys_echo", "arg": arg}, {"n": len(pairs)}))
+        # a list of names, or of objects each naming its entry by one string field (files[*].path)
+        for key in _naming_keys([x for _, xs in pairs for x in xs]):
+            try:
+                asked = [set(map(str, x if key is None else asked_by_key(x, key))) for _, x in pairs]
+            except TypeError:
+                continue
+            if (
+                len(pairs) >= th.min_presence
+                and len({frozenset(x) for x in asked}) >= th.min_distinct_eq
+                and all(k == x for (k, _), x in zip(pairs, asked, strict=True))
+            ):
+                params = {"form": "keys_echo", "arg": arg} | ({"key": key} if key is not None else {})
+                out.append((params, {"n": len(pairs)}))
     return out
+
+
+def _naming_keys(elements: list[Any]) -> list[str | None]:
+    """How a list argument's elements may name a map's entries: themselves (None), or, where every
+    element is an object, each string field they all hold."""
+    if not elements or not all(type(x) is dict for x in elements):
+        return [None]
+    common = set.intersection(*({k for k, v in x.items() if type(v) is str} for x in elements))
+    return sorted(common)
 
 
 def _placeholder_free(elements: list[str], th: Thresholds) -> bool:

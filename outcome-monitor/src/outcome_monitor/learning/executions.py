@@ -28,10 +28,13 @@ class Execution:
     count: int = 1
     _rows: dict[str, list[dict[str, Any]]] | None = None
     _maps: Maps | None = None  # the maps the cached rows were flattened with
+    # the maps ``rows`` flattens with: none for the paper's classes, the tool's own for the wider
+    # vocabulary (``mapdetect.map_executions``), so a map's entries are one context of their own
+    maps: Maps = field(default_factory=lambda: NO_MAPS)
 
     @property
     def rows(self) -> dict[str, list[dict[str, Any]]]:
-        return self.rows_for(NO_MAPS)
+        return self.rows_for(self.maps)
 
     def rows_for(self, maps: Maps) -> dict[str, list[dict[str, Any]]]:
         """Rows per context, the entries of ``maps`` as contexts of their own (cached for the

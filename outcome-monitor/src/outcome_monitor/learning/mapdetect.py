@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from outcome_monitor.checking.paths import ENTRIES, ROOT
+from outcome_monitor.learning.executions import Execution
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
 
@@ -49,7 +50,10 @@ def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thr
                 vs.append(v)
     counts = Counter({k: len(vs) for k, vs in by_key.items()})
     if _is_map(dicts, counts, th):
-        kept = frozenset(str(k) for k, c in counts.items() if c >= th.min_presence)
+        # a key that holds a path's own marks (a file path's ``.``) cannot be named by a rule's path
+        kept = frozenset(
+            str(k) for k, c in counts.items() if c >= th.min_presence and not _MARKS & set(str(k))
+        )
         maps[path] = kept
         _detect(path + ENTRIES, [v for vs in by_key.values() for v in vs], maps, th)
         for k in sorted(kept):
@@ -57,6 +61,9 @@ def _detect(path: str, objs: list[Any], maps: dict[str, frozenset[str]], th: Thr
         return
     for k, vs in by_key.items():
         _detect(f"{path}.{k}", vs, maps, th)
+
+
+_MARKS = frozenset(".[]*")  # what paths.flatten's context and field names are made of
 
 
 def _is_map(dicts: list[dict[Any, Any]], counts: Counter[Any], th: Thresholds) -> bool:
@@ -76,4 +83,15 @@ def _is_map(dicts: list[dict[Any, Any]], counts: Counter[Any], th: Thresholds) -
     return len(kinds) == 1 and kinds <= {str, bool, int, float} or kinds == {int, float}
 
 
-__all__ = ["detect_maps"]
+def map_executions(index: dict[str, list[Execution]], th: Thresholds = DEFAULT) -> dict[str, list[Execution]]:
+    """``index`` with each execution's ``rows`` flattened with its tool's maps (``detect_maps`` over
+    the tool's results): the wider vocabulary's classes then read a map's entries as one context
+    (``$.*.ranges[*]``), as phase 1 does, never one field per key."""
+    for executions in index.values():
+        maps = detect_maps([ex.result for ex in executions], th)
+        for ex in executions:
+            ex.maps = maps
+    return index
+
+
+__all__ = ["detect_maps", "map_executions"]

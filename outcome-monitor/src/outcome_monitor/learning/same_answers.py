@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from outcome_monitor.checking.collection_rules import answer_digest, call_key
+from outcome_monitor.checking.answers import answer_digest, call_key
 from outcome_monitor.checking.paths import ROOT
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.collection_mining import MAX_CALLS, changing_world

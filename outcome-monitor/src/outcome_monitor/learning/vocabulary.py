@@ -43,6 +43,8 @@ from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import arg_lookups, lend_domains, map_element_domains, merge_elements
 from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.mapdetect import map_executions
+from outcome_monitor.learning.named_args import named_args
 from outcome_monitor.learning.namesakes import (
     MIN_FIXED_SHAPE_DISTINCT,
     MIN_SHAPE_DISTINCT,
@@ -135,7 +137,7 @@ def learn_wide(
         else r
         for r in clean
     ]
-    index = index_executions(rows)
+    index = map_executions(index_executions(rows), th)
     held_back: list[dict[str, Any]] = []
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
@@ -167,7 +169,6 @@ def learn_wide(
         text_rules = _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix)
         rules.extend(tool_prefixes(text_rules, prefixes))
         rules.extend(_collection_rules(tool, ex, th, html_free))
-        rules.extend(_named_args(tool, ex, th))
         ending = ending_params(raw_texts.get(tool, []), th.min_presence)
         if ending is not None and len(raw_texts[tool]) == clean_rows.get(tool, 0):
             # the text as sent (before any view) always ended so: one cut short does not
@@ -184,6 +185,7 @@ def learn_wide(
                     {"n": clean_rows[tool]},
                 )
             )
+    rules.extend(named_args(index, th))
     meta: dict[str, Any] = {
         "source": "traces",
         "vocabulary": "wide",
@@ -366,6 +368,7 @@ def _pooled_columns(
 
 MIN_HTML_FREE = 50  # distinct clean strings in the whole recording, none an HTML page
 MIN_OWN_HTML_FREE = 1  # ...and a field seen once at least (a page is no field's clean value)
+MIN_SENTENCE_WORDS = 3  # a text answer of this many words at least is a sentence, no placeholder
 MIN_OWN_SEEN = 2  # a placeholder kept out, a domain lent: a field seen twice (once may be a one-off)
 
 
@@ -459,7 +462,10 @@ def _text_rules(
                 placeholder_free
                 and placeholder is None
                 and len(values) >= MIN_OWN_SEEN
-                and (context, f) != (ROOT, "")
+                # the result itself: only where every clean answer was a sentence (never one word)
+                and (
+                    (context, f) != (ROOT, "") or all(len(v.split()) >= MIN_SENTENCE_WORDS for v in distinct)
+                )
                 and not per_entry(context, f)
                 and not any(r.params.get("form") == "no_placeholder" for r in from_pool)
                 and all(placeholder_kind(v) is None for v in distinct)
@@ -596,37 +602,6 @@ def _unit_ranges(index: Mapping[str, list[Execution]]) -> list[Rule]:
             out.append(
                 Rule(tool, "range", context, (f,), params, {"distinct": len(values), "pooled_distinct": n})
             )
-    return out
-
-
-MIN_NAMED_ARG_CHARS = 3  # a shorter argument turns up in a long text by chance
-
-
-def _named_args(tool: str, executions: list[Execution], th: Thresholds) -> list[Rule]:
-    """A text of the result (the result itself, a top-level field) that always contained a string
-    argument verbatim without being it (``Diff with HEAD~9:`` for ``target: HEAD~9``): another
-    entity's answer names another. An echo's support: 7 executions, 3 distinct arguments."""
-    cols: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for ex in executions:
-        strings = {k: v for k, v in ex.args.items() if type(v) is str and len(v) >= MIN_NAMED_ARG_CHARS}
-        if not strings:
-            continue
-        for row in ex.rows.get(ROOT, ()):
-            for f, v in row.items():
-                if type(v) is not str or f.startswith((ARG, "#")) or "(" in f:
-                    continue
-                for k, a in strings.items():
-                    cols.setdefault((f, k), []).append((v, a))
-    out = []
-    for (f, k), pairs in sorted(cols.items()):
-        if (
-            len(pairs) >= th.min_pair_samples
-            and len({a for _, a in pairs}) >= th.min_distinct_eq
-            and all(a in v for v, a in pairs)
-            and any(a != v for v, a in pairs)
-        ):
-            params = {"form": "names_arg", "arg": k}
-            out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(pairs)}))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from outcome_monitor.text.frames import framed
 from outcome_monitor.text.tables import FAIL, POS, flat_table, header_rows, name_rows
 from outcome_monitor.text.views import _ROOT_KEYS, PARSERS, View, _lines, _skip, apply_view
 
@@ -111,6 +112,7 @@ def _parse_reader(view: View, kind: str) -> Reader:
 
 def _root_reader(view: View) -> Reader:
     many = view.get("many")
+    frame = view.get("frame")
     inner_view = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
     inner = reader(inner_view) if inner_view else None
     table = view.get("table")
@@ -123,6 +125,8 @@ def _root_reader(view: View) -> Reader:
     def read_root(value: Any, args: Mapping[str, Any] | None = None) -> Any:
         if many and value is not None and type(value) is not list:
             value = [value]
+        if frame is not None:
+            value = framed(value, frame)
         if inner is not None:
             value = inner(value, None)
         if table and type(value) is list:
@@ -145,7 +149,7 @@ def _never(value: Any) -> bool:
 def misread(view: View) -> Callable[[Any], bool]:
     """``lambda value: bool(misreads(view, value))``, its keys looked up once and no path named."""
     if any(k in view for k in _ROOT_KEYS):
-        many = view.get("many")
+        many, frame = view.get("many"), view.get("frame")
         inner_view = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         if not inner_view:
             return _never
@@ -154,6 +158,8 @@ def misread(view: View) -> Callable[[Any], bool]:
         def misread_root(value: Any) -> bool:
             if many and value is not None and type(value) is not list:
                 value = [value]
+            if frame is not None:
+                value = framed(value, frame)
             return inner(value)
 
         return misread_root

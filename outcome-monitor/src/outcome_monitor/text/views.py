@@ -19,7 +19,8 @@ A view is a small tree learned where *every* clean value at a place reads the sa
 
 At a tool's root (``infer_root_view``, ``tables``): ``"columns": arg`` names tuple rows by the
 columns the SQL query in that argument selects (and ``named`` is the view of the named rows);
-``"table": true`` reads a flat list of cells (a block per cell) as rows (``tabled``: their view);
+``"frame": [h, t]`` reads a list of ``h`` sentences, records, then ``t`` sentences as an object
+(``frames``: ``head0``, ``items``, ``tail0``); ``"table": true`` reads a flat list of cells (a block per cell) as rows (``tabled``: their view);
 ``"many": true`` reads one value alone as a list of one where the recording held lists of such
 values, and none at all too; ``"wrap"`` puts a root list under a key (``items``; ``matches_*`` for
 one-or-many), so its elements have rules of their own.
@@ -38,6 +39,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from outcome_monitor.text.frames import ITEMS as FRAME_ITEMS
+from outcome_monitor.text.frames import framed, infer_frame
 from outcome_monitor.text.mdtables import PAIRS as MD_PAIRS
 from outcome_monitor.text.mdtables import ROWS as MD_ROWS
 from outcome_monitor.text.mdtables import TEXT as MD_TEXT
@@ -345,9 +348,14 @@ def infer_root_view(
     many = one_or_many(results)
     if many:
         results = [[r] if r is not None and type(r) is not list else r for r in results]
+    frame = infer_frame(results) if not many else None
+    if frame is not None:  # records between sentences: the sentences by position, the records a list
+        results = [framed(r, frame) for r in results]
     view = infer_view(results)
     if many:
         view = {**(view or {}), "many": True}
+    if frame is not None:
+        view = {**(view or {}), "frame": frame}
     pairs = [
         (r, a) for r, a in zip(results, arguments or [None] * len(results), strict=True) if r is not None
     ]
@@ -422,7 +430,7 @@ def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
     return any(per_position[i] != per_position[0] for i in range(1, n))
 
 
-_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled", "star")
+_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled", "star", "frame")
 
 
 def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) -> Any:
@@ -431,6 +439,8 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
     if any(k in view for k in _ROOT_KEYS):
         if view.get("many") and value is not None and type(value) is not list:
             value = [value]
+        if "frame" in view:
+            value = framed(value, view["frame"])
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         value = apply_view(inner, value) if inner else value
         if view.get("table") and type(value) is list:
@@ -490,6 +500,8 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
     if any(k in view for k in _ROOT_KEYS):
         if view.get("many") and value is not None and type(value) is not list:
             value = [value]
+        if "frame" in view:
+            value = framed(value, view["frame"])
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         return misreads(inner, value, where) if inner else out
     if "parse" in view:
@@ -520,6 +532,12 @@ def describe(view: View, where: str = "$") -> list[str]:
     if any(k in view for k in _ROOT_KEYS):
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         out = [f"{where}: one value alone read as a list of one"] if view.get("many") else []
+        if "frame" in view:
+            h, t = view["frame"]
+            out.append(
+                f"{where}: a list of {h} leading and {t} trailing values around records, read as "
+                f"{{head0.., {json.dumps(FRAME_ITEMS)}: [...], tail0..}}"
+            )
         out.extend(describe(inner, where) if inner else [])
         if view.get("table"):
             out.append(
