@@ -23,8 +23,9 @@ from typing import Any
 from mcpbench.client import Call
 from mcpbench.fixture import Fixture
 
-# git without the user's or the system's config; the server's own log to its stderr kept to warnings
-QUIET = ("GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null", "MCP_LOG_LEVEL=warning")
+# git without the user's or the system's config; the server's own log to its stderr kept to errors
+# ("warning" is read as "warn", a level its logger does not know, and falls back to "info")
+QUIET = ("GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null", "MCP_LOG_LEVEL=error")
 AUTHORS = (
     ("Ada Quinn", "ada@example.org"),
     ("Bo Lindqvist", "bo@example.org"),
