@@ -141,9 +141,9 @@ def _read(rng: random.Random, files: dict[str, int]) -> str:
     if r < 0.28:
         return f"grep -n '{word}' {log} | head -n {rng.randrange(1, 8)}"
     if r < 0.36:
-        return f"tail -n {rng.randrange(1, 12)} {log}"
+        return f"tail -n {rng.randrange(1, 25)} {log}"
     if r < 0.42:
-        return f"head -n {rng.randrange(2, 15)} {csv}"
+        return f"head -n {rng.randrange(2, 25)} {csv}"
     if r < 0.5:
         flags = rng.choice(("", "h", "S", "r", "t", "tr", "Sr", "a", "ah"))
         return f"ls -l{flags} " + " ".join(rng.sample(("logs", "data", "config", "src"), rng.randrange(1, 3)))
@@ -158,7 +158,10 @@ def _read(rng: random.Random, files: dict[str, int]) -> str:
         return f"awk '{{print {fields}}}' {log} | sort | uniq -c | sort -rn | head -n {rng.randrange(3, 12)}"
     if r < 0.74:
         # no '>' nor ';' in a program: the server would read them as a redirection and a command's end
-        return f"awk -F, '{{s += ${rng.choice((5, 6))}}} END {{print NR - 1, s}}' {csv}"
+        if csv == "data/stock.csv":
+            return f"awk -F, '{{s += ${rng.choice((4, 5))}}} END {{print NR - 1, s}}' {csv}"
+        status = rng.choice(STATUS)
+        return f'awk -F, \'$7 == "{status}" {{n++}} $7 == "{status}" {{s += $6}} END {{print n, s}}\' {csv}'
     if r < 0.8:
         key = rng.choice(("-k6", "-k5", "-k2"))
         return f"sort -t, {key} -n {csv} | tail -n {rng.randrange(1, 6)}"
@@ -179,7 +182,7 @@ def _read(rng: random.Random, files: dict[str, int]) -> str:
 def commands_call(rng: random.Random, fx: Fixture) -> Call:
     files: dict[str, int] = fx.facts["files"]
     r = rng.random()
-    if r < 0.02:
+    if r < 0.01:
         return "show_security_rules", {}
     if r < 0.06:  # a copy into the backup folder (no output but the return code)
         fx.facts["copies"] += 1

@@ -102,19 +102,19 @@ def conversions_setup(work: Path, rng: random.Random, binary: list[str]) -> Fixt
     for folder in ("reports", "pages", "manuals", "notes", "out"):
         (root / folder).mkdir(parents=True)
     files: dict[str, str] = {}  # path -> pandoc's name of its format
-    for i in range(20):
+    for i in range(28):
         path = root / "reports" / f"report-{i + 1:02d}.md"
         path.write_text(_markdown(rng, f"{rng.choice(('Weekly', 'Monthly', 'Quarterly'))} report {i + 1}"))
         files[str(path)] = "markdown"
-    for i in range(12):
+    for i in range(16):
         path = root / "pages" / f"page-{i + 1}.html"
         path.write_text(_html(rng, f"{rng.choice(REGIONS)} office: {rng.choice(TOPICS)}"))
         files[str(path)] = "html"
-    for i in range(8):
+    for i in range(12):
         path = root / "manuals" / f"manual-{i + 1}.rst"
         path.write_text(_rst(rng, f"Runbook {i + 1}: {rng.choice(ITEMS)} service"))
         files[str(path)] = "rst"
-    for i in range(8):
+    for i in range(12):
         path = root / "notes" / f"note-{i + 1}.tex"
         path.write_text(_latex(rng, f"Note on {rng.choice(TOPICS)}"))
         files[str(path)] = "latex"
