@@ -125,3 +125,27 @@ def test_base64_blobs_get_no_pattern() -> None:
     )
     later = base64.b64encode(text.format(7, 7).encode()).decode()
     assert not Monitor(reg).annotate("get_ref", {"id": 0}, {"blob": later}).fired
+
+
+def test_a_timestamp_with_an_offset_has_a_fixed_length_pattern_from_ten_values() -> None:
+    # the offset's sign is a character class [+\-], no open repeat: 12 distinct clock readings give
+    # the pattern, and one cut short fires (mcp-server-time's get_current_time)
+    r = random.Random("timestamps")
+    readings = [
+        f"2026-12-{r.randint(1, 28):02d}T{r.randrange(24):02d}:{r.randrange(60):02d}:{r.randrange(60):02d}"
+        + r.choice(["+09:00", "-08:00", "+01:00"])
+        for _ in range(14)
+    ]
+    rows = [
+        {"tool": "now", "arguments": {"zone": f"Z{i}"}, "result": {"datetime": readings[i % 14]}}
+        for i in range(28)
+    ]
+    assert 10 <= len({row["result"]["datetime"] for row in rows}) < 20
+    reg = learn(rows)
+    shapes = [
+        v
+        for v in reg.check("now", {"zone": "Z1"}, {"datetime": "2026-12-06T18:36"})
+        if v.rule_class == "shape"
+    ]
+    assert shapes, reg.rules["now"]
+    assert reg.check("now", {"zone": "Z1"}, {"datetime": "2026-11-30T07:05:59-08:00"}) == []

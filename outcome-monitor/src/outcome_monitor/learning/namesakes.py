@@ -35,7 +35,14 @@ def pattern_of(distinct: list[str]) -> dict[str, Any] | None:
     shape = infer_shape(distinct, MIN_FIXED_SHAPE_DISTINCT)
     if shape is None or len(distinct) >= MIN_SHAPE_DISTINCT:
         return shape
-    return shape if "+" not in shape["pattern"] and "*" not in shape["pattern"] else None
+    return shape if _fixed_length(shape["pattern"]) else None
+
+
+def _fixed_length(pattern: str) -> bool:
+    """No run of ``pattern`` repeats an open number of times: no ``+`` or ``*`` quantifier (a ``+``
+    inside a character class, as an offset's ``[+\-]``, or escaped, is a character)."""
+    bare = re.sub(r"\[[^\]]*\]", "", re.sub(r"\\.", "", pattern))
+    return "+" not in bare and "*" not in bare
 
 
 MIN_SUFFIX_NAMES = 3  # fields of different names sharing a name's last word, each with its own pattern
