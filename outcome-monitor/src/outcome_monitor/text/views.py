@@ -20,10 +20,11 @@ A view is a small tree learned where *every* clean value at a place reads the sa
 At a tool's root (``infer_root_view``, ``tables``): ``"columns": arg`` names tuple rows by the
 columns the SQL query in that argument selects (and ``named`` is the view of the named rows);
 ``"frame": [h, t]`` reads a list of ``h`` sentences, records, then ``t`` sentences as an object
-(``frames``: ``head0``, ``items``, ``tail0``); ``"table": true`` reads a flat list of cells (a block per cell) as rows (``tabled``: their view);
-``"many": true`` reads one value alone as a list of one where the recording held lists of such
-values, and none at all too; ``"wrap"`` puts a root list under a key (``items``; ``matches_*`` for
-one-or-many), so its elements have rules of their own.
+(``frames``: ``head0``, ``items``, ``tail0``); ``"table": true`` reads a flat list of cells (a
+block per cell) as rows (``tabled``: their view); ``"many": true`` reads one value alone as a
+list of one where the recording held lists of such values, and none at all too; ``"wrap"`` puts a
+root list under a key (``items``; ``matches_*`` for one-or-many), so its elements have rules of
+their own.
 
 A value that no longer reads as its view says (a number that is ``N/A``) stays as it is, and the
 type rule learned on the parsed values speaks to it. Knows nothing of rules or receipts.
