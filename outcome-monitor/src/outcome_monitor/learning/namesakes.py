@@ -39,7 +39,7 @@ def pattern_of(distinct: list[str]) -> dict[str, Any] | None:
 
 
 def _fixed_length(pattern: str) -> bool:
-    """No run of ``pattern`` repeats an open number of times: no ``+`` or ``*`` quantifier (a ``+``
+    r"""No run of ``pattern`` repeats an open number of times: no ``+`` or ``*`` quantifier (a ``+``
     inside a character class, as an offset's ``[+\-]``, or escaped, is a character)."""
     bare = re.sub(r"\[[^\]]*\]", "", re.sub(r"\\.", "", pattern))
     return "+" not in bare and "*" not in bare
