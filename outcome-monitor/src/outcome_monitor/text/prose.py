@@ -12,6 +12,11 @@ header lines, where no view reads fields.
   time, at least twice ``min_presence`` calls (then 90% of it).
 * ``dates_order``: the ISO dates a text holds, read in order, rose (or fell) in every clean text
   with two or more: a text whose dates came out of order fires. Support: ``min_presence`` such texts.
+* ``label_signs``: a number after a word that labels it (``step 6``, ``Budget: 200``, ``the fee is
+  7``) was never negative under that label, where the text as a whole may hold negatives (a diff's
+  ``@@ -1,2``): ``labels`` maps each label to ``>= 0``. Support: the label in ``min_presence``
+  distinct texts with 3 distinct numbers, none negative. Never ``> 0``: a zero under a label the
+  recording never showed at zero (``step 0`` in a file's first line) is still a clean value.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 
 from outcome_monitor.checking.values import MISSING, band_bound, halves_agree
 
-FORMS = frozenset({"no_negative", "min_length", "dates_order"})
+FORMS = frozenset({"no_negative", "min_length", "dates_order", "label_signs"})
 MIN_LENGTH = 40  # shorter strings are values, with shapes of their own
 IDENTICAL_SHARE = 0.9
 
@@ -35,6 +40,56 @@ def _signs(text: str) -> tuple[bool, bool]:
     """(held a number, held a negative number)."""
     found = _NUMBER.findall(text[:200_000])
     return bool(found), any(m for m in found)
+
+
+# a word of 3 letters or more, a connective or a colon, then a number: the word labels the number
+_LABELLED = re.compile(
+    r"(?<![\w-])([A-Za-z]{3,})(?:\s+(?:is|are|was|were|of|at|to|by|on|in|for))?\s*[:=]?\s*"
+    r"([-\u2212]?)(\d+(?:[.,]\d+)*)(?![\w.-])"
+)
+MIN_LABEL_DISTINCT = 3  # distinct numbers under a label before its sign is kept
+
+
+def _labelled(text: str) -> list[tuple[str, bool, float]]:
+    """(label, negative, value) of every labelled number of ``text``."""
+    out = []
+    for m in _LABELLED.finditer(text[:200_000]):
+        try:
+            value = float(m.group(3).replace(",", ""))
+        except ValueError:
+            continue
+        out.append((m.group(1).lower(), bool(m.group(2)), value))
+    return out
+
+
+def label_params(distinct: Sequence[str], min_presence: int) -> dict[str, Any] | None:
+    """``label_signs`` over the distinct clean texts of one place (above), or None."""
+    texts: dict[str, int] = {}
+    numbers: dict[str, set[float]] = {}
+    negative: set[str] = set()
+    for t in distinct:
+        found = _labelled(t)
+        for label in {label for label, _, _ in found}:
+            texts[label] = texts.get(label, 0) + 1
+        for label, neg, value in found:
+            numbers.setdefault(label, set()).add(-value if neg else value)
+            if neg:
+                negative.add(label)
+    labels = {}
+    for label, n in sorted(texts.items()):
+        seen = numbers[label]
+        if n < min_presence or label in negative or len(seen) < MIN_LABEL_DISTINCT:
+            continue
+        labels[label] = ">= 0"
+    return {"form": "label_signs", "labels": labels} if labels else None
+
+
+def _label_breach(text: str, labels: Mapping[str, str]) -> str | None:
+    for label, neg, value in _labelled(text):
+        want = labels.get(label)
+        if want is not None and neg and value != 0:
+            return f"{label} {'-' if neg else ''}{value:g}"
+    return None
 
 
 def _dates(text: str) -> list[str]:
@@ -75,6 +130,10 @@ def prose_params(values: Sequence[Any], min_presence: int) -> list[dict[str, Any
     floor = _length_floor([len(t) for t in values], len(values), min_presence)
     if floor is not None:
         out.append({"form": "min_length", "min": floor})
+    # a text with no negative number anywhere says more already
+    labelled = label_params(distinct, min_presence) if {"form": "no_negative"} not in out else None
+    if labelled is not None:
+        out.append(labelled)
     orders = [_order(_dates(t)) for t in distinct]
     dated = [o for o in orders if o in (1, -1)]
     if len(dated) >= min_presence and not any(o == 0 for o in orders) and len(set(dated)) == 1:
@@ -85,6 +144,8 @@ def prose_params(values: Sequence[Any], min_presence: int) -> list[dict[str, Any
 def prose_expected(p: Mapping[str, Any]) -> str:
     if p["form"] == "no_negative":
         return "a text with no negative number"
+    if p["form"] == "label_signs":
+        return "numbers " + ", ".join(f"{label} {sign}" for label, sign in sorted(p["labels"].items())[:8])
     if p["form"] == "min_length":
         return f"a text of at least {p['min']} characters"
     return f"a text whose dates are {p['order']}"
@@ -93,6 +154,8 @@ def prose_expected(p: Mapping[str, Any]) -> str:
 def prose_sentence(a: str, p: Mapping[str, Any]) -> str:
     if p["form"] == "no_negative":
         return f"{a} must hold no negative number (no clean result did)"
+    if p["form"] == "label_signs":
+        return f"{a} must keep the signs of its labelled numbers ({prose_expected(p)}, as every clean result did)"
     if p["form"] == "min_length":
         return (
             f"{a} must be at least {p['min']} characters long (clean results were; a text cut short is not)"
@@ -111,6 +174,15 @@ def compile_prose(
             return (v,) if type(v) is str and _signs(v)[1] else None
 
         return check_sign
+    if form == "label_signs":
+        labels = dict(p["labels"])
+
+        def check_labels(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
+            v = vals.get(f, MISSING)
+            breach = _label_breach(v, labels) if type(v) is str else None
+            return (breach,) if breach is not None else None
+
+        return check_labels
     if form == "min_length":
         least = int(p["min"])
 

@@ -177,18 +177,24 @@ def _key_counts(text: str) -> dict[str, int]:
     return out
 
 
+BODY = "body"
+
+
 def _lines(text: str, view: View) -> Any:
     """``Key: value`` lines among other text (a log, a commit): the keys every clean text held once
-    as fields, and the keys that repeat together as records under ``entries`` (a new record at each
-    ``start`` key). FAIL when none of the keys is there (an error page, an error message)."""
+    as fields, the keys that repeat together as records under ``entries`` (a new record at each
+    ``start`` key), and the other lines as one text under ``body``. FAIL when none of the keys is
+    there (an error page, an error message)."""
     if len(text) > MAX_TEXT:
         return FAIL
     single, record, start = set(view["single"]), set(view["record"]), view.get("start")
     out: dict[str, Any] = {}
     entries: list[dict[str, str]] = []
+    body: list[str] = []
     for ln in text.splitlines():
         m = _KEY_LINE.match(ln)
         if m is None:
+            body.append(ln)
             continue
         key, value = m.group(1), m.group(2) or ""
         if key in single and key not in out:
@@ -201,6 +207,9 @@ def _lines(text: str, view: View) -> Any:
         return FAIL
     if record:
         out[ENTRIES] = entries
+    if body and BODY not in single:
+        # the other lines, as text: a commit's diff, a log's messages keep the text rules (signs)
+        out[BODY] = "\n".join(body)
     return out
 
 
