@@ -36,12 +36,15 @@ def _lint_rows(n: int = 60) -> list[dict]:
 
 
 def test_sentences_around_records_are_read_by_position_and_the_records_as_a_list():
+    fixed = {"head0": HEAD, "tail0": TAIL}
     assert infer_frame(
         [[HEAD, {"a": 1}, TAIL], [HEAD, {"a": 2}, {"a": 3}, TAIL], [HEAD, {"a": 4}, TAIL]]
-    ) == [1, 1]
+    ) == {
+        "frame": [1, 1],
+        "fixed": fixed,
+    }
     # a record between the sentences, text among the records, or too few results: no frame
     assert infer_frame([[HEAD, {"a": 1}, "x", {"a": 2}, TAIL]] * 3) is None
-    assert infer_frame([[HEAD, TAIL], [HEAD, {"a": 1}, TAIL], [HEAD, {"a": 2}, TAIL]]) is None
     assert infer_frame([[HEAD, {"a": 1}, TAIL]] * 5) is None
     assert framed([HEAD, {"a": 1}, {"a": 2}, TAIL], [1, 1]) == {
         "head0": HEAD,
@@ -50,12 +53,37 @@ def test_sentences_around_records_are_read_by_position_and_the_records_as_a_list
     }
     assert framed([HEAD, TAIL], [1, 1]) == {"head0": HEAD, "items": [], "tail0": TAIL}
     assert framed("text", [1, 1]) == "text" and framed([HEAD], [1, 1]) == [HEAD]
+    # an end that no longer starts as it did leaves the list unread
+    assert framed(["N/A", {"a": 1}, TAIL], [1, 1], fixed) == ["N/A", {"a": 1}, TAIL]
+
+
+STATUS = "\nCommand completed with return code: "
+
+
+def test_a_status_line_every_answer_ends_with_is_a_fixed_end_cut_before_its_digits():
+    results = [
+        ["  3 ERROR\n  9 INFO\n", STATUS + "0"],
+        [12, STATUS + "0"],
+        [STATUS + "1"],
+        ["a.log\nb.log\n", STATUS + "0"],
+    ]
+    assert infer_frame(results) == {"frame": [0, 1], "fixed": {"tail0": STATUS}}
+    assert framed(["x\n", STATUS + "2"], [0, 1], {"tail0": STATUS}) == {
+        "items": ["x\n"],
+        "tail0": "2",
+    }
+    for broken in (["x\n"], ["x\n", "\nCommand completed "], ["x\n", "TBD"], [7]):
+        assert framed(broken, [0, 1], {"tail0": STATUS}) == broken
+    # no shared start long enough, or the start met inside the answer too: no frame
+    assert infer_frame([["a", "ok 1"], ["b", "ok 2"], ["c", "ok 3"]]) is None
+    assert infer_frame([[STATUS + "0 x", STATUS + "0"], ["b", STATUS + "1"], ["c", STATUS + "0"]]) is None
 
 
 def test_a_framed_result_keeps_its_records_rules_and_a_clean_one_passes():
     rows = _lint_rows()
     reg = learn(rows)
     assert reg.meta["views"]["lint"].get("frame") == [1, 1]
+    assert reg.meta["views"]["lint"].get("fixed") == {"head0": HEAD, "tail0": TAIL}
     for row in rows[:20]:
         assert reg.check("lint", row["arguments"], row["result"]) == []
     row = next(r for r in rows if len(r["result"]) == 4)
@@ -70,8 +98,38 @@ def test_a_framed_result_keeps_its_records_rules_and_a_clean_one_passes():
 
 def test_the_compiled_view_reads_a_frame_as_apply_view_does():
     view = {"frame": [1, 1], "fields": {"items": {"items": {"fields": {"n": {"parse": "number"}}}}}}
-    for value in ([HEAD, {"n": "4"}, TAIL], [HEAD, TAIL], [HEAD], "plain", None, {"n": "1"}):
+    fixed = {**view, "fixed": {"tail0": TAIL}}
+    for value in (
+        [HEAD, {"n": "4"}, TAIL],
+        [HEAD, TAIL],
+        [HEAD],
+        "plain",
+        None,
+        {"n": "1"},
+        [HEAD, {"n": "4"}, "cut"],
+    ):
         assert reader(view)(value, None) == apply_view(view, value)
+        assert reader(fixed)(value, None) == apply_view(fixed, value)
+
+
+def test_a_command_runner_keeps_its_status_line():
+    r = rng("test-frames", "shell")
+    rows = []
+    for i in range(40):
+        code = r.choice((0, 0, 0, 1))
+        out = [
+            f"{r.randint(1, 99)} {w}\n" for w in r.sample(["INFO", "WARN", "ERROR", "DEBUG"], r.randint(1, 4))
+        ]
+        answer = "".join(out) if code == 0 else r.randint(0, 9)
+        rows.append({"tool": "run", "arguments": {"command": f"cmd {i}"},
+                     "result": [answer, STATUS + str(code)] if i % 9 else STATUS + str(code)})  # fmt: skip
+    reg = learn(rows)
+    view = reg.meta["views"]["run"]
+    assert view.get("fixed") == {"tail0": STATUS} and view.get("many")
+    assert reg.check("run", {"command": "new"}, ["7 INFO\n", STATUS + "1"]) == []
+    assert reg.check("run", {"command": "new"}, STATUS + "0") == []
+    for broken in (["7 INFO\n"], ["7 INFO\n", "\nCommand completed w"], ["7 INFO\n", "TBD"], 3):
+        assert reg.check("run", {"command": "new"}, broken), broken
 
 
 def _files_rows(n: int = 80, dots: bool = True) -> list[dict]:

@@ -34,3 +34,18 @@ def test_a_page_among_costs_fires_and_an_integer_cost_does_not() -> None:
     assert not _fired(reg, [320])  # an integer is a number too
     assert not _fired(reg, [410.5])
     assert not _fired(learn(_rows(), vocabulary="paper"), [PAGE])
+
+
+def test_a_list_that_also_held_text_keeps_no_element_sign_from_its_all_number_lists() -> None:
+    # a command's output: a count alone on some calls ([22]), lines of text on others
+    rows = [
+        {
+            "tool": "run",
+            "arguments": {"i": i},
+            "result": {"out": [i + 3] if i % 2 else [f"line {i}\n", "more\n"]},
+        }
+        for i in range(40)
+    ]
+    reg = learn(rows)
+    assert not [r for r in reg.rules["run"] if r.context == "$.out[*]" and r.cls in ("positive", "type")]
+    assert reg.check("run", {"i": 99}, {"out": ["text again\n"]}) == []

@@ -45,6 +45,7 @@ def numeric_places(index: Mapping[str, list[Execution]]) -> dict[Place, list[int
     """Every number a tool's clean results held, per place: result fields (not arguments, lengths or
     sums) and the elements of lists of numbers (as ``(tool, <list>[*], "")``)."""
     out: dict[Place, list[int | float]] = {}
+    mixed: set[Place] = set()  # lists that also held other elements: their numbers are not the list's
     for tool, executions in index.items():
         for ex in executions:
             for context, rows in ex.rows.items():
@@ -54,9 +55,13 @@ def numeric_places(index: Mapping[str, list[Execution]]) -> dict[Place, list[int
                             continue
                         if is_number(v):
                             out.setdefault((tool, context, f), []).append(v)
-                        elif type(v) is list and v and all(is_number(e) for e in v):
-                            out.setdefault((tool, element_context(context, f), ""), []).extend(v)
-    return out
+                        elif type(v) is list and v:
+                            place = (tool, element_context(context, f), "")
+                            if all(is_number(e) for e in v):
+                                out.setdefault(place, []).extend(v)
+                            else:
+                                mixed.add(place)
+    return {place: vs for place, vs in out.items() if place not in mixed}
 
 
 def _sign(values: list[int | float], th: Thresholds) -> bool | None:

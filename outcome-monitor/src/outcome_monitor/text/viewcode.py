@@ -112,7 +112,7 @@ def _parse_reader(view: View, kind: str) -> Reader:
 
 def _root_reader(view: View) -> Reader:
     many = view.get("many")
-    frame = view.get("frame")
+    frame, fixed = view.get("frame"), view.get("fixed")
     inner_view = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
     inner = reader(inner_view) if inner_view else None
     table = view.get("table")
@@ -126,7 +126,7 @@ def _root_reader(view: View) -> Reader:
         if many and value is not None and type(value) is not list:
             value = [value]
         if frame is not None:
-            value = framed(value, frame)
+            value = framed(value, frame, fixed)
         if inner is not None:
             value = inner(value, None)
         if table and type(value) is list:
@@ -149,7 +149,7 @@ def _never(value: Any) -> bool:
 def misread(view: View) -> Callable[[Any], bool]:
     """``lambda value: bool(misreads(view, value))``, its keys looked up once and no path named."""
     if any(k in view for k in _ROOT_KEYS):
-        many, frame = view.get("many"), view.get("frame")
+        many, frame, fixed = view.get("many"), view.get("frame"), view.get("fixed")
         inner_view = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         if not inner_view:
             return _never
@@ -159,7 +159,7 @@ def misread(view: View) -> Callable[[Any], bool]:
             if many and value is not None and type(value) is not list:
                 value = [value]
             if frame is not None:
-                value = framed(value, frame)
+                value = framed(value, frame, fixed)
             return inner(value)
 
         return misread_root

@@ -19,8 +19,8 @@ A view is a small tree learned where *every* clean value at a place reads the sa
 
 At a tool's root (``infer_root_view``, ``tables``): ``"columns": arg`` names tuple rows by the
 columns the SQL query in that argument selects (and ``named`` is the view of the named rows);
-``"frame": [h, t]`` reads a list of ``h`` sentences, records, then ``t`` sentences as an object
-(``frames``: ``head0``, ``items``, ``tail0``); ``"table": true`` reads a flat list of cells (a
+``"frame": [h, t]`` reads a list of ``h`` leading values, the answer, then ``t`` trailing ones as an
+object (``frames``: ``head0``, ``items``, ``tail0``; ``fixed``: the starts its ends keep); ``"table": true`` reads a flat list of cells (a
 block per cell) as rows (``tabled``: their view); ``"many": true`` reads one value alone as a
 list of one where the recording held lists of such values, and none at all too; ``"wrap"`` puts a
 root list under a key (``items``; ``matches_*`` for one-or-many), so its elements have rules of
@@ -49,6 +49,8 @@ from outcome_monitor.text.mdtables import read_md
 from outcome_monitor.text.parse import parse_text
 from outcome_monitor.text.pyrepr import FAIL as UNREAD_REPR
 from outcome_monitor.text.pyrepr import read_repr
+from outcome_monitor.text.records import RECORDS, read_records
+from outcome_monitor.text.records import consistent as records_consistent
 from outcome_monitor.text.tables import (
     FAIL,
     HEADER,
@@ -85,6 +87,22 @@ def _number(s: str) -> Any:
     except ValueError:
         return FAIL
     return v if not isinstance(v, float) or math.isfinite(v) else FAIL
+
+
+# a number and the one word that counts it (``6 rows``, ``36.5 KB``, ``12 ms``): the number is read
+_QUANTITY = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s+([A-Za-z%]{1,12})\s*$")
+MAX_UNITS = 3  # distinct words after the numbers of one place: more, and they name, not count
+MIN_QUANTITIES = 7  # distinct values: fewer may be options to choose from ("4 hours", "24 hours")
+
+
+def _quantity(s: str) -> Any:
+    m = _QUANTITY.match(s) if len(s) <= 40 else None
+    return _number(m.group(1)) if m is not None else FAIL
+
+
+def _units(distinct: list[str]) -> bool:
+    units = {m.group(2) for v in distinct if (m := _QUANTITY.match(v)) is not None}
+    return len(distinct) >= MIN_QUANTITIES and len(units) <= MAX_UNITS
 
 
 def _boolean(s: str) -> Any:
@@ -236,13 +254,16 @@ def _infer_lines(distinct: list[str]) -> View | None:
 
 PARSERS: dict[str, Callable[[str], Any]] = {
     "number": _number,
+    "quantity": _quantity,
     "boolean": _boolean,
     "json": _json,
     "literal": _literal,
     "kv": _kv,
     "csv": _csv,
     "md": lambda s: read_md(s, FAIL),  # tables inside text, the text kept beside them (mdtables.py)
+    "records": lambda s: read_records(s, FAIL),  # blocks of key: value lines (records.py): after lines
 }
+_LATE = frozenset({"records"})  # tried after a view of ``Key: value`` lines, whose labels say more
 
 
 def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
@@ -261,7 +282,13 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
                 return {"parse": "boolean"}
             return None
         for kind, parse in PARSERS.items():
-            if kind == "number" and _codes(distinct):
+            if (
+                kind in _LATE
+                or kind == "number"
+                and _codes(distinct)
+                or kind == "quantity"
+                and not _units(distinct)
+            ):
                 continue
             parsed = [parse(v) for v in distinct]
             if all(p is not FAIL for p in parsed) and _consistent(kind, parsed):
@@ -272,6 +299,9 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
         lines = _infer_lines(distinct)
         if lines is not None:
             return _parsed_view(lines, [_lines(v, lines) for v in distinct], depth)
+        blocks = [read_records(v, FAIL) for v in distinct]
+        if all(b is not FAIL for b in blocks) and records_consistent(blocks):
+            return _parsed_view({"parse": "records"}, blocks, depth)
         return None
     if kinds == {dict}:
         keys = list(dict.fromkeys(k for v in vs for k in v))
@@ -279,12 +309,7 @@ def infer_view(values: Sequence[Any], depth: int = 0) -> View | None:
             # keyed by names or ids (ratings by hotel): one view for every entry, named or not yet seen
             sub = infer_view([x for v in vs for x in v.values()], depth + 1)
             return {"entries": sub} if sub is not None else None
-        fields = {}
-        for k in keys:
-            sub = infer_view([v[k] for v in vs if k in v], depth + 1)
-            if sub is not None:
-                fields[k] = sub
-        return {"fields": fields} if fields else None
+        return _fields_view(vs, keys, depth)
     if kinds == {list}:
         if headed(vs):
             return _parsed_view({"header": True}, [header_rows(v) for v in vs], depth)
@@ -321,13 +346,34 @@ def _infer_skip(distinct: list[str], depth: int) -> View | None:
     return None
 
 
+def _fields_view(vs: list[dict[str, Any]], keys: list[Any], depth: int) -> View | None:
+    fields = {}
+    for k in keys:
+        sub = infer_view([v[k] for v in vs if k in v], depth + 1)
+        if sub is not None:
+            fields[k] = sub
+    return {"fields": fields} if fields else None
+
+
+def _records_view(parsed: list[dict[str, Any]], depth: int) -> View | None:
+    """The view of what records read to: each record's values read again, field by field (records
+    of many queries hold many fields, each a few: a table's rows, never a map keyed by ids)."""
+    rows = [r for p in parsed for r in p[RECORDS]]
+    rest = [{k: x for k, x in p.items() if k != RECORDS} for p in parsed]
+    view = infer_view(rest, depth + 1) or {}
+    items = _fields_view(rows, list(dict.fromkeys(k for r in rows for k in r)), depth + 2) if rows else None
+    if items is not None:
+        view = {**view, "fields": {**view.get("fields", {}), RECORDS: {"items": items}}}
+    return view or None
+
+
 def _parsed_view(view: View, parsed: list[Any], depth: int) -> View:
     """``view`` with the view of what it parsed to, if any, as ``then``. The text a markdown view
     keeps beside its tables is that same text: read again it would nest one more copy of every
     table rule per level."""
     if view.get("parse") == "md":
         parsed = [{k: x for k, x in p.items() if k != MD_TEXT} for p in parsed]
-    then = infer_view(parsed, depth + 1)
+    then = _records_view(parsed, depth) if view.get("parse") == "records" else infer_view(parsed, depth + 1)
     return {**view, "then": then} if then is not None else view
 
 
@@ -358,17 +404,16 @@ def infer_root_view(
     many = one_or_many(results)
     if many:
         results = [[r] if r is not None and type(r) is not list else r for r in results]
-    frame = infer_frame(results) if not many else None
-    if frame is not None:  # records between sentences: the sentences by position, the records a list
-        results = [framed(r, frame) for r in results]
+    listed = results  # as the view reads them: it frames them itself
+    frame = infer_frame(results)
+    if frame is not None:  # what a server puts around its answer: the ends by position, the rest a list
+        results = [framed(r, frame["frame"], frame.get("fixed")) for r in results]
     view = infer_view(results)
     if many:
         view = {**(view or {}), "many": True}
     if frame is not None:
-        view = {**(view or {}), "frame": frame}
-    pairs = [
-        (r, a) for r, a in zip(results, arguments or [None] * len(results), strict=True) if r is not None
-    ]
+        view = {**(view or {}), **frame}
+    pairs = [(r, a) for r, a in zip(listed, arguments or [None] * len(listed), strict=True) if r is not None]
     read = [apply_view(view, r) if view is not None else r for r, _ in pairs]
     tables = [flat_table(r) if type(r) is list else FAIL for r in read]
     if tabular(read, tables):
@@ -440,7 +485,7 @@ def _heterogeneous(lists: list[list[Any]], n: int) -> bool:
     return any(per_position[i] != per_position[0] for i in range(1, n))
 
 
-_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled", "star", "frame")
+_ROOT_KEYS = ("wrap", "columns", "named", "many", "table", "tabled", "star", "frame", "fixed")
 
 
 def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) -> Any:
@@ -450,7 +495,7 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
         if view.get("many") and value is not None and type(value) is not list:
             value = [value]
         if "frame" in view:
-            value = framed(value, view["frame"])
+            value = framed(value, view["frame"], view.get("fixed"))
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         value = apply_view(inner, value) if inner else value
         if view.get("table") and type(value) is list:
@@ -511,7 +556,7 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
         if view.get("many") and value is not None and type(value) is not list:
             value = [value]
         if "frame" in view:
-            value = framed(value, view["frame"])
+            value = framed(value, view["frame"], view.get("fixed"))
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         return misreads(inner, value, where) if inner else out
     if "parse" in view:
@@ -545,9 +590,11 @@ def describe(view: View, where: str = "$") -> list[str]:
         if "frame" in view:
             h, t = view["frame"]
             out.append(
-                f"{where}: a list of {h} leading and {t} trailing values around records, read as "
+                f"{where}: a list of {h} leading and {t} trailing values around the answer, read as "
                 f"{{head0.., {json.dumps(FRAME_ITEMS)}: [...], tail0..}}"
             )
+            for end, start in sorted(view.get("fixed", {}).items()):
+                out.append(f"{where}.{end}: starts with {json.dumps(start)} (else the list stays unread)")
         out.extend(describe(inner, where) if inner else [])
         if view.get("table"):
             out.append(
