@@ -221,3 +221,39 @@ def test_a_tool_that_always_answered_in_sentences_keeps_a_bare_placeholder_out()
     ]
     reg = learn(rows + words)
     assert not [r for r in reg.rules_for("status") if r.params.get("form") == "no_placeholder"]
+
+
+def test_a_converter_names_its_format_unless_asked_to_save_to_a_file():
+    r = rng("test-frames", "converter")
+    rows = []
+    for i in range(30):
+        fmt = r.choice(["html", "markdown", "plain", "latex"])
+        args = {"input_file": f"/docs/report-{i}.md", "output_format": fmt}
+        text = f"Following are the converted contents in {fmt} format.\nConverted Contents:\n\nReport {i}"
+        if i % 10 == 3:  # asked to save: another form of answer, naming the file instead
+            args["output_file"] = f"/out/report-{i}.bin"
+            text = f"File successfully converted and saved to: {args['output_file']}"
+        rows.append({"tool": "convert", "arguments": args, "result": text})
+    reg = learn(rows)
+    (rule,) = [
+        x
+        for x in reg.rules["convert"]
+        if x.params.get("form") == "names_arg" and x.params["arg"] == "output_format"
+    ]
+    assert rule.params["unless"] == "output_file"
+    asked = {"input_file": "/docs/x.md", "output_format": "latex"}
+    assert (
+        reg.check(
+            "convert",
+            asked,
+            "Following are the converted contents in latex format.\nConverted Contents:\n\nReport 77",
+        )
+        == []
+    )
+    assert reg.check(
+        "convert",
+        asked,
+        "Following are the converted contents in html format.\nConverted Contents:\n\nReport 77",
+    )
+    saved = {**asked, "output_file": "/out/report-77.bin"}
+    assert reg.check("convert", saved, "File successfully converted and saved to: /out/report-77.bin") == []

@@ -8,6 +8,11 @@ called only a few times (a write, met three or four times in a recording) borrow
 recording: where another tool of the same recording named an argument on full support, the server
 answers in that style, and a tool of its own that named a long argument (a path, 12 characters or
 more: not met in a text by chance) on 3 calls with 2 distinct values keeps the rule too.
+
+A call that sends one more argument may answer in another form (a converter asked for an
+``output_file`` says where it saved, not what format it wrote): where every call whose text did not
+name the argument sent one argument, the rule holds ``unless`` that argument is there; the calls
+without it keep the support above (2 calls or more of the other form).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ MIN_LENT_CHARS = 12  # an argument this long named in a text is no chance
 MIN_LENT_CALLS = 3
 MIN_LENT_DISTINCT = 2
 
-Pairs = dict[tuple[str, str], list[tuple[str, str]]]
+Pair = tuple[str, str, frozenset[str]]  # (text, the argument's value, the call's argument names)
+Pairs = dict[tuple[str, str], list[Pair]]
+MIN_UNLESS = 2  # calls of the other form before an argument is taken to change the answer's form
 
 
 def _pairs(executions: list[Execution]) -> Pairs:
@@ -39,31 +46,44 @@ def _pairs(executions: list[Execution]) -> Pairs:
                 if type(v) is not str or f.startswith((ARG, "#")) or "(" in f:
                     continue
                 for k, a in strings.items():
-                    cols.setdefault((f, k), []).append((v, a))
+                    cols.setdefault((f, k), []).append((v, a, frozenset(ex.args)))
     return cols
 
 
-def _named(pairs: list[tuple[str, str]], calls: int, distinct: int) -> bool:
+def _named(pairs: list[Pair], calls: int, distinct: int) -> bool:
     return (
         len(pairs) >= calls
-        and len({a for _, a in pairs}) >= distinct
-        and all(a in v for v, a in pairs)
-        and any(a != v for v, a in pairs)
+        and len({a for _, a, _ in pairs}) >= distinct
+        and all(a in v for v, a, _ in pairs)
+        and any(a != v for v, a, _ in pairs)
     )
+
+
+def _unless(pairs: list[Pair]) -> tuple[str | None, list[Pair]]:
+    """The argument every call that did not name its argument sent (the one the fewest calls sent,
+    then by name), with the calls without it; (None, every call) where there is none."""
+    other = [p for p in pairs if p[1] not in p[0]]
+    if len(other) < MIN_UNLESS:
+        return None, pairs
+    common = frozenset.intersection(*(keys for _, _, keys in other))
+    if not common:
+        return None, pairs
+    unless = min(common, key=lambda k: (sum(k in keys for _, _, keys in pairs), k))
+    return unless, [p for p in pairs if unless not in p[2]]
 
 
 def named_args(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
     """Every tool's ``names_arg`` rules: on its own support, else lent by the recording (above)."""
     cols = {tool: _pairs(executions) for tool, executions in index.items()}
     out: list[Rule] = []
-    few: list[tuple[str, str, str, list[tuple[str, str]]]] = []
+    few: list[tuple[str, str, str, list[Pair]]] = []
     for tool, per_place in cols.items():
         for (f, k), pairs in sorted(per_place.items()):
-            if _named(pairs, th.min_pair_samples, th.min_distinct_eq):
-                out.append(
-                    Rule(tool, "text", ROOT, (f, ARG + k), {"form": "names_arg", "arg": k}, {"n": len(pairs)})
-                )
-            elif len(pairs) < th.min_pair_samples and all(len(a) >= MIN_LENT_CHARS for _, a in pairs):
+            unless, naming = _unless(pairs)
+            if _named(naming, th.min_pair_samples, th.min_distinct_eq):
+                params = {"form": "names_arg", "arg": k} | ({"unless": unless} if unless is not None else {})
+                out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(naming)}))
+            elif len(pairs) < th.min_pair_samples and all(len(a) >= MIN_LENT_CHARS for _, a, _ in pairs):
                 few.append((tool, f, k, pairs))
     lenders = {r.tool for r in out}
     for tool, f, k, pairs in few:

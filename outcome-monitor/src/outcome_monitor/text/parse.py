@@ -293,10 +293,12 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
 
         return check_end
     if p.get("form") == "names_arg":
-        arg = p["arg"]
+        arg, unless = p["arg"], p.get("unless")
 
         def check_names(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
+            if unless is not None and unless in args:  # a call of the other form (named_args.py)
+                return None
             return (v,) if type(v) is str and type(asked) is str and asked and asked not in v else None
 
         return check_names
