@@ -65,3 +65,25 @@ def test_shape_pattern():
     pat, _ = shape_pattern(["#W0000001", "#W1234567", "#W7654321"])
     assert pat == r"\#W\d{7}"
     assert shape_pattern(["abc", "a-b"]) is None
+
+
+def test_a_field_an_optional_object_requires_is_required_only_where_the_object_is() -> None:
+    # a git server's worktree answer: "moved" comes only from a move, and then holds from and to
+    schema = {
+        "type": "object",
+        "required": ["success"],
+        "properties": {
+            "success": {"type": "boolean"},
+            "moved": {
+                "type": "object",
+                "required": ["from", "to"],
+                "properties": {"from": {"type": "string"}, "to": {"type": "string"}},
+            },
+        },
+    }
+    reg = registry_from_schemas({"worktree": schema})
+    assert reg.check("worktree", {}, {"success": True}) == []
+    assert reg.check("worktree", {}, {"success": True, "moved": {"from": "/a", "to": "/b"}}) == []
+    assert [v.rule_class for v in reg.check("worktree", {}, {"moved": {"from": "/a", "to": "/b"}})] == [
+        "required"
+    ]

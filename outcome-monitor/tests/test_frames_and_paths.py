@@ -129,7 +129,12 @@ def test_a_command_runner_keeps_its_status_line():
     assert reg.check("run", {"command": "new"}, ["7 INFO\n", STATUS + "1"]) == []
     assert reg.check("run", {"command": "new"}, STATUS + "0") == []
     for broken in (["7 INFO\n"], ["7 INFO\n", "\nCommand completed w"], ["7 INFO\n", "TBD"], 3):
-        assert reg.check("run", {"command": "new"}, broken), broken
+        found = reg.check("run", {"command": "new"}, broken)
+        assert found and found[0].rule_id == "run:type:frame:tail0", (broken, found)
+        assert found[0].sentence == (
+            "the result's last block must start with "
+            '"\\nCommand completed with return code: ", as every clean result\'s did'
+        )
 
 
 def _files_rows(n: int = 80, dots: bool = True) -> list[dict]:

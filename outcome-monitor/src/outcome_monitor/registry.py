@@ -34,6 +34,7 @@ from outcome_monitor.learning.admit import admit
 from outcome_monitor.learning.collect import collect
 from outcome_monitor.learning.executions import Execution, gc_paused, index_executions
 from outcome_monitor.text import viewcode
+from outcome_monitor.text.frames import broken_end
 from outcome_monitor.text.views import View, apply_view, misreads
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
@@ -390,6 +391,20 @@ def _check_exact(
     args = arguments if arguments is not None else {}
     found: list[Violation] = []
     if view is not None:
+        broken = broken_end(view, result)
+        if broken is not None:  # the answer's fixed end is gone: what frames it cannot read it
+            end, start = broken
+            found.append(
+                Violation(
+                    f"{tool}:type:frame:{end}",
+                    "type",
+                    "$",
+                    result,
+                    f"a {'last' if end.startswith('tail') else 'first'} block starting with {json.dumps(start)}",
+                    f"the result's {'last' if end.startswith('tail') else 'first'} block must start with "
+                    f"{json.dumps(start)}, as every clean result's did",
+                )
+            )
         for where, observed in misreads(view, result):
             # text every clean result held here came as something else: what reads it cannot see it
             found.append(

@@ -113,7 +113,9 @@ def _walk(
     props = node.get("properties") or {}
     req = set(node.get("required") or [])
     for name, sub in props.items():
-        if name in req:
+        # a field its object requires is required only where that object is (an optional ``moved``
+        # holding a required ``from``: a result without ``moved`` is whole)
+        if name in req and required:
             out.append(Rule(tool, "required", context, (prefix + name,), {}, {}, "schema"))
         _walk(tool, sub, root, context, prefix + name, name in req and required, out)
     items = _resolve(node.get("items"), root) if isinstance(node.get("items"), Mapping) else None

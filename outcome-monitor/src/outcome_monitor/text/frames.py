@@ -131,4 +131,28 @@ def framed(value: Any, frame: Sequence[int], fixed: Mapping[str, str] | None = N
     return out
 
 
-__all__ = ["infer_frame", "framed"]
+def broken_end(view: Mapping[str, Any], value: Any) -> tuple[str, str] | None:
+    """``(end, start)`` of the first fixed end a list no longer starts with (a root view's ``frame``
+    and ``fixed``, a lone value read as a list of one where ``many``); None where it frames or the
+    view has no fixed ends."""
+    fixed = view.get("fixed")
+    if not fixed or "frame" not in view:
+        return None
+    if view.get("many") and value is not None and type(value) is not list:
+        value = [value]
+    if type(value) is not list or framed(value, view["frame"], fixed) is not value:
+        return None
+    h, t = view["frame"]
+    for end, start in fixed.items():
+        i = (
+            int(end.removeprefix(HEAD))
+            if end.startswith(HEAD)
+            else len(value) - t + int(end.removeprefix(TAIL))
+        )
+        got = value[i] if 0 <= i < len(value) and len(value) >= h + t else None
+        if type(got) is not str or not got.startswith(start):
+            return end, start
+    return None
+
+
+__all__ = ["broken_end", "infer_frame", "framed"]
