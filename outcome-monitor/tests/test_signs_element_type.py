@@ -49,3 +49,19 @@ def test_a_list_that_also_held_text_keeps_no_element_sign_from_its_all_number_li
     reg = learn(rows)
     assert not [r for r in reg.rules["run"] if r.context == "$.out[*]" and r.cls in ("positive", "type")]
     assert reg.check("run", {"i": 99}, {"out": ["text again\n"]}) == []
+
+
+def test_text_beside_numbers_in_a_list_keeps_placeholders_out_of_the_text() -> None:
+    r = random.Random("mixed-elements")
+    rows = []
+    for i in range(40):
+        out: list[Any] = [r.randint(0, 40)] if i % 3 == 0 else [f"{r.randint(1, 99)} line {i} of the log\n"]
+        rows.append({"tool": "run", "arguments": {"i": i}, "result": {"out": out}})
+    reg = learn(rows)
+    (rule,) = [x for x in reg.rules["run"] if x.params.get("form") == "elements"]
+    assert (
+        "placeholder" in rule.params["not"] and "strings" not in rule.params and "values" not in rule.params
+    )
+    assert reg.check("run", {"i": 99}, {"out": ["7 line 99 of the log\n"]}) == []
+    assert reg.check("run", {"i": 99}, {"out": [12]}) == []
+    assert reg.check("run", {"i": 99}, {"out": ["undefined"]})

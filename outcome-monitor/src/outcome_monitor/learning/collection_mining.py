@@ -35,7 +35,7 @@ from outcome_monitor.checking.collection_rules import (
     words_with_numbers,
 )
 from outcome_monitor.checking.paths import ARG, ROOT
-from outcome_monitor.checking.values import id_like, same_value
+from outcome_monitor.checking.values import id_like, is_number, same_value
 from outcome_monitor.learning.admit import unseen_half
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.text.parse import text_kinds
@@ -177,12 +177,16 @@ def _placeholder_free(elements: list[str], th: Thresholds) -> bool:
 
 def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
     """Rules on every element of a list of strings (lines, names, car types): what kind of text no
-    clean element was, and a closed set of values where the elements drew from few."""
+    clean element was, and a closed set of values where the elements drew from few. A list of
+    strings and numbers (a command's output: its text, or a count alone) keeps the first only, for
+    what kind of text none of them was."""
     elements = [e for v in lists for e in v]
-    if not elements or not all(type(e) is str for e in elements):
+    strings = [e for e in elements if type(e) is str]
+    mixed = len(strings) < len(elements)
+    if not strings or mixed and not all(type(e) is str or is_number(e) for e in elements):
         return []
-    distinct = list(dict.fromkeys(elements))
-    if len(distinct) < th.min_presence and len(elements) < th.min_presence:
+    distinct = list(dict.fromkeys(strings))
+    if len(distinct) < th.min_presence and len(strings) < th.min_presence:
         return []
     params: dict[str, Any] = {"form": "elements"}
     seen = set().union(*(text_kinds(e) for e in distinct))
@@ -191,6 +195,8 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
         absent.append("placeholder")
     if absent:
         params["not"] = absent
+    if mixed:
+        return [(params, {"n": len(lists), "distinct": len(distinct)})] if absent else []
     counts: dict[str, int] = {}
     for v in lists:
         for e in set(v):
