@@ -262,3 +262,31 @@ def test_a_converter_names_its_format_unless_asked_to_save_to_a_file():
     )
     saved = {**asked, "output_file": "/out/report-77.bin"}
     assert reg.check("convert", saved, "File successfully converted and saved to: /out/report-77.bin") == []
+
+
+def test_a_list_of_a_record_and_text_blocks_types_its_elements_from_all_of_them():
+    # a reader's answer: one JSON block of what it read, then a text block per page; a call that
+    # reads no page text sends the JSON block alone (a list of one)
+    r = rng("test-frames", "pages")
+    rows = []
+    for i in range(40):
+        record = {"results": [{"source": f"/docs/{i}.pdf", "pages": r.randint(1, 8)}]}
+        pages = [f"[Page {p}]\nInvoice {i}-{p}: {r.randint(1, 900)} EUR" for p in range(1, r.randint(1, 3))]
+        rows.append(
+            {
+                "tool": "read",
+                "arguments": {"path": f"/docs/{i}.pdf"},
+                "result": [record, *pages] if pages else record,
+            }
+        )
+    reg = learn(rows)
+    types = {
+        x.params["types"][0] if len(x.params["types"]) == 1 else tuple(x.params["types"])
+        for x in reg.rules["read"]
+        if x.cls == "type" and x.fields == ("",) and x.context.endswith("[*]")
+    }
+    assert ("object", "string") in types
+    clean = [{"results": [{"source": "/docs/99.pdf", "pages": 2}]}, "[Page 1]\nInvoice 99-1: 120 EUR"]
+    assert reg.check("read", {"path": "/docs/99.pdf"}, clean) == []
+    dropped = [{"pages": 2}, "[Page 1]\nInvoice 99-1: 120 EUR"]
+    assert any(v.rule_class == "required" for v in reg.check("read", {"path": "/docs/99.pdf"}, dropped))

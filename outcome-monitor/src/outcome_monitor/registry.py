@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +84,9 @@ class _ContextPlan:
     # all of the above as one generated function, made on the plan's first use by the exact path
     # (most tools' results never reach it: their generated tool check passes them)
     run: Run | None = None
+    # the same without the required fields, for an element that is no record (a text block beside
+    # JSON ones): the records' fields are not its own
+    scalar_run: Run | None = None
     keyed: bool = False  # a rule reads the map entry's key (#key): it is put beside the entry's fields
     whole: bool = False  # a rule reads an object element itself (field ""): it is put beside its fields
 
@@ -443,6 +446,14 @@ def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found:
                     vals = element  # read-only: top-level fields straight from the result
             else:
                 vals = {"": element}
+                if plan.required and plan.chains:
+                    scalar = plan.scalar_run
+                    if scalar is None:
+                        scalar = plan.scalar_run = generate(replace(plan, required=[]), _violation)
+                    if plan.keyed:
+                        vals[KEY] = index[-1]
+                    scalar(vals, args, found, index)
+                    continue
             if plan.keyed:
                 vals[KEY] = index[-1]
             run = plan.run

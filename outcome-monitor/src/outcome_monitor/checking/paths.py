@@ -147,13 +147,17 @@ def _flatten_obj(
                         _flatten_obj(v, f"{name}.{k}.", context, row, args, out, maps)
         elif isinstance(value, list):
             row[f"len({name})"] = len(value)
-            if value and all(isinstance(el, dict) for el in value):
+            records = [el for el in value if isinstance(el, dict)]
+            if records:
+                # every element, records and what came beside them (a text block after a JSON one):
+                # an element's type is learned from all of them, its fields from the records
                 sub = f"{context}.{name}[*]"
                 for el in value:
                     flatten(el, args, out, sub, maps)
-                for k in value[0]:
-                    if all(is_number(el.get(k)) for el in value):
-                        row[f"sum({name}[*].{k})"] = sum(el[k] for el in value)
+                if len(records) == len(value):
+                    for k in value[0]:
+                        if all(is_number(el.get(k)) for el in value):
+                            row[f"sum({name}[*].{k})"] = sum(el[k] for el in value)
 
 
 # ---------------------------------------------------------------------------- checking: getters

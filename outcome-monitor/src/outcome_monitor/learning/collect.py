@@ -142,13 +142,18 @@ def _collect_context(
             candidates.append(Candidate(tool, cls, context, fields, params, ev, key))
 
     kinds: dict[str, set[type]] = {f: set(map(type, present)) for f, present in present_of.items()}
+    # the elements of a list that held records and other values (a JSON block, then text blocks):
+    # a field is required of the records, the only elements whose fields are checked
+    records = n
+    if context.endswith("[*]") and len(kinds.get("", ())) > 1:
+        records = sum(1 for v in present_of[""] if type(v) is dict)
 
     # ---- required and type (presence facts: count executions)
     for f, present in present_of.items():
         if f.startswith(ARG) or _is_derived(f) or f == KEY:
             continue
         if f:
-            add("required", (f,), falsified=len(present) < n, n=n)
+            add("required", (f,), falsified=len(present) < records, n=records)
         if present:
             add("type", (f,), {"types": list(_type_names(frozenset(kinds[f])))}, n=len(present))
     if schema_only:
