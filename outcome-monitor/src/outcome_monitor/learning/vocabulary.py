@@ -141,7 +141,7 @@ def learn_wide(
     held_back: list[dict[str, Any]] = []
     with gc_paused():
         rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
-    rules = _soften_counts(_mend_domains(rules, th, held_back), index, th)
+    rules = [r for r in _soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
     # a list as long as a limit argument asked is what the data had to give: a bound (collection
@@ -279,6 +279,26 @@ def _near_zero(ints: list[int]) -> bool:
     return lo <= SMALL_COUNT or lo <= ZERO_GAPS * (hi - lo) / len(ints)
 
 
+def _loose_type(r: Rule) -> bool:
+    """A type rule that says too little to keep: a field that was always null (it holds a value when
+    there is one), or one of three kinds or more (a value of any kind: a float is no surprise there)."""
+    if r.cls != "type" or r.fields[0] == "":
+        return False
+    kinds = [t for t in r.params.get("types", ()) if t != "null"]
+    return not kinds or len(kinds) >= LOOSE_KINDS
+
+
+LOOSE_KINDS = 3
+
+
+def _often_one(r: Rule, index: Mapping[str, list[Execution]], th: Thresholds) -> bool:
+    """A list's length was 1 in ``min_presence`` distinct clean results or more, and in a seventh of
+    them at least: a list that often found one thing will at times find none."""
+    lengths = [row.get(r.fields[0]) for ex in index.get(r.tool, ()) for row in ex.rows.get(r.context, ())]
+    ones = sum(1 for n in lengths if n == 1)
+    return ones >= th.min_presence and 7 * ones >= len(lengths)
+
+
 def _leaf(field: str) -> str:
     return field.rpartition(".")[2]
 
@@ -307,6 +327,8 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
     out = []
     zeros: dict[str, set[str]] = {}
     for r in rules:
+        if r.cls == "positive" and r.fields[0].startswith("len(") and _often_one(r, index, th):
+            continue  # a list that often held one element may hold none: a filter that matched nothing
         if (
             r.cls != "positive"
             or not r.params.get("strict", True)
