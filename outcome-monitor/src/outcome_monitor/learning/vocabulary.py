@@ -291,14 +291,6 @@ def _loose_type(r: Rule) -> bool:
 LOOSE_KINDS = 3
 
 
-def _often_one(r: Rule, index: Mapping[str, list[Execution]], th: Thresholds) -> bool:
-    """A list's length was 1 in ``min_presence`` distinct clean results or more, and in a seventh of
-    them at least: a list that often found one thing will at times find none."""
-    lengths = [row.get(r.fields[0]) for ex in index.get(r.tool, ()) for row in ex.rows.get(r.context, ())]
-    ones = sum(1 for n in lengths if n == 1)
-    return ones >= th.min_presence and 7 * ones >= len(lengths)
-
-
 def _leaf(field: str) -> str:
     return field.rpartition(".")[2]
 
@@ -327,8 +319,6 @@ def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: 
     out = []
     zeros: dict[str, set[str]] = {}
     for r in rules:
-        if r.cls == "positive" and r.fields[0].startswith("len(") and _often_one(r, index, th):
-            continue  # a list that often held one element may hold none: a filter that matched nothing
         if (
             r.cls != "positive"
             or not r.params.get("strict", True)
