@@ -316,3 +316,23 @@ def test_a_limit_past_what_the_data_has_is_not_a_list_cut_short():
     assert _fires(reg, "git_log", {"max_count": 20}, [f"c{i}" for i in range(8)], "len_eq_arg")
     assert _fires(reg, "git_log", {"max_count": 10}, [f"c{i}" for i in range(6)], "len_eq_arg")
     assert _fires(reg, "git_log", {"max_count": 5}, [f"c{i}" for i in range(6)], "len_eq_arg")
+
+
+def test_a_limit_bounds_the_list_of_results_not_a_list_inside_each():
+    rng = random.Random(9)
+    rows = []
+    for i in range(30):
+        limit = rng.randint(2, 6)
+        events = [
+            {"uid": f"e{i}-{k}", "tags": rng.sample(["a", "b", "c"], rng.randint(1, 2))}
+            for k in range(rng.randint(1, limit))
+        ]
+        events[0]["tags"] = ["a", "b"][: min(2, limit)]
+        rows.append({"tool": "events", "arguments": {"q": f"q{i}", "limit": limit}, "result": events})
+    rows.append({"tool": "events", "arguments": {"q": "full", "limit": 2}, "result": rows[0]["result"][:2]})
+    reg = learn(rows)
+    limits = [r for r in reg.rules_for("events") if r.params.get("form") == "len_le_arg"]
+    assert [r.context for r in limits] == ["$"]  # the events, not each event's tags
+    many_tags = [{"uid": "e", "tags": ["a", "b", "c"]}]
+    assert not _fires(reg, "events", {"q": "x", "limit": 2}, many_tags, "len_le_arg")
+    assert _fires(reg, "events", {"q": "x", "limit": 1}, many_tags * 2, "len_le_arg")

@@ -200,3 +200,67 @@ def test_a_position_named_like_one_seen_at_zero_may_be_zero() -> None:
 
     assert not column_fires(0)
     assert column_fires(-4)
+
+
+def _events_by_detail(n: int = 60, seed: int = 5) -> list[dict[str, Any]]:
+    """A calendar tool whose ``detail`` argument picks the answer's form: a brief record, a full
+    record, or markdown text."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        brief = {
+            "uid": f"ev-{1000 + i}",
+            "summary": rng.choice(REVIEWERS),
+            "start": f"2025-03-{1 + i % 28:02d}",
+        }
+        detail = ("brief", "full", "markdown")[i % 3]
+        if detail == "brief":
+            result: Any = brief
+        elif detail == "full":
+            result = {
+                **brief,
+                "location": rng.choice(("Room 1", "Hall", "Online")),
+                "attendees": ["a", "b"][: i % 3],
+            }
+        else:
+            result = f"## {brief['summary']}\n**When:** {brief['start']}\n**UID:** {brief['uid']}\n"
+        rows.append(
+            {"tool": "get_event", "arguments": {"uid": brief["uid"], "detail": detail}, "result": result}
+        )
+    return rows
+
+
+def test_a_mode_argument_routes_its_forms(tmp_path: Any) -> None:
+    reg = learn(_events_by_detail())
+    assert reg.meta["routes"]["get_event"] == {
+        "arg": "detail",
+        "exact": ["detail=brief", "detail=full", "detail=markdown"],
+        "families": [],
+        "mode": True,
+    }
+    path = tmp_path / "reg.json"
+    reg.save(path)
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(json.loads(path.read_text()), schema())
+    mon = Monitor(Registry.load(path))
+    full = {"uid": "ev-2000", "summary": "Ada", "start": "2025-03-02", "location": "Hall", "attendees": ["a"]}
+    assert not mon.annotate("get_event", {"uid": "ev-2000", "detail": "full"}, full).fired
+    # a full record without its location: required on the route, not in the tool's pooled rules
+    short = {k: v for k, v in full.items() if k != "location"}
+    assert mon.annotate("get_event", {"uid": "ev-2000", "detail": "full"}, short).fired
+    # the markdown form is text, and a brief record no object of the full one's fields
+    md = "## Ada\n**When:** 2025-03-02\n**UID:** ev-2000\n"
+    assert not mon.annotate("get_event", {"uid": "ev-2000", "detail": "markdown"}, md).fired
+    brief = {"uid": "ev-2000", "summary": "Ada", "start": "2025-03-02"}
+    assert not mon.annotate("get_event", {"uid": "ev-2000", "detail": "brief"}, brief).fired
+    # a record's required fields hold where the tool's results were records and text alike
+    assert mon.annotate("get_event", {"uid": "ev-2000", "detail": "brief"}, {"uid": "ev-2000"}).fired
+    assert mon.annotate("get_event", {"uid": "ev-2000", "detail": "other"}, {"uid": "ev-2000"}).fired
+
+
+def test_an_argument_whose_values_share_one_form_is_no_mode() -> None:
+    rows = _events_by_detail()
+    for r in rows:  # every detail answers the brief record: nothing to route
+        r["result"] = {"uid": r["arguments"]["uid"], "summary": "Ada", "start": "2025-03-02"}
+    assert "get_event" not in (learn(rows).meta.get("routes") or {})
+    assert not learn(_events_by_detail(), vocabulary="paper").meta.get("routes")

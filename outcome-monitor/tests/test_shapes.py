@@ -334,3 +334,21 @@ def test_a_homoglyph_a_word_or_a_placeholder_is_not_an_id_token(bad: str) -> Non
     assert check({"uid": "UID-9fe1a77"}, {}) is None
     assert check({"uid": 7}, {}) is None  # only strings are judged
     assert "token" in shape_expected(params) and "token" in shape_sentence("uid", params)
+
+
+def test_a_placeholder_the_call_sent_is_given_back_without_a_receipt() -> None:
+    from outcome_monitor import learn
+
+    rows = [
+        {
+            "tool": "extract",
+            "arguments": {"pointer": f"/lines/{i}"},
+            "result": {"pointer": f"/lines/{i}", "n": i},
+        }
+        for i in range(20)
+    ]
+    reg = learn(rows)
+    assert any(r.params.get("form") == "no_placeholder" for r in reg.rules_for("extract"))
+    # the root's pointer, "", echoed: the caller's value, not a fault; the same value unasked fires
+    assert not reg.check("extract", {"pointer": ""}, {"pointer": "", "n": 0})
+    assert reg.check("extract", {"pointer": "/lines/3"}, {"pointer": "", "n": 3})

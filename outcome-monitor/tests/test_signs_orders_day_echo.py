@@ -60,3 +60,15 @@ def test_two_asked_days_are_enough_only_where_the_field_spans_many_days():
     assert asked_days_needed(0, DEFAULT) == DEFAULT.min_distinct_eq
     assert asked_days_needed(5, DEFAULT) == DEFAULT.min_distinct_eq
     assert asked_days_needed(11, DEFAULT) == 2
+
+
+def test_no_day_echo_where_a_row_spans_days():
+    # an all-day event ends the next day: the events of a day include those begun the day before
+    spans = [
+        {
+            "tool": "search_events",
+            "arguments": {"query": "leave", "date": "2024-05-20"},
+            "result": [{"title": "leave", "start_time": "2024-05-20", "end_time": "2024-05-21"}],
+        }
+    ]
+    assert not _fired(learn(_rows(spans)), "day_events", MOVED, {"day": "2024-05-15"})

@@ -353,6 +353,28 @@ def test_events_fall_on_the_day_asked_for_and_logs_stay_sorted():
     assert _fired(reg, "day", shuffled, {"day": "2024-05-03"})
 
 
+def test_periods_by_day_stay_sorted_among_periods_by_week():
+    rng = random.Random(8)
+    rows = []
+    for i in range(24):
+        if i % 2:  # weeks: no date to order by, passed at learning and at checking alike
+            periods = [f"2025-W{w:02d}" for w in range(1 + i, 4 + i)]
+        else:
+            periods = [f"2024-09-{d:02d}" for d in range(1 + i, 1 + i + rng.randint(3, 6))]
+        rows.append(
+            {
+                "tool": "quantity",
+                "arguments": {"bucket": "week" if i % 2 else "day", "q": f"q{i}"},
+                "result": [{"period": p, "value": float(rng.randint(1, 99))} for p in periods],
+            }
+        )
+    reg = learn(rows)
+    days, weeks = rows[0]["result"], rows[1]["result"]
+    assert not _fired(reg, "quantity", days, {"bucket": "day"})
+    assert not _fired(reg, "quantity", weeks[::-1], {"bucket": "week"})
+    assert _fired(reg, "quantity", days[::-1], {"bucket": "day"})
+
+
 def test_a_number_where_text_always_was_fires():
     rows = [
         {"tool": "calc", "arguments": {"e": f"{i}+1"}, "result": {"result": str(i * 7 + 1)}}

@@ -446,7 +446,9 @@ def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found:
                     vals = element  # read-only: top-level fields straight from the result
             else:
                 vals = {"": element}
-                if plan.required and plan.chains:
+                # no record, no record's fields: an element beside records, or a result that was
+                # text where other results were objects (a dict subclass at the root keeps them)
+                if plan.required and (plan.chains or not isinstance(element, dict)):
                     scalar = plan.scalar_run
                     if scalar is None:
                         scalar = plan.scalar_run = generate(replace(plan, required=[]), _violation)

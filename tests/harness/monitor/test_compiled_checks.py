@@ -50,8 +50,10 @@ def reference_check(reg: Registry, tool: str, arguments, result) -> list:
                 vals = {"": element}
             if plan.keyed:
                 vals["#key"] = index[-1]
+            # the registry's _run: a value that is no record skips the records' required fields
+            records = type(element) is dict or (not plan.chains and isinstance(element, dict))
             ordered = (
-                [c for _, c in plan.required]
+                [c for _, c in plan.required if records]
                 + [t[-1] for t in plan.typed]
                 + [t[-1] for t in plan.positive]
                 + [t[-1] for t in plan.domain]

@@ -51,9 +51,19 @@ def route_keys(value: Any) -> tuple[str, str] | None:
     return place + path, f"{place}{folder}/{tail}"
 
 
+def mode_key(arg: str, value: str) -> str:
+    """The route of a mode argument's value (``detail=brief``)."""
+    return f"{arg}={value}"
+
+
 def route_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """A tool's routes as ``meta["routes"]`` keeps them, with sets to look its keys up in."""
-    return {"arg": spec["arg"], "exact": frozenset(spec["exact"]), "families": frozenset(spec["families"])}
+    return {
+        "arg": spec["arg"],
+        "exact": frozenset(spec["exact"]),
+        "families": frozenset(spec["families"]),
+        "mode": bool(spec.get("mode")),
+    }
 
 
 def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any] | None) -> str | None:
@@ -61,6 +71,10 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     ``route_spec`` gives it."""
     if not arguments:
         return None
+    if spec["mode"]:
+        value = arguments.get(spec["arg"])
+        key = mode_key(spec["arg"], value) if type(value) is str else None
+        return f"{tool}{SEP}{key}" if key in spec["exact"] else None
     keys = route_keys(arguments.get(spec["arg"]))
     if keys is None:
         return None
@@ -72,4 +86,4 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     return None
 
 
-__all__ = ["SEP", "route_keys", "route_spec", "routed_name"]
+__all__ = ["SEP", "mode_key", "route_keys", "route_spec", "routed_name"]

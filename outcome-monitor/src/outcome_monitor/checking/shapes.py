@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING
+from outcome_monitor.checking.values import MISSING, supplied
 
 # a shape is for short strings (ids, codes, dates, amounts); longer text is prose
 MAX_CHARS = 256
@@ -378,14 +378,15 @@ def compile_shape(
     field: str, params: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
     """The check of a ``shape`` or ``no_placeholder`` rule on ``field``: only a string is judged (a
-    missing value or another type belongs to the required and type rules)."""
+    missing value or another type belongs to the required and type rules), and not one the call's
+    own arguments hold (an empty pointer, a "TODO" the caller sent, given back: the caller's)."""
     form = params.get("form")
     if form == "shape":
         match = re.compile(params["pattern"]).fullmatch  # once, when the registry loads
 
         def check_shape(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(field, MISSING)
-            return (v,) if type(v) is str and match(v) is None else None
+            return (v,) if type(v) is str and match(v) is None and not supplied(v, args) else None
 
         return check_shape
     if form == "no_placeholder":
@@ -396,14 +397,16 @@ def compile_shape(
             if type(v) is not str:
                 return None
             kind = placeholder_kind(v)
-            return (v,) if kind is not None and (kinds is None or kind in kinds) else None
+            if kind is None or (kinds is not None and kind not in kinds):
+                return None
+            return None if supplied(v, args) else (v,)
 
         return check_placeholder
     if form == "token":
 
         def check_token(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(field, MISSING)
-            return (v,) if type(v) is str and not token_fits(params, v) else None
+            return (v,) if type(v) is str and not token_fits(params, v) and not supplied(v, args) else None
 
         return check_token
     raise ValueError(f"unknown string rule form {form!r} (expected 'shape', 'no_placeholder' or 'token')")

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG, display_path
+from outcome_monitor.checking.routes import SEP
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.candidates import DOMAIN_CANDIDATE, Candidate, Collected, Key, TemplateKey
 from outcome_monitor.thresholds import DEFAULT, Thresholds
@@ -95,10 +96,16 @@ def admit(
     contradicted: set[Key] = set()
     if per_tool:
         anywhere, falsified = falsified, set()
+        # a route's results are some of its tool's: the tool and its other routes (other modes, other
+        # resources) holding other forms contradict nothing of the route's
+        family = [col.tool.split(SEP, 1)[0] for col in collected]
+        routed = any(SEP in col.tool for col in collected)
         for key in list(by_key):
             if key.cls != DOMAIN_CANDIDATE:
                 kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
-                if key in anywhere:
+                if key in anywhere and not (
+                    routed and kept_group and _kin_only(key, kept_group, collected, family)
+                ):
                     contradicted.add(key)
                 if kept_group:
                     by_key[key] = kept_group
@@ -164,6 +171,12 @@ def admit(
 
 
 CONTRADICTED_SUPPORT = 3
+
+
+def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:
+    """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
+    kin = {c.tool.split(SEP, 1)[0] for c in group}
+    return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
 
 
 def _stricter(th: Thresholds) -> Thresholds:

@@ -103,6 +103,7 @@ class Collected:
 
     candidates: list[Candidate] = field(default_factory=list)
     falsified: set[Key] = field(default_factory=set)
+    tool: str = ""
     # numeric fields present in every row of a context: a product template over three of them
     # that this tool does not hold is falsified by it (kept implicit: there are too many to list)
     dense: dict[str, frozenset[str]] = field(default_factory=dict)

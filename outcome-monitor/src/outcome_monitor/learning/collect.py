@@ -47,6 +47,7 @@ def collect(
     schema_only: bool = False,
     min_present: int = 0,
     th: Thresholds = DEFAULT,
+    records_only: bool = False,
 ) -> Collected:
     """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
     rows are skipped (``mine_tool``: a database keyed by ids has thousands present once). Maps keyed
@@ -57,9 +58,9 @@ def collect(
     for ex in executions:
         for c, rows in ex.rows_for(maps).items():
             contexts.setdefault(c, []).extend(rows)
-    out = Collected()
+    out = Collected(tool=tool)
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out, min_present, th)
+        _collect_context(tool, context, rows, schema_only, out, min_present, th, records_only)
     return out
 
 
@@ -112,6 +113,7 @@ def _collect_context(
     out: Collected,
     min_present: int = 0,
     th: Thresholds = DEFAULT,
+    records_only: bool = False,
 ) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
@@ -142,10 +144,11 @@ def _collect_context(
             candidates.append(Candidate(tool, cls, context, fields, params, ev, key))
 
     kinds: dict[str, set[type]] = {f: set(map(type, present)) for f, present in present_of.items()}
-    # the elements of a list that held records and other values (a JSON block, then text blocks):
-    # a field is required of the records, the only elements whose fields are checked
+    # values of a context that were records and other things (a JSON block, then text blocks; in the
+    # wide vocabulary also a result that is an object for one detail level, text for another): a
+    # field is required of the records, the only values whose fields are checked
     records = n
-    if context.endswith("[*]") and len(kinds.get("", ())) > 1:
+    if len(kinds.get("", ())) > 1 and (records_only or context.endswith("[*]")):
         records = sum(1 for v in present_of[""] if type(v) is dict)
 
     # ---- required and type (presence facts: count executions)

@@ -119,7 +119,7 @@ def mine_collections(
             continue
         dicts = [(v, a) for v, a in seen if type(v) is dict]
         if len(lists) == len(seen):
-            found.extend((context, f, p, s) for p, s in _list_rules(lists, th, names))
+            found.extend((context, f, p, s) for p, s in _list_rules(lists, th, names, "[*]" in context))
             found.extend((context, f, p, s) for p, s in _element_rules([v for v, _ in lists], th))
         elif len(dicts) == len(seen):
             kept = _kept_keys([d for d, _ in dicts])
@@ -218,7 +218,7 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
 
 
 def _list_rules(
-    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds, names: bool = True
+    lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds, names: bool = True, nested: bool = False
 ) -> list[Found]:
     out: list[tuple[dict[str, Any], dict[str, int]]] = []
     lengths = {len(v) for v, _ in lists}
@@ -226,7 +226,9 @@ def _list_rules(
     if len(lengths) == 1 and min(lengths) >= 1 and len(lists) >= constant_floor(th):
         out.append(({"form": "len_eq", "n": min(lengths)}, {"n": len(lists)}))
     else:
-        numeric_args = sorted({k for _, a in lists for k, x in a.items() if type(x) is int})
+        # a call's limit bounds its list of results, not a list inside each result (an event's
+        # categories stay within a small limit by chance)
+        numeric_args = [] if nested else sorted({k for _, a in lists for k, x in a.items() if type(x) is int})
         for arg in numeric_args:
             pairs = [(len(v), a[arg]) for v, a in lists if type(a.get(arg)) is int]
             if (
@@ -262,7 +264,10 @@ def _table_rules(
     for k in keys:
         columns = [[e[k] for e in v] for v in multi]
         ordered = [[order_key(x) for x in c] for c in columns]
-        if any(x is None for c in ordered for x in c) or len({type(x) for c in ordered for x in c}) != 1:
+        # the lists whose every key reads as a number or a date (periods by day among periods by
+        # week, 2025-W03, which the check passes as it passes them here) show the order alone
+        ordered = [c for c in ordered if None not in c]
+        if len({type(x) for c in ordered for x in c}) != 1:
             continue
         # an order needs lists long enough to show it: a pair is in order half the time (a first
         # payment larger than a refund is not a sorted list)

@@ -38,6 +38,24 @@ def _dates(executions: list[Execution]) -> dict[Place, list[str]]:
     return out
 
 
+def _spanning(executions: list[Execution]) -> set[Place]:
+    """Places whose date shares a row with another date on another day: a span (an event of
+    several days, an all-day event ending the next day) may hold the asked day without starting on it."""
+    out: set[Place] = set()
+    for ex in executions:
+        for context, rows in ex.rows.items():
+            for row in rows:
+                days = {
+                    f: k[:10]
+                    for f, v in row.items()
+                    if type(v) is str and not f.startswith((ARG, "#")) and "(" not in f
+                    if (k := cached_date_key(v)) is not None
+                }
+                if len(set(days.values())) > 1:
+                    out.update((context, f) for f in days)
+    return out
+
+
 def recording_days(index: Mapping[str, list[Execution]]) -> dict[Place, int]:
     """Distinct days each place's dates fall on, over every tool of the recording."""
     days: dict[Place, set[str]] = {}
@@ -77,8 +95,10 @@ def day_echoes(
     of its own pools with the tools whose field of the same place also always fell on the day their
     own date argument named (``get_day_calendar_events(day)`` beside ``search_calendar_events(date)``),
     unless some tool with a date argument had that field on another day (the place is then not a
-    day asked for by name)."""
+    day asked for by name). No rule where a row of the recording held another date on another day
+    beside the field (a span: the events of a day include those begun before it)."""
     spread = spread or recording_days(index)
+    spans = {place for executions in index.values() for place in _spanning(executions)}
     holds: dict[Place, list[tuple[str, str, list[tuple[str, str]]]]] = {}
     contradicted: set[Place] = set()
     for tool, executions in sorted(index.items()):
@@ -92,6 +112,8 @@ def day_echoes(
             holds.setdefault(place, []).extend((tool, k, pairs) for k, pairs in good)
     out = []
     for (context, f), entries in sorted(holds.items()):
+        if (context, f) in spans:
+            continue
         need = asked_days_needed(spread.get((context, f), 0), th)
         # each tool's rows count once (its first matching argument), however many arguments match
         first: dict[str, list[tuple[str, str]]] = {}

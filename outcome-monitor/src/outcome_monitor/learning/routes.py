@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from outcome_monitor.checking.routes import SEP, route_keys, route_spec, routed_name
+from outcome_monitor.checking.routes import SEP, mode_key, route_keys, route_spec, routed_name
 
 MIN_ROUTES = 2  # one route alone is the tool itself
+MODE_VALUES = 6  # a mode argument's values at most (more are a name or a query, not a mode)
 NAMED_SHARE = 0.9  # the calls that name a resource by the argument (the rest learn only pooled)
 
 
@@ -34,6 +35,33 @@ def _arg_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dict
     return {"arg": arg, "exact": sorted(own), "families": sorted(kept)}
 
 
+def _form(value: Any, depth: int = 0) -> Any:
+    """A result's form, coarsely: its kind, an object's keys, a list's first element's form."""
+    if type(value) is dict:
+        return ("object", frozenset(map(str, value)))
+    if type(value) is list:
+        return ("array", _form(value[0], depth + 1) if value and depth < 2 else None)
+    return type(value).__name__
+
+
+def _mode_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dict[str, Any] | None:
+    """A mode argument's routes (``detail`` in brief, full, markdown): a few values, each met
+    ``floor`` times, whose results take different forms (else the tool's rules say as much)."""
+    values = [(r.get("arguments") or {}).get(arg) for r in rows]
+    named = Counter(v for v in values if type(v) is str and v)
+    if sum(named.values()) < NAMED_SHARE * len(rows) or not MIN_ROUTES <= len(named) <= MODE_VALUES:
+        return None
+    kept = {v for v, n in named.items() if n >= floor}
+    forms: dict[str, Counter[Any]] = {}
+    for r, v in zip(rows, values, strict=True):
+        if v in kept:
+            forms.setdefault(str(v), Counter())[_form(r.get("result"))] += 1
+    common = {c.most_common(1)[0][0] for c in forms.values()}
+    if len(kept) < MIN_ROUTES or len(common) < MIN_ROUTES:
+        return None
+    return {"arg": arg, "exact": sorted(mode_key(arg, v) for v in kept), "families": [], "mode": True}
+
+
 def infer_routes(rows: Sequence[Mapping[str, Any]], floor: int) -> dict[str, dict[str, Any]]:
     """Per routed tool, ``{"arg", "exact", "families"}``: the argument and the routes with support."""
     by_tool: dict[str, list[Mapping[str, Any]]] = {}
@@ -47,6 +75,11 @@ def infer_routes(rows: Sequence[Mapping[str, Any]], floor: int) -> dict[str, dic
         specs = [s for s in (_arg_routes(rs, arg, floor) for arg in names) if s is not None]
         if specs:  # the argument that splits the calls into the most routes (the first of a tie)
             out[tool] = max(specs, key=lambda s: len(s["exact"]) + len(s["families"]))
+            continue
+        # else a mode argument: the fewest values (the first of a tie)
+        modes = [s for s in (_mode_routes(rs, arg, floor) for arg in names) if s is not None]
+        if modes:
+            out[tool] = min(modes, key=lambda s: len(s["exact"]))
     return out
 
 

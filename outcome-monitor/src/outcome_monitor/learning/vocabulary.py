@@ -140,7 +140,12 @@ def learn_wide(
     index = map_executions(index_executions(rows), th)
     held_back: list[dict[str, Any]] = []
     with gc_paused():
-        rules = admit([collect(tool, ex, th=th) for tool, ex in index.items()], th, held_back, per_tool=True)
+        rules = admit(
+            [collect(tool, ex, th=th, records_only=True) for tool, ex in index.items()],
+            th,
+            held_back,
+            per_tool=True,
+        )
     rules = [r for r in _soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
