@@ -72,3 +72,24 @@ def test_no_day_echo_where_a_row_spans_days():
         }
     ]
     assert not _fired(learn(_rows(spans)), "day_events", MOVED, {"day": "2024-05-15"})
+
+
+def test_an_asked_date_keeps_no_order_with_a_span():
+    def rows(span: bool) -> list[dict[str, Any]]:
+        out = []
+        for i in range(12):
+            day = f"2024-05-{10 + i:02d}"
+            start = f"{day}T{8 + i % 7:02d}:00:00"
+            end = f"2024-05-{11 + i:02d}T09:00:00" if span and i % 3 == 0 else f"{day}T20:00:00"
+            event = {"title": f"e{i}", "start": start, "end": end}
+            out.append({"tool": "events_on", "arguments": {"date": day}, "result": [event]})
+        return out
+
+    def arg_orders(reg: Any) -> list[tuple[str, ...]]:
+        return [
+            r.fields for r in reg.rules_for("events_on") if r.cls == "date_order" and "arg.date" in r.fields
+        ]
+
+    assert arg_orders(learn(rows(span=False)))  # every event on its asked day: an order with the argument
+    # an all-day event ends the next day: the events of a day may have begun before it
+    assert arg_orders(learn(rows(span=True))) == []

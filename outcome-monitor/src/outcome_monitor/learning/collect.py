@@ -47,7 +47,7 @@ def collect(
     schema_only: bool = False,
     min_present: int = 0,
     th: Thresholds = DEFAULT,
-    records_only: bool = False,
+    wide: bool = False,
 ) -> Collected:
     """Candidates and falsified templates of one tool; fields present in fewer than ``min_present``
     rows are skipped (``mine_tool``: a database keyed by ids has thousands present once). Maps keyed
@@ -60,7 +60,7 @@ def collect(
             contexts.setdefault(c, []).extend(rows)
     out = Collected(tool=tool)
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out, min_present, th, records_only)
+        _collect_context(tool, context, rows, schema_only, out, min_present, th, wide)
     return out
 
 
@@ -113,7 +113,7 @@ def _collect_context(
     out: Collected,
     min_present: int = 0,
     th: Thresholds = DEFAULT,
-    records_only: bool = False,
+    wide: bool = False,
 ) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
@@ -148,7 +148,7 @@ def _collect_context(
     # wide vocabulary also a result that is an object for one detail level, text for another): a
     # field is required of the records, the only values whose fields are checked
     records = n
-    if len(kinds.get("", ())) > 1 and (records_only or context.endswith("[*]")):
+    if len(kinds.get("", ())) > 1 and (wide or context.endswith("[*]")):
         records = sum(1 for v in present_of[""] if type(v) is dict)
 
     # ---- required and type (presence facts: count executions)
@@ -218,7 +218,29 @@ def _collect_context(
         dates = {f: c for f, c in dates.items() if f in keep}
     nested = {f for f, ks in kinds.items() if any(issubclass(t, (dict, list)) for t in ks)}
     collect_equalities(tool, context, cols, numeric, stats, nested, out)
+    if wide:
+        # an asked date beside a span (an event of several days, an all-day one ending the next
+        # day): what a day or range holds may begin before it or end after it
+        for f in _spans(dates):
+            for a in [a for a in dates if a.startswith(ARG)]:
+                out.falsified.add(template("date_order", context, (a, f), {}))
+                out.falsified.add(template("date_order", context, (f, a), {}))
     collect_dates(tool, context, dates, out)
+
+
+def _spans(dates: dict[str, list[Any]]) -> set[str]:
+    """Result date fields that share a row with another on another day."""
+    fields = [f for f in dates if not f.startswith(ARG)]
+    out: set[str] = set()
+    for i in range(len(next(iter(dates.values()), []))):
+        days = {}
+        for f in fields:
+            v = dates[f][i]
+            if type(v) is str and (k := cached_date_key(v)) is not None:
+                days[f] = k[:10]
+        if len(set(days.values())) > 1:
+            out.update(days)
+    return out
 
 
 def _domain_counts(

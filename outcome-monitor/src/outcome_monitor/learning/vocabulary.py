@@ -141,7 +141,7 @@ def learn_wide(
     held_back: list[dict[str, Any]] = []
     with gc_paused():
         rules = admit(
-            [collect(tool, ex, th=th, records_only=True) for tool, ex in index.items()],
+            [collect(tool, ex, th=th, wide=True) for tool, ex in index.items()],
             th,
             held_back,
             per_tool=True,
