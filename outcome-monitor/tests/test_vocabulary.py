@@ -458,6 +458,21 @@ def test_a_text_names_the_argument_it_was_asked_about():
     assert not _fired(reg, "diff", "Diff with HEAD~31:\n+ x = 7\n", {"target": "HEAD~31"})
 
 
+def test_a_text_names_each_name_of_a_list_asked_for():
+    tables = ["loans", "holds", "members", "books", "fines"]
+    rng = random.Random(10)
+    rows = []
+    for _i in range(12):
+        asked = rng.sample(tables, rng.randint(1, 3))
+        text = " | ".join(f"{t} has {rng.randint(2, 9)} columns" for t in asked)
+        rows.append({"tool": "schema", "arguments": {"table_names": asked}, "result": text})
+    reg = learn(rows)
+    assert any(r.params.get("form") == "names_arg" for r in reg.rules_for("schema"))
+    asked = {"table_names": ["loans", "books"]}
+    assert not _fired(reg, "schema", "loans has 4 columns | books has 3 columns", asked)
+    assert _fired(reg, "schema", "loans has 4 columns | boo", asked)
+
+
 def test_a_text_that_always_ended_with_a_newline_fires_when_cut_short():
     rows = [
         {

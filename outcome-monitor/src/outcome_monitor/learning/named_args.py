@@ -9,6 +9,8 @@ recording: where another tool of the same recording named an argument on full su
 answers in that style, and a tool of its own that named a long argument (a path, 12 characters or
 more: not met in a text by chance) on 3 calls with 2 distinct values keeps the rule too.
 
+A list of names asked for (``table_names: [members, books]``) is named when each of its names is.
+
 A call that sends one more argument may answer in another form (a converter asked for an
 ``output_file`` says where it saved, not what format it wrote): where every call whose text did not
 name the argument sent one argument, the rule holds ``unless`` that argument is there; the calls
@@ -29,7 +31,8 @@ MIN_LENT_CHARS = 12  # an argument this long named in a text is no chance
 MIN_LENT_CALLS = 3
 MIN_LENT_DISTINCT = 2
 
-Pair = tuple[str, str, frozenset[str]]  # (text, the argument's value, the call's argument names)
+# (text, the argument's value, the call's argument names); a list of names as a tuple, each named
+Pair = tuple[str, str | tuple[str, ...], frozenset[str]]
 Pairs = dict[tuple[str, str], list[Pair]]
 MIN_UNLESS = 2  # calls of the other form before an argument is taken to change the answer's form
 
@@ -38,7 +41,15 @@ def _pairs(executions: list[Execution]) -> Pairs:
     """(field, argument) -> [(text, argument value)] over a tool's calls."""
     cols: Pairs = {}
     for ex in executions:
-        strings = {k: v for k, v in ex.args.items() if type(v) is str and len(v) >= MIN_NAMED_ARG_CHARS}
+        strings: dict[str, str | tuple[str, ...]] = {
+            k: v for k, v in ex.args.items() if type(v) is str and len(v) >= MIN_NAMED_ARG_CHARS
+        }
+        # a list of names asked for (tables, files): each one named
+        strings |= {
+            k: tuple(v)
+            for k, v in ex.args.items()
+            if type(v) is list and v and all(type(x) is str and len(x) >= MIN_NAMED_ARG_CHARS for x in v)
+        }
         if not strings:
             continue
         for row in ex.rows.get(ROOT, ()):
@@ -50,11 +61,15 @@ def _pairs(executions: list[Execution]) -> Pairs:
     return cols
 
 
+def _names(v: str, a: str | tuple[str, ...]) -> bool:
+    return a in v if type(a) is str else all(x in v for x in a)
+
+
 def _named(pairs: list[Pair], calls: int, distinct: int) -> bool:
     return (
         len(pairs) >= calls
         and len({a for _, a, _ in pairs}) >= distinct
-        and all(a in v for v, a, _ in pairs)
+        and all(_names(v, a) for v, a, _ in pairs)
         and any(a != v for v, a, _ in pairs)
     )
 
@@ -62,7 +77,7 @@ def _named(pairs: list[Pair], calls: int, distinct: int) -> bool:
 def _unless(pairs: list[Pair]) -> tuple[str | None, list[Pair]]:
     """The argument every call that did not name its argument sent (the one the fewest calls sent,
     then by name), with the calls without it; (None, every call) where there is none."""
-    other = [p for p in pairs if p[1] not in p[0]]
+    other = [p for p in pairs if not _names(p[0], p[1])]
     if len(other) < MIN_UNLESS:
         return None, pairs
     common = frozenset.intersection(*(keys for _, _, keys in other))
@@ -83,7 +98,9 @@ def named_args(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rul
             if _named(naming, th.min_pair_samples, th.min_distinct_eq):
                 params = {"form": "names_arg", "arg": k} | ({"unless": unless} if unless is not None else {})
                 out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(naming)}))
-            elif len(pairs) < th.min_pair_samples and all(len(a) >= MIN_LENT_CHARS for _, a, _ in pairs):
+            elif len(pairs) < th.min_pair_samples and all(
+                type(a) is str and len(a) >= MIN_LENT_CHARS for _, a, _ in pairs
+            ):
                 few.append((tool, f, k, pairs))
     lenders = {r.tool for r in out}
     for tool, f, k, pairs in few:

@@ -299,7 +299,12 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
             v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
             if unless is not None and unless in args:  # a call of the other form (named_args.py)
                 return None
-            return (v,) if type(v) is str and type(asked) is str and asked and asked not in v else None
+            if type(v) is not str:
+                return None
+            if type(asked) is list:  # each name asked for, as learned (named_args.py)
+                missing = [x for x in asked if type(x) is str and len(x) >= 3 and x not in v]
+                return (v,) if missing else None
+            return (v,) if type(asked) is str and asked and asked not in v else None
 
         return check_names
     if "line" in p:
