@@ -467,7 +467,9 @@ def test_a_text_names_each_name_of_a_list_asked_for():
         text = " | ".join(f"{t} has {rng.randint(2, 9)} columns" for t in asked)
         rows.append({"tool": "schema", "arguments": {"table_names": asked}, "result": text})
     reg = learn(rows)
-    assert any(r.params.get("form") == "names_arg" for r in reg.rules_for("schema"))
+    assert [r.params.get("each") for r in reg.rules_for("schema") if r.params.get("form") == "names_arg"] == [
+        True
+    ]
     asked = {"table_names": ["loans", "books"]}
     assert not _fired(reg, "schema", "loans has 4 columns | books has 3 columns", asked)
     assert _fired(reg, "schema", "loans has 4 columns | boo", asked)

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 
 from outcome_monitor.checking.paths import ARG, ROOT
 from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import cached_date_key
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.thresholds import Thresholds
 
@@ -56,8 +57,11 @@ def _pairs(executions: list[Execution]) -> Pairs:
             for f, v in row.items():
                 if type(v) is not str or f.startswith((ARG, "#")) or "(" in f:
                     continue
+                # a date field holding an asked date is a day echo's (day_echo.py: its spans guard)
+                date = cached_date_key(v) is not None
                 for k, a in strings.items():
-                    cols.setdefault((f, k), []).append((v, a, frozenset(ex.args)))
+                    if not (date and type(a) is str and cached_date_key(a) is not None):
+                        cols.setdefault((f, k), []).append((v, a, frozenset(ex.args)))
     return cols
 
 
@@ -97,6 +101,8 @@ def named_args(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rul
             unless, naming = _unless(pairs)
             if _named(naming, th.min_pair_samples, th.min_distinct_eq):
                 params = {"form": "names_arg", "arg": k} | ({"unless": unless} if unless is not None else {})
+                if any(type(a) is tuple for _, a, _ in naming):
+                    params["each"] = True  # learned from lists of names: a list asked is checked by name
                 out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(naming)}))
             elif len(pairs) < th.min_pair_samples and all(
                 type(a) is str and len(a) >= MIN_LENT_CHARS for _, a, _ in pairs

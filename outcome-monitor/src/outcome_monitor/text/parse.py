@@ -293,7 +293,7 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
 
         return check_end
     if p.get("form") == "names_arg":
-        arg, unless = p["arg"], p.get("unless")
+        arg, unless, each = p["arg"], p.get("unless"), p.get("each", False)
 
         def check_names(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v, asked = vals.get(f, MISSING), args.get(arg, MISSING)
@@ -301,7 +301,7 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
                 return None
             if type(v) is not str:
                 return None
-            if type(asked) is list:  # each name asked for, as learned (named_args.py)
+            if type(asked) is list and each:  # each name asked for, as learned (named_args.py)
                 missing = [x for x in asked if type(x) is str and len(x) >= 3 and x not in v]
                 return (v,) if missing else None
             return (v,) if type(asked) is str and asked and asked not in v else None
