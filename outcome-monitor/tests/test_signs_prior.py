@@ -124,3 +124,29 @@ def test_the_generated_check_agrees_with_each_sign_rules_closure():
                         expected.add(r.rule_id)
             got = {v.rule_id for v in reg.check(tool, {}, result) if v.rule_id in {r.rule_id for r in rules}}
             assert got == expected, (tool, result)
+
+
+def _counts(rows_per_tool: int = 12, negative: bool = False) -> list[dict[str, Any]]:
+    """A document tool with three counts: words and paragraphs vary widely, tables take 0 to 2."""
+    rng = random.Random(11)
+    rows = []
+    for i in range(rows_per_tool):
+        info = {
+            "word_count": rng.randint(200, 4000),
+            "paragraph_count": rng.randint(5, 60),
+            "table_count": [0, 1, 1, 2][i % 4],
+        }
+        if negative and i == 3:
+            info["paragraph_count"] = -1
+        rows.append({"tool": "doc_info", "arguments": {"f": f"d{i}.docx"}, "result": info})
+    return rows
+
+
+def test_counts_lend_their_sign_to_a_count_seen_with_few_values() -> None:
+    reg = learn(_counts())
+    ok = {"word_count": 900, "paragraph_count": 12, "table_count": 0}
+    assert not _fired(reg, "doc_info", ok)
+    assert _fired(reg, "doc_info", {**ok, "table_count": -1})  # three values of its own: lent by namesakes
+    # a namesake that was once negative lends nothing
+    assert not _fired(learn(_counts(negative=True)), "doc_info", {**ok, "table_count": -1})
+    assert not _fired(learn(_counts(), vocabulary="paper"), "doc_info", {**ok, "table_count": -1})

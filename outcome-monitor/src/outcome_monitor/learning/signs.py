@@ -16,10 +16,17 @@ sign is really a coin flip showed 7 positive values is below 1%. Two places neve
    Guards: at least ``MIN_PRIOR_PLACES`` supported places in the recording, at least
    ``MIN_PRIOR_DISTINCT`` distinct values of the place's own, and no tool's value at the same place
    (context and field name) ever negative.
+3. **Namesakes by a name's last word** (``table_count`` beside ``paragraph_count`` and
+   ``word_count``; ``numPages`` beside ``totalPages``): the places whose field names end in one word
+   pool their values as one field's; where ``MIN_SUFFIX_NAMES`` names or more hold
+   ``min_distinct_sign`` distinct values together and none of them was ever negative, each keeps
+   "must be non-negative" from ``MIN_PRIOR_DISTINCT`` values of its own (as patterns pool by a
+   name's last word in ``namesakes.py``). Names of one word (``value``, ``result``) never pool.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +36,7 @@ from outcome_monitor.checking.values import is_number
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.thresholds import Thresholds, constant_floor
 
+MIN_SUFFIX_NAMES = 3  # field names sharing a last word before they speak for each other
 MIN_PRIOR_PLACES = 10  # supported places the recording's base rate of mixed signs is read from
 MIN_PRIOR_DISTINCT = 2  # a place's own distinct values before the prior may speak for it
 SMALL_COUNT = 2  # as vocabulary._soften_counts: a count down to 1 or 2 may well be 0 next time
@@ -99,6 +107,8 @@ def sign_rules(
                 out.append(Rule(tool, "positive", context, (f,), {"strict": strict}, support))
                 # ...and numbers they stay: a sign passes what is no number (a page in a list of costs)
                 out.append(Rule(tool, "type", context, (f,), {"types": ["number"]}, support))
+    out.extend(_suffix_signs(places, signed, negative_named, th))
+    signed |= {(r.tool, r.context, r.fields[0]) for r in out}
     need = prior_distinct(supported, mixed, th)
     meta = {"supported": supported, "mixed": mixed, "needs_distinct": need}
     if need is None:
@@ -113,6 +123,46 @@ def sign_rules(
             support = {"distinct": distinct, "prior_supported": supported, "prior_mixed": mixed}
             out.append(Rule(tool, "positive", context, (f,), {"strict": False}, support))
     return out, meta
+
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def last_word(f: str) -> str | None:
+    """The last word of a field's leaf name (``table_count``, ``numPages``), or None for a name of
+    one word."""
+    words = _WORDS.findall(f.rsplit(".", 1)[-1])
+    return words[-1].lower() if len(words) >= 2 and words[-1].isalpha() else None
+
+
+def _suffix_signs(
+    places: Mapping[Place, list[int | float]],
+    signed: set[Place],
+    negative_named: set[tuple[str, str]],
+    th: Thresholds,
+) -> list[Rule]:
+    """``>= 0`` lent among fields whose names end in one word (3. above)."""
+    pooled: dict[str, list[tuple[Place, list[int | float]]]] = {}
+    for place, values in places.items():
+        word = last_word(place[2])
+        if word is not None:
+            pooled.setdefault(word, []).append((place, values))
+    out: list[Rule] = []
+    for _word, group in sorted(pooled.items()):
+        names = {last for (_, _, f), _ in group if (last := f.rsplit(".", 1)[-1])}
+        values = {v for _, vs in group for v in vs}
+        if len(names) < MIN_SUFFIX_NAMES or len(values) < th.min_distinct_sign or min(values) < 0:
+            continue
+        for (tool, context, f), vs in group:
+            distinct = len(set(vs))
+            if (
+                MIN_PRIOR_DISTINCT <= distinct < th.min_distinct_sign
+                and (tool, context, f) not in signed
+                and (context, f) not in negative_named
+            ):
+                support = {"distinct": distinct, "pooled_names": len(names), "pooled_distinct": len(values)}
+                out.append(Rule(tool, "positive", context, (f,), {"strict": False}, support))
+    return out
 
 
 def prior_distinct(supported: int, mixed: int, th: Thresholds) -> int | None:
