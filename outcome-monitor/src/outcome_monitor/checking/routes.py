@@ -6,7 +6,8 @@ page for ``/products/SKU-1.html``, a JSON record for ``/api/products/SKU-1.json`
 the tool, such results share almost no rule. A route names the resource by its place: the exact
 path where the recording met it often (``/api/orders.json``), else its folder and extension
 (``/api/products/*.json``), on the URL's host. ``learning/routes.py`` decides which tools and
-arguments are routed; here is only the key, used the same way at learning and at checking.
+arguments are routed; here is only the key, used the same way at learning and at checking. A mode
+argument's value (``detail=full``) is a route too (``mode_key``).
 """
 
 from __future__ import annotations

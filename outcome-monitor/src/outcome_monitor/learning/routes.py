@@ -7,6 +7,11 @@ folder and extension. Every row of a routed call is learned twice: under the too
 rules, what checks a call on a route never met) and under its route's name, so a route's rules see
 only the results of one form. The route's rules then pass the same support floors as any tool's:
 a route met a few times learns as little as a tool met a few times.
+
+A tool with no such argument may have a mode argument instead (``_mode_routes``): a string sent on
+90% of its calls, of 2 to 6 values, two of them met ``min_presence`` times, whose results' most
+common forms differ (``detail``: a brief record, a full one, markdown). Each such value is a route
+(``get_event @ detail=full``).
 """
 
 from __future__ import annotations
