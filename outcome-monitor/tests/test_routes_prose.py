@@ -264,3 +264,23 @@ def test_an_argument_whose_values_share_one_form_is_no_mode() -> None:
         r["result"] = {"uid": r["arguments"]["uid"], "summary": "Ada", "start": "2025-03-02"}
     assert "get_event" not in (learn(rows).meta.get("routes") or {})
     assert not learn(_events_by_detail(), vocabulary="paper").meta.get("routes")
+
+
+def test_a_routes_relation_stays_contradicted_by_its_tools_other_forms() -> None:
+    rng = random.Random(12)
+    rows = []
+    for i in range(36):
+        detail = ("brief", "full", "markdown")[i % 3]
+        a = rng.choice([0, 0, 1, 2, 5])
+        if detail == "markdown":
+            result: Any = f"## {a}\n"
+        elif detail == "full":  # two counts that were equal on this route's few calls
+            result = {"uid": f"u{i}", "outliers": a, "negatives": a, "rows": rng.randint(10, 99)}
+        else:
+            result = {"uid": f"u{i}", "outliers": a, "negatives": rng.randint(0, 9)}
+        rows.append({"tool": "stats", "arguments": {"col": f"c{i}", "detail": detail}, "result": result})
+    reg = learn(rows)
+    assert "stats" in reg.meta["routes"]
+    route = [r for t, rs in reg.rules.items() if t.startswith("stats @ ") for r in rs]
+    assert any(r.cls == "required" and r.fields == ("rows",) for r in route)  # its form: its own
+    assert not any(r.cls == "relation" for r in route)  # a coincidence the tool's other calls contradict

@@ -97,14 +97,18 @@ def admit(
     if per_tool:
         anywhere, falsified = falsified, set()
         # a route's results are some of its tool's: the tool and its other routes (other modes, other
-        # resources) holding other forms contradict nothing of the route's
+        # resources) holding other forms contradict none of the route's fields and types (its
+        # relations and signs they do: a relation of two zeros on a route is no less a coincidence)
         family = [col.tool.split(SEP, 1)[0] for col in collected]
         routed = any(SEP in col.tool for col in collected)
         for key in list(by_key):
             if key.cls != DOMAIN_CANDIDATE:
                 kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
                 if key in anywhere and not (
-                    routed and kept_group and _kin_only(key, kept_group, collected, family)
+                    routed
+                    and key.cls in _FORM_CLASSES
+                    and kept_group
+                    and _kin_only(key, kept_group, collected, family)
                 ):
                     contradicted.add(key)
                 if kept_group:
@@ -171,6 +175,7 @@ def admit(
 
 
 CONTRADICTED_SUPPORT = 3
+_FORM_CLASSES = frozenset({"required", "type"})  # what a route's own form says, apart from its tool's
 
 
 def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:
