@@ -47,7 +47,8 @@ once, at 6f521c6 with misses unread: 454/616 faulted calls flagged (74%), 122 cl
 pdf-reader's, a mixed-list type bug, fixed at 0c65022); after reading those receipts, at 1e32c4e: 437/616
 (71%), 11 receipts; tuned on since the morning of 2026-12-07, later. All six groups are tuned on since. The
 held-out four since later on the morning of 2026-12-07 were picked and given their workloads without this
-measurement.
+measurement, then measured held out once, at 0ad44e7: 514/640 (80%) with 1e32c4e's library, 519/640 (81%)
+with 0ad44e7's, 13 clean receipts (10 after reading them, at 3166d6d), their misses not read.
 ``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
 several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
 the tables (each with the share flagged among the faulted calls that repeat no recorded call, "on new
