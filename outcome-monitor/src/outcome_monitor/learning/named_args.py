@@ -20,6 +20,7 @@ without it keep the support above (2 calls or more of the other form).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from outcome_monitor.checking.paths import ARG, ROOT
 from outcome_monitor.checking.rules import Rule
@@ -100,7 +101,9 @@ def named_args(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rul
         for (f, k), pairs in sorted(per_place.items()):
             unless, naming = _unless(pairs)
             if _named(naming, th.min_pair_samples, th.min_distinct_eq):
-                params = {"form": "names_arg", "arg": k} | ({"unless": unless} if unless is not None else {})
+                params: dict[str, Any] = {"form": "names_arg", "arg": k}
+                if unless is not None:
+                    params["unless"] = unless
                 if any(type(a) is tuple for _, a, _ in naming):
                     params["each"] = True  # learned from lists of names: a list asked is checked by name
                 out.append(Rule(tool, "text", ROOT, (f, ARG + k), params, {"n": len(naming)}))

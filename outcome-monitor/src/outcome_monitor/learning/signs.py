@@ -150,8 +150,8 @@ def _suffix_signs(
     out: list[Rule] = []
     for _word, group in sorted(pooled.items()):
         names = {last for (_, _, f), _ in group if (last := f.rsplit(".", 1)[-1])}
-        values = {v for _, vs in group for v in vs}
-        if len(names) < MIN_SUFFIX_NAMES or len(values) < th.min_distinct_sign or min(values) < 0:
+        together = {v for _, vs in group for v in vs}
+        if len(names) < MIN_SUFFIX_NAMES or len(together) < th.min_distinct_sign or min(together) < 0:
             continue
         for (tool, context, f), vs in group:
             distinct = len(set(vs))
@@ -160,7 +160,7 @@ def _suffix_signs(
                 and (tool, context, f) not in signed
                 and (context, f) not in negative_named
             ):
-                support = {"distinct": distinct, "pooled_names": len(names), "pooled_distinct": len(values)}
+                support = {"distinct": distinct, "pooled_names": len(names), "pooled_distinct": len(together)}
                 out.append(Rule(tool, "positive", context, (f,), {"strict": False}, support))
     return out
 
