@@ -120,7 +120,7 @@ def check_speed(rows: list[dict], repeat: int) -> dict:
     # with every memo emptied and holding one string at a time, as a stream of all-new ids and texts
     # would have it
     from outcome_monitor.checking import toolcode
-    from outcome_monitor.checking.collection_rules import SameAnswers
+    from outcome_monitor.checking.answers import SameAnswers
 
     # the cells of each tool's check and, through the functions among them, of what it calls (a tool
     # whose text is read through a view checks with two generated functions, each with its memos)

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from outcome_monitor import Registry, learn
-from outcome_monitor.checking.collection_rules import call_key, number_after
+from outcome_monitor.checking.answers import call_key
+from outcome_monitor.checking.collection_rules import number_after
 from outcome_monitor.registry_format import schema
 
 SIZE_FORMS = {"len_by_args", "len_eq_arg", "len_eq_argnum", "echo_list", "same_width"}

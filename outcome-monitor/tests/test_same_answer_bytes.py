@@ -1,5 +1,5 @@
 """``same_answer`` and ``len_by_args`` judged on marshal bytes where a call and its answer were met
-before (collection_rules.SameAnswers): the same verdicts as the canonical JSON and digest alone, as
+before (answers.SameAnswers): the same verdicts as the canonical JSON and digest alone, as
 the rules were first written (``_digest_fires``, ``_length_fires`` below), on repeated, reordered,
 retyped and unrecorded calls, through the generated check and the exact path, before and after a
 registry's save; keys and digests keep their text, so registries saved before read the same."""
@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from outcome_monitor import Registry, learn
-from outcome_monitor.checking.collection_rules import SameAnswers, answer_digest, call_key, canonical
+from outcome_monitor.checking.answers import SameAnswers, answer_digest, call_key, canonical
 from outcome_monitor.checking.values import MISSING
 
 

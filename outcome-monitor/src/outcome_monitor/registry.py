@@ -397,15 +397,15 @@ def _check_exact(
         broken = broken_end(view, result)
         if broken is not None:  # the answer's fixed end is gone: what frames it cannot read it
             end, start = broken
+            block = f"{'last' if end.startswith('tail') else 'first'} block"
             found.append(
                 Violation(
                     f"{tool}:type:frame:{end}",
                     "type",
                     "$",
                     result,
-                    f"a {'last' if end.startswith('tail') else 'first'} block starting with {json.dumps(start)}",
-                    f"the result's {'last' if end.startswith('tail') else 'first'} block must start with "
-                    f"{json.dumps(start)}, as every clean result's did",
+                    f"a {block} starting with {json.dumps(start)}",
+                    f"the result's {block} must start with {json.dumps(start)}, as every clean result's did",
                 )
             )
         for where, observed in misreads(view, result):
@@ -446,21 +446,18 @@ def _run(plans: list[_ContextPlan], result: Any, args: Mapping[str, Any], found:
                     vals = element  # read-only: top-level fields straight from the result
             else:
                 vals = {"": element}
-                # no record, no record's fields: an element beside records, or a result that was
-                # text where other results were objects (a dict subclass at the root keeps them)
-                if plan.required and (plan.chains or not isinstance(element, dict)):
-                    scalar = plan.scalar_run
-                    if scalar is None:
-                        scalar = plan.scalar_run = generate(replace(plan, required=[]), _violation)
-                    if plan.keyed:
-                        vals[KEY] = index[-1]
-                    scalar(vals, args, found, index)
-                    continue
             if plan.keyed:
                 vals[KEY] = index[-1]
-            run = plan.run
-            if run is None:
-                run = plan.run = generate(plan, _violation)
+            if type(element) is not dict and plan.required and (plan.chains or not isinstance(element, dict)):
+                # no record, no record's fields: an element beside records, or a result that was
+                # text where other results were objects (a dict subclass at the root keeps them)
+                run = plan.scalar_run
+                if run is None:
+                    run = plan.scalar_run = generate(replace(plan, required=[]), _violation)
+            else:
+                run = plan.run
+                if run is None:
+                    run = plan.run = generate(plan, _violation)
             run(vals, args, found, index)
 
 

@@ -49,7 +49,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.checking.answers import SameAnswers, answer_digest, call_key, canonical, plain
+from outcome_monitor.checking.answers import SameAnswers, call_key
 from outcome_monitor.checking.shapes import placeholder_kind
 from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value
 from outcome_monitor.text.parse import text_kinds
@@ -536,11 +536,7 @@ def collection_sentence(a: str, p: Mapping[str, Any]) -> str:
 
 __all__ = [
     "SIZE_FORMS",
-    "SameAnswers",
-    "answer_digest",
-    "call_key",
     "element_placeholder",
-    "canonical",
     "collection_expected",
     "collection_sentence",
     "compile_collection",
@@ -548,7 +544,6 @@ __all__ = [
     "compile_size",
     "number_after",
     "order_key",
-    "plain",
     "range_expected",
     "range_sentence",
     "size_expected",

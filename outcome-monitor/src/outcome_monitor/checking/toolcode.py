@@ -388,7 +388,7 @@ class _Writer:
             elif r.cls == "collection":
                 # same_answer: the digest of a recorded call's answer, looked up by the call's key;
                 # a call met before, answered by the same bytes, passes on its marshal bytes instead
-                # (collection_rules.SameAnswers: a fraction of the canonical JSON and sha256)
+                # (answers.SameAnswers: a fraction of the canonical JSON and sha256)
                 self.uses_args = True
                 same, v = SameAnswers(r.params["answers"]), read(r.fields[0])
                 matched, differs = self.bind("SAM", same.matched), self.bind("SAD", same.differs)

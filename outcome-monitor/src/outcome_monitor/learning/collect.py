@@ -19,6 +19,7 @@ from outcome_monitor.learning.candidates import (
     cached_quantum,
     template,
 )
+from outcome_monitor.learning.day_echo import span_fields
 from outcome_monitor.learning.executions import ARGS_KEY, Execution
 from outcome_monitor.learning.ledgers import collect_ledgers
 from outcome_monitor.learning.mapdetect import detect_maps
@@ -221,26 +222,12 @@ def _collect_context(
     if wide:
         # an asked date beside a span (an event of several days, an all-day one ending the next
         # day): what a day or range holds may begin before it or end after it
-        for f in _spans(dates):
+        results = [f for f in dates if not f.startswith(ARG)]
+        for f in sorted({f for row in rows for f in span_fields(row, results)}):
             for a in [a for a in dates if a.startswith(ARG)]:
                 out.falsified.add(template("date_order", context, (a, f), {}))
                 out.falsified.add(template("date_order", context, (f, a), {}))
     collect_dates(tool, context, dates, out)
-
-
-def _spans(dates: dict[str, list[Any]]) -> set[str]:
-    """Result date fields that share a row with another on another day."""
-    fields = [f for f in dates if not f.startswith(ARG)]
-    out: set[str] = set()
-    for i in range(len(next(iter(dates.values()), []))):
-        days = {}
-        for f in fields:
-            v = dates[f][i]
-            if type(v) is str and (k := cached_date_key(v)) is not None:
-                days[f] = k[:10]
-        if len(set(days.values())) > 1:
-            out.update(days)
-    return out
 
 
 def _domain_counts(

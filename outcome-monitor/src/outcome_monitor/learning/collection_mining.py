@@ -26,9 +26,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from outcome_monitor.checking.answers import call_key
 from outcome_monitor.checking.collection_rules import (
     asked_by_key,
-    call_key,
     element_placeholder,
     number_after,
     order_key,

@@ -10,7 +10,8 @@ their own date argument named pool their evidence, as templates pool by name (``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.rules import Rule
@@ -38,21 +39,24 @@ def _dates(executions: list[Execution]) -> dict[Place, list[str]]:
     return out
 
 
+def span_fields(row: Mapping[str, Any], fields: Iterable[str]) -> list[str]:
+    """Those of ``fields`` that hold a date in ``row``, where they fall on more than one day (a span:
+    an event of several days, an all-day event ending the next day), else none."""
+    days = {
+        f: k[:10] for f in fields if type(v := row.get(f)) is str and (k := cached_date_key(v)) is not None
+    }
+    return list(days) if len(set(days.values())) > 1 else []
+
+
 def _spanning(executions: list[Execution]) -> set[Place]:
-    """Places whose date shares a row with another date on another day: a span (an event of
-    several days, an all-day event ending the next day) may hold the asked day without starting on it."""
+    """Places whose date shares a row with another date on another day: a span may hold the asked
+    day without starting on it."""
     out: set[Place] = set()
     for ex in executions:
         for context, rows in ex.rows.items():
             for row in rows:
-                days = {
-                    f: k[:10]
-                    for f, v in row.items()
-                    if type(v) is str and not f.startswith((ARG, "#")) and "(" not in f
-                    if (k := cached_date_key(v)) is not None
-                }
-                if len(set(days.values())) > 1:
-                    out.update((context, f) for f in days)
+                fields = [f for f in row if not f.startswith((ARG, "#")) and "(" not in f]
+                out.update((context, f) for f in span_fields(row, fields))
     return out
 
 
@@ -138,4 +142,4 @@ def day_echoes(
     return out
 
 
-__all__ = ["asked_days_needed", "day_echoes", "recording_days"]
+__all__ = ["asked_days_needed", "day_echoes", "recording_days", "span_fields"]

@@ -131,6 +131,14 @@ def framed(value: Any, frame: Sequence[int], fixed: Mapping[str, str] | None = N
     return out
 
 
+def root_listed(value: Any, many: Any, frame: Sequence[int] | None, fixed: Mapping[str, str] | None) -> Any:
+    """A tool's result as a root view reads it first: one value alone as a list of one where the
+    view reads lists (``many``), then through its frame, if any."""
+    if many and value is not None and type(value) is not list:
+        value = [value]
+    return framed(value, frame, fixed) if frame is not None else value
+
+
 def broken_end(view: Mapping[str, Any], value: Any) -> tuple[str, str] | None:
     """``(end, start)`` of the first fixed end a list no longer starts with (a root view's ``frame``
     and ``fixed``, a lone value read as a list of one where ``many``); None where it frames or the
@@ -138,8 +146,7 @@ def broken_end(view: Mapping[str, Any], value: Any) -> tuple[str, str] | None:
     fixed = view.get("fixed")
     if not fixed or "frame" not in view:
         return None
-    if view.get("many") and value is not None and type(value) is not list:
-        value = [value]
+    value = root_listed(value, view.get("many"), None, None)
     if type(value) is not list or framed(value, view["frame"], fixed) is not value:
         return None
     h, t = view["frame"]
@@ -155,4 +162,4 @@ def broken_end(view: Mapping[str, Any], value: Any) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["broken_end", "infer_frame", "framed"]
+__all__ = ["broken_end", "framed", "infer_frame", "root_listed"]

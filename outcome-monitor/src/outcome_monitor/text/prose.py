@@ -88,7 +88,7 @@ def _label_breach(text: str, labels: Mapping[str, str]) -> str | None:
     for label, neg, value in _labelled(text):
         want = labels.get(label)
         if want is not None and neg and value != 0:
-            return f"{label} {'-' if neg else ''}{value:g}"
+            return f"{label} -{value:g}"
     return None
 
 

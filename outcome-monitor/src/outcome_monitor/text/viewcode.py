@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from outcome_monitor.text.frames import framed
+from outcome_monitor.text.frames import root_listed
 from outcome_monitor.text.tables import FAIL, POS, flat_table, header_rows, name_rows
 from outcome_monitor.text.views import _ROOT_KEYS, PARSERS, View, _lines, _skip, apply_view
 
@@ -123,10 +123,7 @@ def _root_reader(view: View) -> Reader:
     wrap = view.get("wrap")
 
     def read_root(value: Any, args: Mapping[str, Any] | None = None) -> Any:
-        if many and value is not None and type(value) is not list:
-            value = [value]
-        if frame is not None:
-            value = framed(value, frame, fixed)
+        value = root_listed(value, many, frame, fixed)
         if inner is not None:
             value = inner(value, None)
         if table and type(value) is list:
@@ -156,11 +153,7 @@ def misread(view: View) -> Callable[[Any], bool]:
         inner = misread(inner_view)
 
         def misread_root(value: Any) -> bool:
-            if many and value is not None and type(value) is not list:
-                value = [value]
-            if frame is not None:
-                value = framed(value, frame, fixed)
-            return inner(value)
+            return inner(root_listed(value, many, frame, fixed))
 
         return misread_root
     if "parse" in view:

@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from outcome_monitor.text.frames import ITEMS as FRAME_ITEMS
-from outcome_monitor.text.frames import framed, infer_frame
+from outcome_monitor.text.frames import framed, infer_frame, root_listed
 from outcome_monitor.text.mdtables import PAIRS as MD_PAIRS
 from outcome_monitor.text.mdtables import ROWS as MD_ROWS
 from outcome_monitor.text.mdtables import TEXT as MD_TEXT
@@ -492,10 +492,7 @@ def apply_view(view: View, value: Any, args: Mapping[str, Any] | None = None) ->
     """``value`` read through ``view`` (a copy where anything changes; the raw value is never
     touched); ``args``, the call's arguments, name the rows of a ``columns`` view."""
     if any(k in view for k in _ROOT_KEYS):
-        if view.get("many") and value is not None and type(value) is not list:
-            value = [value]
-        if "frame" in view:
-            value = framed(value, view["frame"], view.get("fixed"))
+        value = root_listed(value, view.get("many"), view.get("frame"), view.get("fixed"))
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         value = apply_view(inner, value) if inner else value
         if view.get("table") and type(value) is list:
@@ -553,10 +550,7 @@ def misreads(view: View, value: Any, where: str = "$") -> list[tuple[str, Any]]:
     ``(path, value)`` each. The read value passes its own rules there, so this is what speaks."""
     out: list[tuple[str, Any]] = []
     if any(k in view for k in _ROOT_KEYS):
-        if view.get("many") and value is not None and type(value) is not list:
-            value = [value]
-        if "frame" in view:
-            value = framed(value, view["frame"], view.get("fixed"))
+        value = root_listed(value, view.get("many"), view.get("frame"), view.get("fixed"))
         inner = {k: v for k, v in view.items() if k not in _ROOT_KEYS}
         return misreads(inner, value, where) if inner else out
     if "parse" in view:
