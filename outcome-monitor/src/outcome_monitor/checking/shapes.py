@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING, supplied
+from outcome_monitor.checking.values import MISSING, asked, supplied
 
 # a shape is for short strings (ids, codes, dates, amounts); longer text is prose
 MAX_CHARS = 256
@@ -386,7 +386,7 @@ def compile_shape(
 
         def check_shape(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(field, MISSING)
-            return (v,) if type(v) is str and match(v) is None and not supplied(v, args) else None
+            return (v,) if type(v) is str and match(v) is None and not asked(v, args) else None
 
         return check_shape
     if form == "no_placeholder":
@@ -406,7 +406,7 @@ def compile_shape(
 
         def check_token(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
             v = vals.get(field, MISSING)
-            return (v,) if type(v) is str and not token_fits(params, v) and not supplied(v, args) else None
+            return (v,) if type(v) is str and not token_fits(params, v) and not asked(v, args) else None
 
         return check_token
     raise ValueError(f"unknown string rule form {form!r} (expected 'shape', 'no_placeholder' or 'token')")

@@ -121,6 +121,27 @@ def supplied(v: Any, args: Any) -> bool:
     return args == v and type(args) is type(v)
 
 
+def quoted(v: str, args: Any) -> bool:
+    """Whether a string argument holds ``v`` past its first character (a URL's query, a path's leaf, a
+    name inside a sentence): a part of what the caller wrote, read back. A prefix is not enough, as
+    a value cut short is one."""
+    if type(args) is dict:
+        return any(quoted(v, a) for a in args.values())
+    if type(args) is list:
+        return any(quoted(v, a) for a in args)
+    return type(args) is str and len(v) >= QUOTED_MIN and args.find(v, 1) > 0
+
+
+QUOTED_MIN = 3  # shorter parts of an argument are letters, not a value read back
+
+
+def asked(v: str, args: Any) -> bool:
+    """A value the call's arguments hold, whole or as a part past an argument's start (a URL's query
+    string parsed back from the URL asked about): the caller's, whatever shape or words the clean
+    values had."""
+    return supplied(v, args) or quoted(v, args)
+
+
 _WORDLIKE = re.compile(r"^(?:[a-z][a-z0-9_ ./+-]{0,39}|[A-Z]{1,4}|[A-Z][a-z]+(?: [A-Za-z]+)*)$")
 
 
@@ -131,6 +152,14 @@ def id_like(value: Any) -> bool:
     if type(value) is not str:
         return False
     return not _WORDLIKE.match(value) or any(c.isdigit() for c in value) and not value.islower()
+
+
+def id_named(field: str) -> bool:
+    """A field named as an identifier (``id``, ``order_id``, ``userId``), or a sum over one."""
+    if field.startswith("sum(") and field.endswith(")"):
+        field = field[4:-1]
+    leaf = field.rsplit(".", 1)[-1]
+    return leaf == "id" or leaf.endswith(("_id", "Id", "ID"))
 
 
 def band_bound(values: Sequence[float]) -> tuple[float, float] | None:

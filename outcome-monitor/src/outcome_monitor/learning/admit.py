@@ -14,6 +14,7 @@ from typing import Any
 from outcome_monitor.checking.paths import ARG, display_path
 from outcome_monitor.checking.routes import SEP
 from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import id_named
 from outcome_monitor.learning.candidates import DOMAIN_CANDIDATE, Candidate, Collected, Key, TemplateKey
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
@@ -102,8 +103,20 @@ def admit(
         family = [col.tool.split(SEP, 1)[0] for col in collected]
         routed = any(SEP in col.tool for col in collected)
         for key in list(by_key):
+            if _arithmetic_on_ids(key):
+                del by_key[key]
+                continue
             if key.cls != DOMAIN_CANDIDATE:
                 kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
+                if (
+                    key.cls in _BETWEEN_FIELDS
+                    and key in anywhere
+                    and _kin_falsified(key, kept_group, collected, family)
+                ):
+                    # a relation the same tool's results on another route break held on this route's
+                    # resource by coincidence (two zeros, one file's row count): not made up by support
+                    del by_key[key]
+                    continue
                 if key in anywhere and not (
                     routed
                     and key.cls in _FORM_CLASSES
@@ -176,6 +189,22 @@ def admit(
 
 CONTRADICTED_SUPPORT = 3
 _FORM_CLASSES = frozenset({"required", "type"})  # what a route's own form says, apart from its tool's
+
+
+_BETWEEN_FIELDS = frozenset({"relation", "date_order"})
+_ARITHMETIC = frozenset({"affine", "product", "add"})
+
+
+def _arithmetic_on_ids(key: Key) -> bool:
+    """An arithmetic relation over an identifier: ids are labels, whose sums and ratios a recording
+    can fit (one file's consecutive order ids) but no contract states."""
+    return isinstance(key, TemplateKey) and key.form in _ARITHMETIC and any(id_named(f) for f in key.fields)
+
+
+def _kin_falsified(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:
+    """Whether the holders' own tool (a routed tool or another of its routes) falsified ``key``."""
+    kin = {c.tool.split(SEP, 1)[0] for c in group}
+    return any(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
 
 
 def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from outcome_monitor.checking.rules import Rule
-from outcome_monitor.checking.values import band_bound, halves_agree
+from outcome_monitor.checking.values import band_bound, halves_agree, id_named
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.learning.signs import numeric_places
 
@@ -40,7 +40,7 @@ def band_rules(index: Mapping[str, list[Execution]]) -> list[Rule]:
     out = []
     for (tool, context, f), values in sorted(places.items()):
         bound = bounds.get((context, f))
-        if bound is None:
+        if bound is None or id_named(f):  # an id's next values are new labels, not measures in a band
             continue
         lo, hi = (round(b, 6) for b in bound)
         params = {"form": "band", "min": lo, "max": hi}

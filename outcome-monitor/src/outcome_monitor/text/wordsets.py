@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING
+from outcome_monitor.checking.values import MISSING, asked
 
 MIN_DISTINCT = 20
 MAX_WORDS = 40
@@ -87,7 +87,7 @@ def compile_words(
 
     def check_words(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
         v = vals.get(f, MISSING)
-        return (v,) if type(v) is str and not fits(v) else None
+        return (v,) if type(v) is str and not fits(v) and not asked(v, args) else None
 
     return check_words
 

@@ -1,0 +1,92 @@
+"""Guards of the wide vocabulary against coincidences a recording fits: no band and no arithmetic over
+an identifier, no relation on a route that the same tool's other routes break, and a part of an
+argument read back passes the shapes its clean values had."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from outcome_monitor import Monitor, learn
+from outcome_monitor.checking.values import quoted
+
+
+def _fired(reg: Any, tool: str, args: dict[str, Any], result: Any) -> list[str]:
+    return [v.rule_id for v in Monitor(reg).annotate(tool, args, result).violations]
+
+
+def test_an_id_gets_no_band_where_a_measure_beside_it_does() -> None:
+    rng = random.Random(5)
+    rows = [
+        {
+            "tool": "order",
+            "arguments": {"n": i},
+            "result": {"order_id": 50000 + 7 * i, "weight": rng.randint(900, 990)},
+        }
+        for i in range(40)
+    ]
+    reg = learn(rows)
+    assert not _fired(reg, "order", {"n": 1}, {"order_id": 61000, "weight": 910})  # a newer order
+    assert _fired(reg, "order", {"n": 1}, {"order_id": 50007, "weight": 9.1})  # the weight's band
+
+
+def test_no_arithmetic_relation_over_an_id() -> None:
+    rows = [
+        {
+            "tool": "slot",
+            "arguments": {"k": k},
+            "result": {"slot_id": 1000 + 3 * k, "end": 500 + 3 * k, "k2": k},
+        }
+        for k in range(30)
+    ]
+    fired = _fired(learn(rows), "slot", {"k": 4}, {"slot_id": 2000, "end": 2000, "k2": 4})
+    assert not [r for r in fired if "slot_id" in r and "affine" in r]
+    assert [r for r in fired if "end" in r]  # the same fit on a field that is no id is kept
+
+
+def _profile(i: int, route: str) -> dict[str, Any]:
+    v = i % 12
+    if route == "csv":  # on this route's files the two counts happened to agree
+        return {
+            "tool": "profile",
+            "arguments": {"path": f"/data/a{i}.csv"},
+            "result": {"count": v, "pct": v},
+        }
+    return {
+        "tool": "profile",
+        "arguments": {"path": f"/data/b{i}.json"},
+        "result": {"count": v, "pct": v + 3},
+    }
+
+
+def test_a_relation_the_tools_other_route_breaks_is_not_kept_on_a_route() -> None:
+    rows = [_profile(i, "csv") for i in range(30)] + [_profile(i, "json") for i in range(30)]
+    reg = learn(rows)
+    assert any("@" in t for t in reg.rules)  # the tool is routed by its path
+    assert not _fired(reg, "profile", {"path": "/data/a7.csv"}, {"count": 3, "pct": 9})
+
+
+def test_a_relation_of_one_route_alone_is_kept() -> None:
+    rows = [_profile(i, "csv") for i in range(30)]
+    assert _fired(learn(rows), "profile", {"path": "/data/a7.csv"}, {"count": 3, "pct": 9})
+
+
+def _parsed(i: int) -> dict[str, Any]:
+    url = f"https://api.example.net/items/{i}?page={i % 9}&size=2{i % 5}"
+    return {"tool": "url_parse", "arguments": {"url": url}, "result": {"search": url.split("?", 1)[1]}}
+
+
+def test_a_part_of_an_argument_read_back_passes_its_shape() -> None:
+    reg = learn([_parsed(i) for i in range(40)])
+    url = "https://api.example.net/items?q=desc&lang=desc"
+    assert not _fired(reg, "url_parse", {"url": url}, {"search": "q=desc&lang=desc"})
+    assert _fired(
+        reg, "url_parse", {"url": "https://api.example.net/items/4?page=4&size=21"}, {"search": "N/A"}
+    )
+
+
+def test_a_prefix_of_an_argument_is_not_a_part_read_back() -> None:
+    # a value cut short is a prefix of what it echoed
+    assert not quoted("https://api.exa", {"url": "https://api.example.net/"})
+    assert quoted("example.net", {"url": "https://api.example.net/"})
+    assert not quoted("ne", {"url": "https://api.example.net/"})  # too short to be a value
