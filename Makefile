@@ -15,25 +15,27 @@ WORLDS_STAMP := $(VENV)/.worlds-installed
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter,
-# mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp): a venv of their own beside it (their
-# SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
+# mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server,
+# diffchunk): a venv of their own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its
+# smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
 # third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp,
-# office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp): a venv of their own (with
-# .cache/mcp-servers' pins their dependencies have no solution), for scripts/mcp_servers_contracts.py; mcp-pandoc
-# runs Debian's pandoc (the pandoc rule)
+# office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp, clinical-calc-mcp): a venv of
+# their own (with .cache/mcp-servers' pins their dependencies have no solution), for
+# scripts/mcp_servers_contracts.py; mcp-pandoc runs Debian's pandoc (the pandoc rule)
 MCP_SERVERS_OFFICE := .cache/mcp-servers-office
 MCP_SERVERS_OFFICE_STAMP := $(MCP_SERVERS_OFFICE)/.installed
 # MCP servers from npm (the official @modelcontextprotocol/server-memory, server-filesystem, server-everything and
 # server-sequential-thinking, @kazuph/mcp-taskmanager, ESLint's @eslint/mcp, @cyanheads/git-mcp-server,
-# @sylphx/pdf-reader-mcp and @coo-quack/calc-mcp: exact versions, npm's lock in scripts/mcpbench/npm) for
-# scripts/mcp_servers_contracts.py; installed outside the tracked tree. @eslint/mcp's ESLint 10 needs node 20.19 or
-# later; @sylphx/pdf-reader-mcp asks for node 22 (npm warns) and runs on 20.19. The lock names @sylphx/gust-napi,
-# an optional dependency of @sylphx/gust-server that the registry does not have, by hand: npm install leaves it out
-# of the lock, and npm ci then refuses the lock as out of sync; named, it is tried, missing, and skipped as optional
+# @sylphx/pdf-reader-mcp, @coo-quack/calc-mcp and mcp-graphql-schema: exact versions, npm's lock in
+# scripts/mcpbench/npm) for scripts/mcp_servers_contracts.py; installed outside the tracked tree. @eslint/mcp's
+# ESLint 10 needs node 20.19 or later; @sylphx/pdf-reader-mcp asks for node 22 (npm warns) and runs on 20.19.
+# The lock names @sylphx/gust-napi, an optional dependency of @sylphx/gust-server that the registry does not have,
+# by hand: npm install leaves it out of the lock, and npm ci then refuses the lock as out of sync; named, it is
+# tried, missing, and skipped as optional
 MCP_SERVERS_NPM_NAMES := memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json, pdf-reader, \
-	text-utils
+	text-utils, graphql-schema
 MCP_SERVERS_NPM_SRC := scripts/mcpbench/npm
 MCP_SERVERS_NPM := .cache/mcp-servers-npm
 MCP_SERVERS_NPM_STAMP := $(MCP_SERVERS_NPM)/.installed
@@ -131,7 +133,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 31 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 35 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -267,7 +269,7 @@ pandoc: ## Debian's pandoc for the mcp-pandoc server (apt-get only when missing)
 	  || echo "pandoc: apt-get failed; the pandoc server's test will skip"; \
 	else echo "pandoc: not root and no sudo; the pandoc server's test will skip"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch, alchemy, eggcalc), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor, shell, webcal, archive, bibtex) and .cache/mcp-servers-office (excel, markitdown, word, pandoc, with Debian's pandoc, apple-health, data-profiler); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json, pdf-reader, text-utils)
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch, alchemy, eggcalc), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor, shell, webcal, archive, bibtex, powerpoint, diffchunk) and .cache/mcp-servers-office (excel, markitdown, word, pandoc, with Debian's pandoc, apple-health, data-profiler, clinical-calc); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json, pdf-reader, text-utils, graphql-schema)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -275,7 +277,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STA
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## the proxy in front of 31 third-party MCP servers (tuning: 27, held-out: archive, bibtex, data-profiler, text-utils): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## the proxy in front of 35 third-party MCP servers (tuning: 31, held-out: powerpoint, diffchunk, graphql-schema, clinical-calc): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
