@@ -90,3 +90,32 @@ def test_a_prefix_of_an_argument_is_not_a_part_read_back() -> None:
     assert not quoted("https://api.exa", {"url": "https://api.example.net/"})
     assert quoted("example.net", {"url": "https://api.example.net/"})
     assert not quoted("ne", {"url": "https://api.example.net/"})  # too short to be a value
+
+
+def _entry(i: int, book: str, found: bool = True) -> dict[str, Any]:
+    key = f"auth{1990 + i}topic"
+    result = (
+        {"Key": key, "Type": "book", "Fields": f"title: T{i}"} if found else {"message": f"no entry '{key}x'"}
+    )
+    return {"tool": "entry", "arguments": {"file": f"/refs/{book}.bib", "key": key}, "result": result}
+
+
+def test_a_sibling_file_of_the_same_kind_breaks_a_routes_required_fields() -> None:
+    rows = [_entry(i, book) for book in ("ml", "db", "os") for i in range(25)]
+    rows += [_entry(i, "db", found=False) for i in range(3)]
+    reg = learn(rows)
+    assert any("@ /refs/ml.bib" in t for t in reg.rules)  # each file is a route of its own
+    assert not _fired(reg, "entry", {"file": "/refs/ml.bib", "key": "x"}, {"message": "no entry 'x'"})
+
+
+def test_a_mode_of_another_form_leaves_a_routes_required_fields() -> None:
+    brief = [
+        {"tool": "event", "arguments": {"id": i, "detail": "brief"}, "result": f"event {i}"}
+        for i in range(25)
+    ]
+    full = [
+        {"tool": "event", "arguments": {"id": i, "detail": "full"}, "result": {"id": i, "title": f"E{i}"}}
+        for i in range(25)
+    ]
+    reg = learn(brief + full)
+    assert _fired(reg, "event", {"id": 3, "detail": "full"}, {"id": 3})  # the full form's title

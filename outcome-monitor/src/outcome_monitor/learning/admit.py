@@ -102,12 +102,26 @@ def admit(
         # relations and signs they do: a relation of two zeros on a route is no less a coincidence)
         family = [col.tool.split(SEP, 1)[0] for col in collected]
         routed = any(SEP in col.tool for col in collected)
+        # a route's sibling of its own kind (another .bib file beside ml.bib) holds the same form: what
+        # it broke (a missing key's sentence, a zero) the route may answer too, as if it were its own
+        broken_on: dict[Key, set[tuple[str, str]]] = {}
+        for col in collected:
+            kind = _route_kind(col.tool)
+            if kind is not None:
+                for k in col.falsified:
+                    broken_on.setdefault(k, set()).add((col.tool.split(SEP, 1)[0], kind))
         for key in list(by_key):
             if _arithmetic_on_ids(key):
                 del by_key[key]
                 continue
             if key.cls != DOMAIN_CANDIDATE:
-                kept_group = [c for c in by_key[key] if key not in own_falsified.get(c.tool, ())]
+                kinds = broken_on.get(key, ())
+                kept_group = [
+                    c
+                    for c in by_key[key]
+                    if key not in own_falsified.get(c.tool, ())
+                    and (c.tool.split(SEP, 1)[0], _route_kind(c.tool)) not in kinds
+                ]
                 if (
                     key.cls in _BETWEEN_FIELDS
                     and key in anywhere
@@ -211,6 +225,19 @@ def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], fami
     """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
     kin = {c.tool.split(SEP, 1)[0] for c in group}
     return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
+
+
+def _route_kind(tool: str) -> str | None:
+    """A path route's kind, its folder and extension (``/refs/*.bib`` for ``/refs/ml.bib``); None for
+    the tool itself and for a mode's route (each mode is a form of its own)."""
+    if SEP not in tool:
+        return None
+    key = tool.split(SEP, 1)[1]
+    if "=" in key and "/" not in key:
+        return None
+    folder, _, leaf = key.rpartition("/")
+    stem, dot, ext = leaf.rpartition(".")
+    return f"{folder}/*.{ext}" if dot and stem else f"{folder}/*"
 
 
 def _stricter(th: Thresholds) -> Thresholds:
