@@ -119,3 +119,11 @@ def test_a_mode_of_another_form_leaves_a_routes_required_fields() -> None:
     ]
     reg = learn(brief + full)
     assert _fired(reg, "event", {"id": 3, "detail": "full"}, {"id": 3})  # the full form's title
+
+
+def test_a_sibling_file_of_the_same_kind_widens_a_routes_types() -> None:
+    rows = [_entry(i, book) for book in ("ml", "db", "os") for i in range(25)]
+    rows += [{**_entry(i, "db"), "result": f"no entry 'auth{i}x'"} for i in range(3)]
+    reg = learn(rows)
+    assert not _fired(reg, "entry", {"file": "/refs/ml.bib", "key": "x"}, "no entry 'x'")
+    assert _fired(reg, "entry", {"file": "/refs/ml.bib", "key": "x"}, 404)  # the tool's own types hold

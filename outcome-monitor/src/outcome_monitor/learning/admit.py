@@ -110,6 +110,14 @@ def admit(
             if kind is not None:
                 for k in col.falsified:
                     broken_on.setdefault(k, set()).add((col.tool.split(SEP, 1)[0], kind))
+        # and the types it took there are the route's too: a route's type rule narrower than the
+        # types of its kind is left to its tool's
+        kind_types: dict[tuple[str, str | None, str, tuple[str, ...]], set[str]] = {}
+        for key, group in by_key.items():
+            if isinstance(key, TemplateKey) and key.cls == "type":
+                for c in group:
+                    where = (c.tool.split(SEP, 1)[0], _route_kind(c.tool), key.context, key.fields)
+                    kind_types.setdefault(where, set()).update(c.params["types"])
         for key in list(by_key):
             if _arithmetic_on_ids(key):
                 del by_key[key]
@@ -121,6 +129,7 @@ def admit(
                     for c in by_key[key]
                     if key not in own_falsified.get(c.tool, ())
                     and (c.tool.split(SEP, 1)[0], _route_kind(c.tool)) not in kinds
+                    and not _narrower_than_kind(key, c, kind_types)
                 ]
                 if (
                     key.cls in _BETWEEN_FIELDS
@@ -225,6 +234,17 @@ def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], fami
     """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
     kin = {c.tool.split(SEP, 1)[0] for c in group}
     return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
+
+
+def _narrower_than_kind(
+    key: Key, c: Candidate, kind_types: dict[tuple[str, str | None, str, tuple[str, ...]], set[str]]
+) -> bool:
+    """A path route's type rule that its siblings of the same kind contradict with other types."""
+    kind = _route_kind(c.tool)
+    if kind is None or not isinstance(key, TemplateKey) or key.cls != "type":
+        return False
+    seen = kind_types.get((c.tool.split(SEP, 1)[0], kind, key.context, key.fields), set())
+    return not seen <= set(c.params["types"])
 
 
 def _route_kind(tool: str) -> str | None:
