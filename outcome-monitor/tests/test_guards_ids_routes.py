@@ -127,3 +127,19 @@ def test_a_sibling_file_of_the_same_kind_widens_a_routes_types() -> None:
     reg = learn(rows)
     assert not _fired(reg, "entry", {"file": "/refs/ml.bib", "key": "x"}, "no entry 'x'")
     assert _fired(reg, "entry", {"file": "/refs/ml.bib", "key": "x"}, 404)  # the tool's own types hold
+
+
+def _extracted(i: int) -> dict[str, Any]:
+    doc = f'{{"id": "SHP-{i}", "tier": "gold", "qty": {i}}}'
+    return {
+        "tool": "extract",
+        "arguments": {"text": doc, "pointer": "/tier"},
+        "result": {"preview": f"gold{i}"},
+    }
+
+
+def test_a_placeholder_the_arguments_hold_is_read_back() -> None:
+    reg = learn([_extracted(i) for i in range(40)])
+    doc = '{"id": "SHP-1", "tier": null}'
+    assert not _fired(reg, "extract", {"text": doc, "pointer": "/tier"}, {"preview": "null"})
+    assert _fired(reg, "extract", {"text": '{"tier": 1}', "pointer": "/tier"}, {"preview": "null"})

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from outcome_monitor.checking.values import MISSING, asked, supplied
+from outcome_monitor.checking.values import MISSING, asked
 
 # a shape is for short strings (ids, codes, dates, amounts); longer text is prose
 MAX_CHARS = 256
@@ -399,7 +399,7 @@ def compile_shape(
             kind = placeholder_kind(v)
             if kind is None or (kinds is not None and kind not in kinds):
                 return None
-            return None if supplied(v, args) else (v,)
+            return None if asked(v, args) else (v,)
 
         return check_placeholder
     if form == "token":
