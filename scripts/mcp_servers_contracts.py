@@ -5,14 +5,15 @@ faults injected between the proxy and the server, the share flagged per server a
         [--record N] [--clean N] [--passes P] [--seed S] [--faults KIND,...] [--json FILE] [--keep DIR]
         [--shim-outer-only]
 
-For each server of the catalogue (scripts/mcpbench/servers.py; ``make mcp-servers`` installs them: from
+For each server of the catalogue (scripts/mcpbench/catalogue.py; ``make mcp-servers`` installs them: from
 PyPI, hash-locked, into .cache/mcp-servers, .cache/mcp-servers-mcp1 and .cache/mcp-servers-office; from
 npm, by its lock, into .cache/mcp-servers-npm):
 
 1. its fixtures are made (a git repository, SQLite and DuckDB shops, workbooks, a knowledge graph, a project
    folder, a web site served on 127.0.0.1, a task file, a JavaScript project, text files, Word documents, a
    library's database, an operations folder, documents to convert, PDFs, calendar feeds, a health export,
-   archives, BibTeX files, data files to profile) and a seeded workload of ``--record`` + ``--clean`` clean
+   archives, BibTeX files, data files to profile, slide decks, patch series, a GraphQL schema, a burns unit's
+   cases) and a seeded workload of ``--record`` + ``--clean`` clean
    calls drawn (none needs the network or a key);
 2. the first ``--record`` calls go through ``python -m harness.monitor proxy --record``, and
    ``python -m harness.monitor learn --input`` learns a registry from that recording;
@@ -26,36 +27,37 @@ npm, by its lock, into .cache/mcp-servers-npm):
    content wraps, the JSON body after a text's header lines); ``--shim-outer-only`` is the shim as it was
    up to 2026-12-06, to compare with figures measured before.
 
-Every fault kind changes what the result says. The servers come in two groups, reported apart: ``tuning``
-(time, git, sqlite, calculator, duckdb, math, spreadsheet, spreadsheet-blocks, memory, filesystem, fetch,
-everything, tree-sitter, excel, markitdown, taskmanager, sequential-thinking, eslint, text-editor, word,
-alchemy, shell, pandoc, git-json, eggcalc, pdf-reader, webcal, apple-health) may be looked at while the
-monitor's learning is tuned; ``held-out`` (archive, bibtex, data-profiler, text-utils) must not be (``--group
-tuning`` runs the first alone). duckdb, math, spreadsheet and spreadsheet-blocks were held out until
-2026-12-06 (measured held out once, at f20ff20: 314/638 faulted calls flagged, 49%); memory, filesystem, fetch
-and everything were held out from then until the evening of 2026-12-06 (measured held out once, at aa59f11:
-452/640, 71%, 20 clean receipts); tree-sitter, excel, markitdown and taskmanager were held out from the
-evening of 2026-12-06 (measured held out once, at 8ef6e3d: 456/640 before and 482/640, 75%, after that
-evening's learning changes, with 9 clean receipts); sequential-thinking, eslint, text-editor and word were
-held out from the night of 2026-12-06 (measured held out once, with the library of 78cddc6: 421/640, 66%,
-faulted calls flagged, 403/640 with 235f507's, no clean receipt, the same again with b329618's; their misses
-not read); alchemy, shell, pandoc and git-json were held out from 2026-12-07 until that morning (picked and
-given their workloads without this measurement, then measured held out once, with the libraries of d4a9933 and
-9231d02: 399/640, 62%, 1 clean receipt on 640); eggcalc, pdf-reader, webcal and apple-health were held out
-from the morning of 2026-12-07 (picked and given their workloads without this measurement), measured held out
-once, at 6f521c6 with misses unread: 454/616 faulted calls flagged (74%), 122 clean receipts (109 of them
-pdf-reader's, a mixed-list type bug, fixed at 0c65022); after reading those receipts, at 1e32c4e: 437/616
-(71%), 11 receipts; tuned on since the morning of 2026-12-07, later. All six groups are tuned on since. The
-held-out four since later on the morning of 2026-12-07 were picked and given their workloads without this
-measurement, then measured held out once, at 0ad44e7: 514/640 (80%) with 1e32c4e's library, 519/640 (81%)
-with 0ad44e7's, 13 clean receipts (10 after reading them, at 3166d6d), their misses not read.
-``spreadsheet-blocks`` is the spreadsheet server with its structured content dropped by the shim, so its
-several content blocks are what the proxy sees: a form the shim presents, said so in every table. Prints
-the tables (each with the share flagged among the faulted calls that repeat no recorded call, "on new
-calls": a recorded call's own answer, ``same_answer``, vouches only for calls the recording made); ``--json`` writes every figure, each clean receipt, and per server and kind one receipt and
-up to three misses (the faulted result beside the same call's clean one). The figures are the monitor's
-on these servers, not the paper's.
-"""
+Every fault kind changes what the result says. The servers come in two groups, reported apart: ``tuning`` (time,
+git, sqlite, calculator, duckdb, math, spreadsheet, spreadsheet-blocks, memory, filesystem, fetch, everything,
+tree-sitter, excel, markitdown, taskmanager, sequential-thinking, eslint, text-editor, word, alchemy, shell,
+pandoc, git-json, eggcalc, pdf-reader, webcal, apple-health, archive, bibtex, data-profiler, text-utils) may be
+looked at while the monitor's learning is tuned; ``held-out`` (powerpoint, diffchunk, graphql-schema,
+clinical-calc) must not be (``--group tuning`` runs the first alone). duckdb, math, spreadsheet and
+spreadsheet-blocks were held out until 2026-12-06 (measured held out once, at f20ff20: 314/638 faulted calls
+flagged, 49%); memory, filesystem, fetch and everything were held out from then until the evening of 2026-12-06
+(measured held out once, at aa59f11: 452/640, 71%, 20 clean receipts); tree-sitter, excel, markitdown and
+taskmanager were held out from the evening of 2026-12-06 (measured held out once, at 8ef6e3d: 456/640 before and
+482/640, 75%, after that evening's learning changes, with 9 clean receipts); sequential-thinking, eslint,
+text-editor and word were held out from the night of 2026-12-06 (measured held out once, with the library of
+78cddc6: 421/640, 66%, faulted calls flagged, 403/640 with 235f507's, no clean receipt, the same again with
+b329618's; their misses not read); alchemy, shell, pandoc and git-json were held out from 2026-12-07 until that
+morning (picked and given their workloads without this measurement, then measured held out once, with the
+libraries of d4a9933 and 9231d02: 399/640, 62%, 1 clean receipt on 640); eggcalc, pdf-reader, webcal and
+apple-health were held out from the morning of 2026-12-07 (picked and given their workloads without this
+measurement), measured held out once, at 6f521c6 with misses unread: 454/616 faulted calls flagged (74%), 122
+clean receipts (109 of them pdf-reader's, a mixed-list type bug, fixed at 0c65022); after reading those receipts,
+at 1e32c4e: 437/616 (71%), 11 receipts; tuned on since the morning of 2026-12-07, later. archive, bibtex,
+data-profiler and text-utils, the held-out four since later on the morning of 2026-12-07, were picked and given
+their workloads without this measurement, then measured held out once, at 0ad44e7: 514/640 (80%) with 1e32c4e's
+library, 519/640 (81%) with 0ad44e7's, 13 clean receipts (10 after reading them at 3166d6d), their misses not
+read; tuned on since 2026-12-07 (midday). All seven groups are tuned on since. The held-out four, held out from
+midday of 2026-12-07, were picked and given their workloads without this measurement. ``spreadsheet-blocks`` is
+the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
+proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
+the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,
+vouches only for calls the recording made); ``--json`` writes every figure, each clean receipt, and per server and
+kind one receipt and up to three misses (the faulted result beside the same call's clean one). The figures are the
+monitor's on these servers, not the paper's."""
 
 from __future__ import annotations
 
@@ -69,10 +71,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from mcpbench.catalogue import BY_NAME, SERVERS  # noqa: E402
 from mcpbench.faults import FAULTS  # noqa: E402
 from mcpbench.report import group_lines, receipt_lines, server_lines, summary_lines  # noqa: E402
 from mcpbench.run import ALL_KINDS, Outcome, measure  # noqa: E402
-from mcpbench.servers import BY_NAME, SERVERS, VENVS, Server  # noqa: E402
+from mcpbench.servers import VENVS, Server  # noqa: E402
 
 
 def _choose(spec: str) -> list[Server]:

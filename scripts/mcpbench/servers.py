@@ -2,20 +2,20 @@
 calls.
 
 Every server runs offline on what is made here (a git repository, SQLite and DuckDB databases, workbooks, a
-knowledge graph, project folders of notes and of code, a web site served on 127.0.0.1, a task file, files
-to turn into markdown, chains of thoughts, a JavaScript project to lint, a folder of text files, Word
-documents, a library's SQLite database, an operations folder for shell commands, documents to convert, a
-project's git history, shipment documents and quantities to measure, PDFs, calendar feeds served on
-127.0.0.1, a health export, a print shop's archives, BibTeX files, a shop's data files, a support desk's
-strings); none needs the network, a key or a model download. The Python ones live in
-three venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x,
-mcp-alchemy and eggcalc among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK
-1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp and bibtex-file-mcp among them) and
-``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server,
-markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp and data-profiler-mcp, whose
-dependencies have no solution with the first venv's pins;
-mcp-pandoc runs Debian's pandoc); the npm ones in ``.cache/mcp-servers-npm`` (npm ci from
-scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all four, and pandoc.
+knowledge graph, project folders of notes and of code, a web site served on 127.0.0.1, a task file, files to turn
+into markdown, chains of thoughts, a JavaScript project to lint, a folder of text files, Word documents, a
+library's SQLite database, an operations folder for shell commands, documents to convert, a project's git history,
+shipment documents and quantities to measure, PDFs, calendar feeds served on 127.0.0.1, a health export, a print
+shop's archives, BibTeX files, a shop's data files, a support desk's strings, slide decks, patch series, a GraphQL
+schema, a burns unit's cases); none needs the network, a key or a model download. The Python ones live in three
+venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy and
+eggcalc among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor,
+cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server and diffchunk among them)
+and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server, markitdown-mcp,
+office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and clinical-calc-mcp, whose
+dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc); the npm ones in
+``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all
+four, and pandoc.
 
 The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers
 must not be (their figures are the ones that say how the monitor does on a server it never met). duckdb,
@@ -40,12 +40,16 @@ pdfs.py, calendars.py, health.py) were held out from the morning of 2026-12-07, 
 workloads without the monitor's faulted measurement, and measured held out once, at 6f521c6 with misses
 unread: 454/616 faulted calls flagged (74%), 122 clean receipts (109 of them pdf-reader's, a mixed-list type
 bug, fixed at 0c65022); after reading those receipts, at 1e32c4e: 437/616 (71%), 11 receipts; tuned on
-since the morning of 2026-12-07, later. The held-out group from then on: archive, bibtex, data-profiler and
-text-utils (archives.py, bibliography.py, profiles.py, utilities.py), picked and given their workloads
-without running the monitor's faulted measurement on them (only their clean calls were run, straight to the
-servers and through the proxy's recording, to check that they answer), and measured held out once, at
-0ad44e7 (514/640 faulted calls flagged, 80%, with 1e32c4e's library; 519/640, 81%, with 0ad44e7's; 13 clean
-receipts, 10 after reading them, at 3166d6d), their misses not read.
+since the morning of 2026-12-07, later. archive, bibtex, data-profiler and text-utils (archives.py,
+bibliography.py, profiles.py, utilities.py) were the held-out four since later on the morning of 2026-12-07,
+picked and given their workloads without running the monitor's faulted measurement on them, and measured held
+out once, at 0ad44e7 (514/640 faulted calls flagged, 80%, with 1e32c4e's library; 519/640, 81%, with 0ad44e7's;
+13 clean receipts, 10 after reading them at 3166d6d), their misses not read; tuned on since 2026-12-07
+(midday). The held-out group from then on: powerpoint, diffchunk, graphql-schema and clinical-calc (slides.py,
+diffs.py, schemas.py, formulas.py), held out from midday of 2026-12-07, picked and given their workloads
+without the monitor's faulted measurement (only their clean calls were run, straight to the servers and
+through the proxy's recording, to check that they answer). The catalogue itself, ``SERVERS`` and ``BY_NAME``,
+is in catalogue.py.
 """
 
 from __future__ import annotations
@@ -60,32 +64,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcpbench.archives import archives_call, archives_setup
-from mcpbench.bibliography import bibliography_call, bibliography_setup
-from mcpbench.calendars import calendars_call, calendars_setup
 from mcpbench.client import Call, session
-from mcpbench.code import code_call, code_setup
-from mcpbench.commands import commands_call, commands_setup
-from mcpbench.conversions import conversions_call, conversions_setup
-from mcpbench.documents import documents_call, documents_setup
-from mcpbench.everything import everything_call, everything_setup
-from mcpbench.files import files_call, files_setup
 from mcpbench.fixture import FIRST, LAST, Fixture
-from mcpbench.health import health_call, health_setup
-from mcpbench.history import history_call, history_setup
-from mcpbench.javascript import javascript_call, javascript_setup
-from mcpbench.knowledge import memory_call, memory_setup
-from mcpbench.loans import loans_call, loans_setup
-from mcpbench.markdown import markdown_call, markdown_setup
-from mcpbench.measures import measures_call, measures_setup
-from mcpbench.pdfs import pdfs_call, pdfs_setup
-from mcpbench.profiles import profiles_call, profiles_setup
-from mcpbench.tasks import tasks_call, tasks_setup
-from mcpbench.textfiles import textfiles_call, textfiles_setup
-from mcpbench.thoughts import thoughts_call, thoughts_setup
-from mcpbench.utilities import utilities_call, utilities_setup
-from mcpbench.web import fetch_call, fetch_setup
-from mcpbench.workbook import workbook_call, workbook_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 VENVS = {
@@ -483,139 +463,3 @@ def spreadsheet_call(rng: random.Random, fx: Fixture) -> Call:
         "sql": f"SELECT id, name, qty FROM Items WHERE qty > {rng.randrange(1, 250)} ORDER BY qty DESC LIMIT "
         f"{rng.randrange(1, 6)}",
     }
-
-
-SERVERS: tuple[Server, ...] = (
-    Server("time", "mcp-server-time==2026.10.19", "sdk2", "mcp-server-time", "tuning",
-           "structured JSON with an outputSchema", time_setup, time_call),
-    Server("git", "mcp-server-git==2026.10.19", "sdk2", "mcp-server-git", "tuning",
-           "bare text (logs, diffs, branch lists)", git_setup, git_call),
-    Server("sqlite", "mcp-server-sqlite==2025.4.25", "sdk1", "mcp-server-sqlite", "tuning",
-           "SQL rows as Python-literal text (dict rows)", sqlite_setup, sqlite_call),
-    Server("calculator", "mcp-server-calculator==0.2.1", "sdk1", "mcp-server-calculator", "tuning",
-           "a number as a string wrapped in structure, {\"result\": \"14\"} (outputSchema)", calculator_setup,
-           calculator_call),
-    # held out until 2026-12-06 (314/638 flagged, 49%, at f20ff20), tuned on since
-    Server("duckdb", "mcp-server-duckdb==1.1.0", "sdk1", "mcp-server-duckdb", "tuning",
-           "SQL rows as tuple text with datetime.date(...) (not a literal)", duckdb_setup, duckdb_call),
-    Server("math", "mcp-server-math==0.1.0", "sdk1", "mcp-server-math", "tuning",
-           "JSON text without an outputSchema, numbers as strings", math_setup, math_call),
-    Server("spreadsheet", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "tuning",
-           "structured rows and text wrapped as {\"result\": ...} (outputSchema); JSON text; bare text", spreadsheet_setup, spreadsheet_call),
-    Server("spreadsheet-blocks", "mcp-server-spreadsheet==0.3.3", "sdk1", "mcp-server-spreadsheet", "tuning",
-           "several content blocks (SHIM-PRESENTED: the shim drops structuredContent and outputSchema)",
-           spreadsheet_setup, spreadsheet_call, present="blocks"),
-    # held out from 2026-12-06 (452/640 flagged, 71%, 20 clean receipts, at aa59f11), tuned on since that evening
-    Server("memory", "@modelcontextprotocol/server-memory@2026.8.31", "npm", "mcp-server-memory", "tuning",
-           "a knowledge graph as structured JSON (outputSchema), the text block a part of it", memory_setup,
-           memory_call),
-    Server("filesystem", "@modelcontextprotocol/server-filesystem@2026.8.31", "npm", "mcp-server-filesystem",
-           "tuning", "text wrapped in structure, {\"content\": ...} (outputSchema): listings, key: value info, "
-           "file text, JSON text", files_setup, files_call),
-    Server("fetch", "mcp-server-fetch==2026.10.24", "sdk2", "mcp-server-fetch", "tuning",
-           "bare text: HTML as markdown, JSON or CSV after a header line, paging notes", fetch_setup, fetch_call),
-    Server("everything", "@modelcontextprotocol/server-everything@2026.8.31", "npm", "mcp-server-everything",
-           "tuning", "several content blocks of its own (resource links, embedded resources, an image), annotated "
-           "text, compact structured JSON (outputSchema), sentences with numbers", everything_setup, everything_call),
-    # held out from the evening of 2026-12-06 (456/640 flagged before, 482/640, 75%, after, 9 clean receipts, at
-    # 8ef6e3d), tuned on since the night of 2026-12-06
-    Server("tree-sitter", "mcp-server-tree-sitter==0.7.0", "sdk1", "mcp-server-tree-sitter", "tuning",
-           "structured JSON (outputSchema) of code analysis, {\"result\": ...}: symbols and captures with row and "
-           "column positions, syntax-tree nodes, complexity figures, file text; a list as one text block per item",
-           code_setup, code_call),
-    Server("excel", "excel-mcp-server==2.2.2", "office", "excel-mcp-server", "tuning",
-           "compact JSON text with structured content: rows of cell values with nulls, maps keyed by sheet and "
-           "cell address, formula steps, ranges and counts written", workbook_setup, workbook_call),
-    Server("markitdown", "markitdown-mcp==0.0.1a8", "office", "markitdown-mcp", "tuning",
-           "markdown wrapped in structure, {\"result\": \"<markdown>\"} (outputSchema): tables, headings, "
-           "lists and links, code fences, feed items", markdown_setup, markdown_call),
-    Server("taskmanager", "@kazuph/mcp-taskmanager@1.1.1", "npm", "mcp-taskmanager", "tuning",
-           "JSON text without an outputSchema: status words, ids, and messages holding markdown tables of "
-           "progress (with emoji)", tasks_setup, tasks_call),
-    # held out from the night of 2026-12-06 (measured once, library of 78cddc6: 421/640, 66%, 0 clean receipts),
-    # tuned on since 2026-12-07
-    Server("sequential-thinking", "@modelcontextprotocol/server-sequential-thinking@2026.8.31", "npm",
-           "mcp-server-sequential-thinking", "tuning", "structured JSON (outputSchema), the text block the same "
-           "object indented: step numbers, a boolean, a growing list of branch ids, a session's history length",
-           thoughts_setup, thoughts_call),
-    Server("eslint", "@eslint/mcp@0.3.13", "npm", "mcp", "tuning",
-           "several text blocks: a sentence, one compact JSON block per file linted (messages with rule ids, "
-           "line and column positions, fix ranges; counts; the file's source), a closing sentence",
-           javascript_setup, javascript_call),
-    Server("text-editor", "mcp-text-editor==1.0.2", "sdk1", "mcp-text-editor", "tuning",
-           "JSON text without an outputSchema, keyed by absolute file path: line ranges' text with line numbers, "
-           "sizes and sha256 hashes; an edit's ok or error with the new hash", textfiles_setup, textfiles_call),
-    Server("word", "office-word-mcp-server==1.1.11", "office", "word_mcp_server", "tuning",
-           "plain text (sentences with counts, a document's text a line per paragraph or cell, a listing with "
-           "sizes in KB) and JSON text without an outputSchema (properties with dates, outlines, search hits)",
-           documents_setup, documents_call),
-    # held out from 2026-12-07 until that morning (measured held out once, with the libraries of d4a9933 and
-    # 9231d02: 399/640 faulted calls flagged, 62%, 1 clean receipt on 640), tuned on since the morning of 2026-12-07
-    Server("alchemy", "mcp-alchemy==2026.10.15.202659", "sdk2", "mcp-alchemy", "tuning",
-           "text wrapped in structure, {\"result\": ...} (outputSchema): SQL rows one field a line under \"N. row\" "
-           "headers (NULL, ISO dates) closed by \"Result: N rows\", \"No rows returned\", \"Success: N rows "
-           "affected\", table names joined by commas, a schema indented by table", loans_setup, loans_call),
-    Server("shell", "cli-mcp-server==0.2.5", "sdk1", "cli-mcp-server", "tuning",
-           "several text blocks without structure: a command's stdout (counts, ls -l listings with sizes and "
-           "dates, log and CSV lines, uniq -c tallies), its stderr if any, then \"Command completed with return "
-           "code: N\"; a refusal as one sentence", commands_setup, commands_call),
-    Server("pandoc", "mcp-pandoc==0.11.1", "office", "mcp-pandoc", "tuning",
-           "bare text: three header lines, then a document converted to HTML, markdown or plain text (headings, "
-           "tables of figures, lists with amounts and dates); a sentence naming the file a conversion was saved "
-           "to", conversions_setup, conversions_call),
-    Server("git-json", "@cyanheads/git-mcp-server@2.15.3", "npm", "git-mcp-server", "tuning",
-           "structured JSON (outputSchema), the text block the same object indented with nulls the structured "
-           "content leaves out: git facts with 40-hex and short hashes, unix timestamps, ahead and behind counts, "
-           "booleans, lists of commits, branches, tags and blame lines, git's own text (a commit, a diff) in a "
-           "string", history_setup, history_call),
-    # held out from the morning of 2026-12-07 (measured held out once, at 6f521c6: 454/616 flagged, 74%, 122 clean
-    # receipts, 109 pdf-reader's, fixed at 0c65022; at 1e32c4e: 437/616, 71%, 11 receipts), tuned on since, later
-    Server("eggcalc", "eggcalc==1.1.11", "sdk2", "calc", "tuning",
-           "structured content (outputSchema) beside a text block that is an envelope around it, {\"ok\": true, "
-           "\"tool\": ..., \"result\": <the structured content>} with warnings where it has them: converted "
-           "quantities and factors as floats, arithmetic answers as strings with a unit, RFC 3339 timestamps beside "
-           "unix counts as strings, cron runs, network ranges and addresses, version orderings (-1, 0, 1), JSON "
-           "pointer lookups found or not", measures_setup, measures_call),
-    Server("pdf-reader", "@sylphx/pdf-reader-mcp@2.4.0", "npm", "pdf-reader-mcp", "tuning",
-           "several text blocks without structure: the indented JSON of every source read (success flags, page "
-           "counts, the PDF's info with D:-dates, booleans and nulls, page texts whose lines run together, a failed "
-           "source's error beside the others), then one \"[Page N]\" block per page, its lines of amounts, dates "
-           "and ids; a call whose every source fails as one sentence", pdfs_setup, pdfs_call),
-    Server("webcal", "webcal-mcp==0.2.3", "sdk1", "webcal-mcp", "tuning",
-           "one indented JSON text block per calendar event, no structured content (ISO datetimes with offsets or "
-           "all-day dates, uids, categories, attendees, recurrence ids of expanded occurrences), or markdown "
-           "sections joined by ---; no block at all for an empty day or an unknown uid; the calendars' list "
-           "wrapped as {\"result\": [...]}", calendars_setup, calendars_call),
-    Server("apple-health", "apple-health-export-mcp==0.1.1", "office", "apple-health-export-mcp", "tuning",
-           "a list as one compact JSON text block, wrapped as {\"result\": [...]} in the structured content "
-           "(outputSchema, FastMCP's wrap_result): aggregates per day, week (2025-W03), month or all as floats with "
-           "sample counts, sleep minutes by stage per night, workouts per activity with null minutes where unknown, "
-           "metrics and sources with counts and first and last days; an empty list for an empty window",
-           health_setup, health_call),
-    # held out from later on the morning of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement
-    Server("archive", "archive-mcp==0.2.4", "sdk1", "archive-mcp", "held-out",
-           "one bare text block, no structure, with emoji labels: a listing under a = rule (format, file count, "
-           "total size, a '  - path (1.07 KB)' line per member), an info card (original and compressed sizes, a "
-           "compression ratio in %, the first ten members with a padlock), packing and unpacking reports (counts, "
-           "output paths, format, size, encrypted or not)", archives_setup, archives_call),
-    Server("bibtex", "bibtex-file-mcp==1.1.0", "sdk1", "bibtex-file-mcp", "held-out",
-           "text wrapped in structure, {\"result\": \"<text>\"} (outputSchema) with the same text in its block, "
-           "labelled in Chinese: a .bib file's entry count then its keys a line or its first five entries as "
-           "numbered blocks of indented field: value lines (authors joined by 'and', pages 112--130, DOIs, month "
-           "macros), one entry's fields, a missing key's sentence, a write's count with Python lists of keys",
-           bibliography_setup, bibliography_call),
-    Server("data-profiler", "data-profiler-mcp==0.4.0", "office", "data-profiler-mcp", "held-out",
-           "one indented JSON text block, no structured content: a data file's path, format and size in bytes and "
-           "words, then shapes, per-column summaries (dtypes, null and unique %, samples, min, max, mean), "
-           "percentiles and ten-bin histograms or top values, quality issues by severity with null columns, dtype "
-           "suggestions with bytes saved, two files compared, correlation pairs ranked", profiles_setup,
-           profiles_call),
-    Server("text-utils", "@coo-quack/calc-mcp@2.1.1", "npm", "calc-mcp", "held-out",
-           "one text block, no structured content: compact JSON text (digests with warnings, a URL's parts and "
-           "query map, versions and comparisons as -1, 0, 1, colours in three notations, Luhn digits, documents' "
-           "validity with keys), indented JSON (regex matches with index and captures, counts, code points with "
-           "their block, a JWT's header and payload), or bare text (base64, escapes, replacements, a +/- line diff)",
-           utilities_setup, utilities_call),
-)  # fmt: skip
-BY_NAME = {s.name: s for s in SERVERS}

@@ -30,7 +30,7 @@ MODULES = REPO / ".cache" / "ts-client" / "node_modules"
 sys.path.insert(0, str(REPO / "scripts"))
 
 from check_package import GOAL, SCHEMA_FAULTS, SHIM  # noqa: E402
-from mcpbench.servers import BY_NAME  # noqa: E402
+from mcpbench.catalogue import BY_NAME  # noqa: E402
 from outcome_monitor.adapters.mcp_proxy import META_KEY, PREFIX  # noqa: E402
 
 TIME = BY_NAME["time"]
