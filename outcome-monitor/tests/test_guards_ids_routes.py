@@ -143,3 +143,19 @@ def test_a_placeholder_the_arguments_hold_is_read_back() -> None:
     doc = '{"id": "SHP-1", "tier": null}'
     assert not _fired(reg, "extract", {"text": doc, "pointer": "/tier"}, {"preview": "null"})
     assert _fired(reg, "extract", {"text": '{"tier": 1}', "pointer": "/tier"}, {"preview": "null"})
+
+
+def _share(i: int, route: str) -> dict[str, Any]:
+    count, rows = 1 + i % 9, 50 if route == "csv" else 20  # a share of each file's row count
+    path = f"/data/a{i}.csv" if route == "csv" else f"/data/b{i}.json"
+    return {"tool": "top", "arguments": {"path": path}, "result": {"count": count, "pct": count * 100 / rows}}
+
+
+def test_a_fit_on_one_route_that_its_tool_does_not_hold_is_not_kept() -> None:
+    rows = [_share(i, "csv") for i in range(30)] + [_share(i, "json") for i in range(30)]
+    reg = learn(rows)
+    assert any("@" in t for t in reg.rules)
+    assert not _fired(reg, "top", {"path": "/data/a3.csv", "max_rows": 20}, {"count": 3, "pct": 15.0})
+    # on one route alone the fit is the tool's, and kept
+    alone = learn([_share(i, "csv") for i in range(30)])
+    assert _fired(alone, "top", {"path": "/data/a3.csv"}, {"count": 3, "pct": 15.0})

@@ -118,10 +118,22 @@ def admit(
                 for c in group:
                     where = (c.tool.split(SEP, 1)[0], _route_kind(c.tool), key.context, key.fields)
                     kind_types.setdefault(where, set()).update(c.params["types"])
+        # a route's fitted relation (k and c in its key) that its tool, holding both fields on every
+        # row, does not hold: another route's rows break it (one file's row count in pct == k * count)
+        tool_cols = {col.tool: col for col in collected}
+        held_by: dict[str, set[Key]] = {}
+        for key, group in by_key.items():
+            for c in group:
+                held_by.setdefault(c.tool, set()).add(key)
         for key in list(by_key):
             if _arithmetic_on_ids(key):
                 del by_key[key]
                 continue
+            if isinstance(key, TemplateKey) and key.form in _ARITHMETIC:
+                by_key[key] = [c for c in by_key[key] if not _fit_on_route_only(key, c, tool_cols, held_by)]
+                if not by_key[key]:
+                    del by_key[key]
+                    continue
             if key.cls != DOMAIN_CANDIDATE:
                 kinds = broken_on.get(key, ())
                 kept_group = [
@@ -234,6 +246,19 @@ def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], fami
     """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
     kin = {c.tool.split(SEP, 1)[0] for c in group}
     return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
+
+
+def _fit_on_route_only(
+    key: TemplateKey, c: Candidate, tool_cols: Mapping[str, Collected], held_by: Mapping[str, set[Key]]
+) -> bool:
+    """A route's arithmetic relation over fields its tool has on every row, which the tool does not hold."""
+    if SEP not in c.tool:
+        return False
+    base = c.tool.split(SEP, 1)[0]
+    col = tool_cols.get(base)
+    if col is None or not set(key.fields) <= col.dense.get(key.context, frozenset()):
+        return False
+    return key not in held_by.get(base, ())
 
 
 def _narrower_than_kind(
