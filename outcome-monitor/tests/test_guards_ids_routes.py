@@ -159,3 +159,26 @@ def test_a_fit_on_one_route_that_its_tool_does_not_hold_is_not_kept() -> None:
     # on one route alone the fit is the tool's, and kept
     alone = learn([_share(i, "csv") for i in range(30)])
     assert _fired(alone, "top", {"path": "/data/a3.csv"}, {"count": 3, "pct": 15.0})
+
+
+def _card(i: int, book: str, found: bool = True) -> dict[str, Any]:
+    key = f"auth{1990 + i}topic"
+    text = f"Key: {key}\nType: book\nYear: {1990 + i}" if found else f"no entry '{key}x'; keys: ['{key}']"
+    return {
+        "tool": "card",
+        "arguments": {"file": f"/refs/{book}.bib", "key": key},
+        "result": {"result": text},
+    }
+
+
+def test_routes_of_one_kind_read_their_text_alike() -> None:
+    rows = [_card(i, book) for book in ("ml", "db", "os") for i in range(25)]
+    rows += [_card(i, "db", found=False) for i in range(3)]
+    reg = learn(rows)
+    assert any("@ /refs/ml.bib" in t for t in reg.rules)
+    assert not _fired(
+        reg, "card", {"file": "/refs/ml.bib", "key": "x"}, {"result": "no entry 'x'; keys: ['y']"}
+    )
+    assert _fired(
+        reg, "card", {"file": "/refs/ml.bib", "key": "x"}, {"result": "Key: x\nType: book"}
+    )  # no Year

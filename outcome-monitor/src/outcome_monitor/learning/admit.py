@@ -16,6 +16,7 @@ from outcome_monitor.checking.routes import SEP
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import id_named
 from outcome_monitor.learning.candidates import DOMAIN_CANDIDATE, Candidate, Collected, Key, TemplateKey
+from outcome_monitor.learning.routes import route_kind
 from outcome_monitor.thresholds import DEFAULT, Thresholds
 
 _SUPPORT_KEYS = ("n", "distinct", "points")
@@ -106,7 +107,7 @@ def admit(
         # it broke (a missing key's sentence, a zero) the route may answer too, as if it were its own
         broken_on: dict[Key, set[tuple[str, str]]] = {}
         for col in collected:
-            kind = _route_kind(col.tool)
+            kind = route_kind(col.tool)
             if kind is not None:
                 for k in col.falsified:
                     broken_on.setdefault(k, set()).add((col.tool.split(SEP, 1)[0], kind))
@@ -116,7 +117,7 @@ def admit(
         for key, group in by_key.items():
             if isinstance(key, TemplateKey) and key.cls == "type":
                 for c in group:
-                    where = (c.tool.split(SEP, 1)[0], _route_kind(c.tool), key.context, key.fields)
+                    where = (c.tool.split(SEP, 1)[0], route_kind(c.tool), key.context, key.fields)
                     kind_types.setdefault(where, set()).update(c.params["types"])
         # a route's fitted relation (k and c in its key) that its tool, holding both fields on every
         # row, does not hold: another route's rows break it (one file's row count in pct == k * count)
@@ -140,7 +141,7 @@ def admit(
                     c
                     for c in by_key[key]
                     if key not in own_falsified.get(c.tool, ())
-                    and (c.tool.split(SEP, 1)[0], _route_kind(c.tool)) not in kinds
+                    and (c.tool.split(SEP, 1)[0], route_kind(c.tool)) not in kinds
                     and not _narrower_than_kind(key, c, kind_types)
                 ]
                 if (
@@ -265,24 +266,11 @@ def _narrower_than_kind(
     key: Key, c: Candidate, kind_types: dict[tuple[str, str | None, str, tuple[str, ...]], set[str]]
 ) -> bool:
     """A path route's type rule that its siblings of the same kind contradict with other types."""
-    kind = _route_kind(c.tool)
+    kind = route_kind(c.tool)
     if kind is None or not isinstance(key, TemplateKey) or key.cls != "type":
         return False
     seen = kind_types.get((c.tool.split(SEP, 1)[0], kind, key.context, key.fields), set())
     return not seen <= set(c.params["types"])
-
-
-def _route_kind(tool: str) -> str | None:
-    """A path route's kind, its folder and extension (``/refs/*.bib`` for ``/refs/ml.bib``); None for
-    the tool itself and for a mode's route (each mode is a form of its own)."""
-    if SEP not in tool:
-        return None
-    key = tool.split(SEP, 1)[1]
-    if "=" in key and "/" not in key:
-        return None
-    folder, _, leaf = key.rpartition("/")
-    stem, dot, ext = leaf.rpartition(".")
-    return f"{folder}/*.{ext}" if dot and stem else f"{folder}/*"
 
 
 def _stricter(th: Thresholds) -> Thresholds:

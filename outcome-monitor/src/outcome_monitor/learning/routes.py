@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from outcome_monitor.checking.routes import SEP, mode_key, route_keys, route_spec, routed_name
+from outcome_monitor.text.views import View, infer_root_view
 
 MIN_ROUTES = 2  # one route alone is the tool itself
 MODE_VALUES = 6  # a mode argument's values at most (more are a name or a query, not a mode)
@@ -103,4 +104,41 @@ def routed_rows(
     return out
 
 
-__all__ = ["infer_routes", "routed_rows"]
+def route_kind(tool: str) -> str | None:
+    """A path route's kind, its folder and extension (``/refs/*.bib`` for ``/refs/ml.bib``); None for
+    the tool itself and for a mode's route (each mode is a form of its own)."""
+    if SEP not in tool:
+        return None
+    key = tool.split(SEP, 1)[1]
+    if "=" in key and "/" not in key:
+        return None
+    folder, _, leaf = key.rpartition("/")
+    stem, dot, ext = leaf.rpartition(".")
+    return f"{folder}/*.{ext}" if dot and stem else f"{folder}/*"
+
+
+def infer_views(results: Mapping[str, list[Any]], calls: Mapping[str, list[Any]]) -> dict[str, View]:
+    """Each tool's view of its results (``text.views.infer_root_view``). A path route reads its
+    results as every route of its kind does (``ml.bib`` as the other ``.bib`` files): one file's
+    recording without a missing key's sentence would read it otherwise, and its rules would sit
+    where its siblings' results cannot contradict them."""
+    kinds: dict[str, tuple[str, str]] = {}
+    for tool in results:
+        kind = route_kind(tool)
+        if kind is not None:
+            kinds[tool] = (tool.split(SEP, 1)[0], kind)
+    pooled: dict[tuple[str, str], tuple[list[Any], list[Any]]] = {}
+    for tool, group in kinds.items():
+        rs, cs = pooled.setdefault(group, ([], []))
+        rs.extend(results[tool])
+        cs.extend(calls[tool])
+    views: dict[str, View] = {}
+    for tool, own in results.items():
+        rs, cs = pooled[kinds[tool]] if tool in kinds else (own, calls[tool])
+        v = infer_root_view(rs, cs)
+        if v is not None:
+            views[tool] = v
+    return views
+
+
+__all__ = ["infer_routes", "infer_views", "route_kind", "routed_rows"]

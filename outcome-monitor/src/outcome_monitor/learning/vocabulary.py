@@ -55,7 +55,7 @@ from outcome_monitor.learning.namesakes import (
 )
 from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
-from outcome_monitor.learning.routes import infer_routes, routed_rows
+from outcome_monitor.learning.routes import infer_routes, infer_views, routed_rows
 from outcome_monitor.learning.same_answers import same_answers
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
@@ -63,7 +63,7 @@ from outcome_monitor.learning.write_reports import write_reports
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
 from outcome_monitor.text.tables import many_length
-from outcome_monitor.text.views import View, apply_view, infer_root_view
+from outcome_monitor.text.views import apply_view
 from outcome_monitor.text.wordsets import word_params
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
@@ -126,11 +126,7 @@ def learn_wide(
     for r in clean:
         results.setdefault(str(r["tool"]), []).append(r.get("result"))
         calls.setdefault(str(r["tool"]), []).append(r.get("arguments"))
-    views: dict[str, View] = {}
-    for tool, rs in results.items():
-        v = infer_root_view(rs, calls[tool])
-        if v is not None:
-            views[tool] = v
+    views = infer_views(results, calls)
     rows = [
         {**r, "result": apply_view(views[str(r["tool"])], r.get("result"), r.get("arguments"))}
         if str(r["tool"]) in views
