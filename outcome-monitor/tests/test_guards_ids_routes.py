@@ -182,3 +182,48 @@ def test_routes_of_one_kind_read_their_text_alike() -> None:
     assert _fired(
         reg, "card", {"file": "/refs/ml.bib", "key": "x"}, {"result": "Key: x\nType: book"}
     )  # no Year
+
+
+def test_a_fit_through_a_rounded_quantity_is_no_contract() -> None:
+    rng = random.Random(3)
+    sizes = [rng.randint(2000, 60000) for _ in range(30)]  # bytes, and in KB to a tenth
+    rows = [
+        {"tool": "info", "arguments": {"f": f"f{i}"}, "result": {"bytes": b, "kb": round(b / 1024, 1)}}
+        for i, b in enumerate(sizes)
+    ]
+    # a larger file than any recorded: a factor fitted through two ends (not 1024) drifts past its tolerance
+    assert not _fired(learn(rows), "info", {"f": "g"}, {"bytes": 2_000_000, "kb": 1953.1})
+
+
+def test_a_ratio_of_two_files_row_counts_is_no_contract() -> None:
+    nulls = [0, 0, 3, 5, 0, 8, 12, 0, 3, 5, 20, 0, 1, 2, 0, 7, 9, 0, 0, 4]
+    rows = [
+        {
+            "tool": "cmp",
+            "arguments": {"a": "x.csv", "b": "y.csv", "col": f"c{i}"},
+            "result": {"pct_a": round(100 * k / 109, 2), "pct_b": round(100 * k / 110, 2)},
+        }
+        for i, k in enumerate(nulls)
+    ]
+    assert not _fired(
+        learn(rows), "cmp", {"a": "u.csv", "b": "v.csv", "col": "c"}, {"pct_a": 10.0, "pct_b": 8.33}
+    )
+
+
+def test_a_units_factor_and_offset_are_kept() -> None:
+    rows = [
+        {"tool": "temp", "arguments": {"c": c}, "result": {"c": c, "f": round(1.8 * c + 32, 1)}}
+        for c in range(-9, 30, 3)
+    ]
+    assert [r for r in _fired(learn(rows), "temp", {"c": 0}, {"c": 10, "f": 60.0}) if "affine" in r]
+
+
+def test_a_fixed_gap_between_two_sums_is_no_contract() -> None:
+    rows = []
+    for i in range(20):
+        done = [1 + (i * 7 + j) % 4 for j in range(2 + i % 5)]
+        approved = [done[0] - 1, *done[1:]]  # one request of the table's first row never approved
+        table = [{"done": d, "ok": a} for d, a in zip(done, approved, strict=True)]
+        rows.append({"tool": "table", "arguments": {"q": i}, "result": {"rows": table}})
+    fired = _fired(learn(rows), "table", {"q": 0}, {"rows": [{"done": 4, "ok": 1}, {"done": 2, "ok": 2}]})
+    assert not [r for r in fired if "sum(" in r]

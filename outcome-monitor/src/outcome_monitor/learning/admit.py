@@ -127,7 +127,7 @@ def admit(
             for c in group:
                 held_by.setdefault(c.tool, set()).add(key)
         for key in list(by_key):
-            if _arithmetic_on_ids(key):
+            if _arithmetic_on_ids(key) or _fitted_constant(key):
                 del by_key[key]
                 continue
             if isinstance(key, TemplateKey) and key.form in _ARITHMETIC:
@@ -247,6 +247,30 @@ def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], fami
     """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
     kin = {c.tool.split(SEP, 1)[0] for c in group}
     return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
+
+
+NICE_DIGITS = (
+    4  # a unit's factor or offset (1.8 and 32, 1024, 0.3048) has this many significant digits or fewer
+)
+
+
+def _nice(x: float) -> bool:
+    if x == 0 or not math.isfinite(x):
+        return x == 0
+    digits = NICE_DIGITS - 1 - math.floor(math.log10(abs(x)))
+    return abs(round(x, digits) - x) <= 1e-9 * abs(x)
+
+
+def _fitted_constant(key: Key) -> bool:
+    """An affine fit whose factor or offset is a constant of the recording's data, not of a unit:
+    a ratio of two files' row counts (``null_pct_b == 1.00915 x null_pct_a``), a rounded size's fit
+    through its two ends (``1023.56 x size_human + 35.27``), or a fixed gap between two sums of a
+    table's columns (``sum(Completed) == sum(Approved) + 6``: how many were never approved)."""
+    if not isinstance(key, TemplateKey) or key.form != "affine":
+        return False
+    _, k, c = key.extra
+    sums = all(f.startswith("sum(") for f in key.fields)
+    return not (_nice(k) and _nice(c)) or (sums and c != 0)
 
 
 def _fit_on_route_only(
