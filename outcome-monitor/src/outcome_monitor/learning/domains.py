@@ -21,6 +21,8 @@ argument: a result outside the set is then caught whenever the argument is one c
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -172,7 +174,29 @@ def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Ru
     return out
 
 
-__all__ = ["arg_lookups", "map_element_domains", "merge_elements"]
+_NUMBERED = re.compile(r"^(.*?)[ _-]?(\d+)$")
+_TITLED = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)+$")  # "Classic Backpack"
+NAME_FIELDS = ("name", "title", "label")
+
+
+def open_set(values: list[Any], field: str) -> str | None:
+    """Why a categorical field's values are no closed set, or None: two of them or more a numbered
+    series (``Heading 1``, ``Heading 2``: ``Heading 3`` is the next, not an outside value), or names of
+    things (``Classic Backpack``, ``Ultra Lamp`` under ``name``: a catalogue grows)."""
+    stems = Counter(m.group(1) for v in values if type(v) is str and (m := _NUMBERED.match(v)) and m.group(1))
+    if any(n >= 2 for n in stems.values()):
+        return "a numbered series: the next number is no outside value"
+    leaf = field.rsplit(".", 1)[-1].lower()
+    if (
+        leaf.endswith(NAME_FIELDS)
+        and len(values) >= 2
+        and all(type(v) is str and _TITLED.match(v) for v in values)
+    ):
+        return "names of things: a catalogue grows"
+    return None
+
+
+__all__ = ["arg_lookups", "map_element_domains", "merge_elements", "open_set"]
 
 
 MIN_LENDERS = 3  # tools holding one pooled domain of a field before a namesake takes it

@@ -41,7 +41,13 @@ from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
-from outcome_monitor.learning.domains import arg_lookups, lend_domains, map_element_domains, merge_elements
+from outcome_monitor.learning.domains import (
+    arg_lookups,
+    lend_domains,
+    map_element_domains,
+    merge_elements,
+    open_set,
+)
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.mapdetect import map_executions
 from outcome_monitor.learning.named_args import named_args
@@ -236,20 +242,24 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
                 )
             )
             continue
-        if len(values) == 1 and id_like(values[0]) and r.support.get("n", 0) < floor:
+        constant = len(values) == 1 and id_like(values[0]) and r.support.get("n", 0) < floor
+        reason = (
+            f"a constant identifier needs {floor} executions (one unseen value in n + 1)"
+            if constant
+            else open_set(values, r.fields[0])
+        )
+        if reason is not None:
             held_back.append(
                 {
                     "tool": r.tool,
                     "rule": f"domain {r.path}",
-                    "values": 1,
+                    "values": len(values),
                     "n": r.support.get("n", 0),
-                    "reason": f"a constant identifier needs {floor} executions (one unseen value in n + 1)",
+                    "reason": reason,
                 }
             )
             # the type rule the domain had suppressed speaks for the field again
-            types = [json_type(values[0])] + (
-                ["null"] if r.params.get("nullable") and values[0] is not None else []
-            )
+            types = [json_type(v) for v in values] + (["null"] if r.params.get("nullable") else [])
             out.append(
                 Rule(
                     r.tool,

@@ -1,0 +1,36 @@
+"""Categorical fields whose values are no closed set keep no domain (wide vocabulary): a numbered
+series and names of things; a closed set of status words keeps its domain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from outcome_monitor import Monitor, learn
+
+
+def _fired(reg: Any, tool: str, result: Any) -> list[str]:
+    return [v.rule_id for v in Monitor(reg).annotate(tool, {}, result).violations]
+
+
+def _rows(tool: str, field: str, values: list[str], n: int = 60) -> list[dict[str, Any]]:
+    return [
+        {"tool": tool, "arguments": {"i": i}, "result": {"items": [{field: values[i % len(values)]}]}}
+        for i in range(n)
+    ]
+
+
+def test_a_numbered_series_is_no_closed_set() -> None:
+    reg = learn(_rows("outline", "style", ["Heading 1", "Heading 2", "Normal", "List Bullet"]))
+    assert not _fired(reg, "outline", {"items": [{"style": "Heading 3"}]})
+    assert _fired(reg, "outline", {"items": [{"style": 3}]})  # the type rule speaks again
+    assert "numbered series" in str(reg.meta.get("held_back"))
+
+
+def test_names_of_things_are_no_closed_set() -> None:
+    reg = learn(_rows("query", "name", ["Classic Backpack", "Classic Tent", "Mini Camera", "Ultra Lamp"]))
+    assert not _fired(reg, "query", {"items": [{"name": "Mini Kettle"}]})
+
+
+def test_status_words_keep_their_domain() -> None:
+    reg = learn(_rows("orders", "status", ["pending", "shipped", "delivered", "cancelled"]))
+    assert _fired(reg, "orders", {"items": [{"status": "teleported"}]})
