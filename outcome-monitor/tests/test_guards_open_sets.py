@@ -34,3 +34,20 @@ def test_names_of_things_are_no_closed_set() -> None:
 def test_status_words_keep_their_domain() -> None:
     reg = learn(_rows("orders", "status", ["pending", "shipped", "delivered", "cancelled"]))
     assert _fired(reg, "orders", {"items": [{"status": "teleported"}]})
+
+
+def test_a_count_under_a_limit_argument_is_bounded_not_echoed() -> None:
+    rows = [
+        {"tool": "stats", "arguments": {"max_rows": 20 + i}, "result": {"count": 20 + i}} for i in range(30)
+    ]
+    reg = learn(rows)
+    # a file shorter than the limit asked gives what it has
+    assert not [
+        v
+        for v in Monitor(reg).annotate("stats", {"max_rows": 400}, {"count": 335}).violations
+        if v.rule_class == "echo"
+    ]
+    ids = [
+        {"tool": "user", "arguments": {"user_id": 100 + i}, "result": {"user_id": 100 + i}} for i in range(30)
+    ]
+    assert Monitor(learn(ids)).annotate("user", {"user_id": 7}, {"user_id": 8}).fired  # an id is echoed

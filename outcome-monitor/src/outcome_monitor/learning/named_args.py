@@ -19,6 +19,7 @@ without it keep the support above (2 calls or more of the other form).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,4 +121,17 @@ def named_args(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rul
     return out
 
 
-__all__ = ["MIN_NAMED_ARG_CHARS", "named_args"]
+_LIMIT = re.compile(r"(?:^|_)(?:max|limit|top|n|k|count|size|rows|head|tail|first|last)(?:_|$)|^max|limit")
+
+
+def asked_limit(r: Rule) -> bool:
+    """An echo of an argument by a list's length, or by a number under an argument named as a limit
+    (``max_rows``, ``n``, ``limit``, ``page_size``): what the data had to give, bounded by what was
+    asked, not equal to it (max_count 20 of a log of 14 commits gives 14; ``count`` of a column
+    read with ``max_rows`` 400 from a file of 335 rows is 335)."""
+    if r.cls != "echo" or not r.fields[1].startswith(ARG):
+        return False
+    return r.fields[0].startswith("len(") or _LIMIT.search(r.fields[1][len(ARG) :].lower()) is not None
+
+
+__all__ = ["MIN_NAMED_ARG_CHARS", "asked_limit", "named_args"]

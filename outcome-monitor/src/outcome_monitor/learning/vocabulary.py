@@ -50,7 +50,7 @@ from outcome_monitor.learning.domains import (
 )
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.mapdetect import map_executions
-from outcome_monitor.learning.named_args import named_args
+from outcome_monitor.learning.named_args import asked_limit, named_args
 from outcome_monitor.learning.namesakes import (
     MIN_FIXED_SHAPE_DISTINCT,
     MIN_SHAPE_DISTINCT,
@@ -152,12 +152,8 @@ def learn_wide(
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
     # a list as long as a limit argument asked is what the data had to give: a bound (collection
-    # len_le_arg), not an equality (max_count 20 of a log of 14 commits gives 14)
-    rules = [
-        r
-        for r in rules
-        if not (r.cls == "echo" and r.fields[0].startswith("len(") and r.fields[1].startswith(ARG))
-    ]
+    # len_le_arg), not an equality
+    rules = [r for r in rules if not asked_limit(r)]
     clean_rows: dict[str, int] = {}
     raw_texts: dict[str, list[str]] = {}
     for r in clean:
