@@ -1,5 +1,6 @@
 """Categorical fields whose values are no closed set keep no domain (wide vocabulary): a numbered
-series and names of things; a closed set of status words keeps its domain."""
+series and names of things; a closed set of status words keeps its domain. A count under an
+argument named as a limit is bounded by it, not its echo."""
 
 from __future__ import annotations
 
