@@ -227,3 +227,36 @@ def test_a_fixed_gap_between_two_sums_is_no_contract() -> None:
         rows.append({"tool": "table", "arguments": {"q": i}, "result": {"rows": table}})
     fired = _fired(learn(rows), "table", {"q": 0}, {"rows": [{"done": 4, "ok": 1}, {"done": 2, "ok": 2}]})
     assert not [r for r in fired if "sum(" in r]
+
+
+def _regex(i: int) -> dict[str, Any]:
+    action = ("match", "test", "matchAll")[i % 3] if i < 42 else "matchAll"
+    if action == "match":
+        result: Any = {"matches": [f"T-{i}", f"T-{i + 1}"], "index": i}
+    elif action == "test":
+        result = {"match": i % 2 == 0}
+    else:
+        result = {"matches": []}  # the recording's matchAll calls matched nothing
+    return {"tool": "regex", "arguments": {"pattern": f"p{i}", "action": action}, "result": result}
+
+
+def test_a_mode_that_only_sent_an_empty_list_says_nothing_of_its_elements() -> None:
+    reg = learn([_regex(i) for i in range(42)])
+    assert reg.meta.get("routes", {}).get("regex", {}).get("mode")
+    found = {"matches": [{"match": "T-1", "index": 3}]}
+    assert not _fired(reg, "regex", {"pattern": "p", "action": "matchAll"}, found)
+    assert _fired(reg, "regex", {"pattern": "p", "action": "match"}, found)  # the match mode's own route
+
+
+def test_a_list_of_records_on_some_calls_and_values_on_others_types_its_elements_by_both() -> None:
+    rows = [
+        {
+            "tool": "find",
+            "arguments": {"q": f"q{i}"},
+            "result": {"items": [f"T-{i}", f"T-{i + 2}"] if i % 2 else [{"match": f"T-{i}", "at": i}]},
+        }
+        for i in range(40)
+    ]
+    reg = learn(rows)
+    assert not _fired(reg, "find", {"q": "z"}, {"items": ["T-7"]})
+    assert not _fired(reg, "find", {"q": "z"}, {"items": [{"match": "T-7", "at": 7}]})

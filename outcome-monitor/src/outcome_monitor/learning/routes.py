@@ -20,7 +20,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.routes import SEP, mode_key, route_keys, route_spec, routed_name
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.learning.executions import Execution
 from outcome_monitor.text.views import View, infer_root_view
 
 MIN_ROUTES = 2  # one route alone is the tool itself
@@ -141,4 +144,65 @@ def infer_views(results: Mapping[str, list[Any]], calls: Mapping[str, list[Any]]
     return views
 
 
-__all__ = ["infer_routes", "infer_views", "route_kind", "routed_rows"]
+def vacuous_elements(
+    rules: list[Rule], routes: Mapping[str, Mapping[str, Any]], index: Mapping[str, list[Execution]]
+) -> list[Rule]:
+    """A mode-routed tool's own rules about a list's elements, when only some modes showed elements
+    there and another sent the list empty or null every time (``regex``'s ``matches``: strings for
+    ``match``, objects for ``matchAll``, which the recording saw empty): that mode's calls, checked
+    by the tool's rules, were no evidence about its elements. The routes keep their own rules."""
+    drop: dict[str, set[str]] = {}  # tool -> element contexts, and the lists' places as "context|list"
+    retype = _mixed_elements(index)
+    for tool, spec in routes.items():
+        if not spec.get("mode"):
+            continue
+        shown: dict[tuple[str, str], dict[Any, bool]] = {}
+        for ex in index.get(tool, ()):
+            mode = ex.args.get(spec["arg"])
+            for context, rows in ex.rows.items():
+                for row in rows:
+                    for f, v in row.items():
+                        if f.startswith("len(") and not f.startswith("len(arg."):
+                            seen = shown.setdefault((context, f[4:-1]), {})
+                            seen[mode] = seen.get(mode, False) or v > 0
+                        elif v is None and f and not f.startswith(ARG) and f"len({f})" not in row:
+                            shown.setdefault((context, f), {}).setdefault(mode, False)
+        for (context, lst), modes in shown.items():
+            if any(modes.values()) and not all(modes.values()):
+                drop.setdefault(tool, set()).update({f"{context}.{lst}[*]", f"{context}|{lst}"})
+    if not drop and not retype:
+        return rules
+
+    def vacuous(r: Rule) -> bool:
+        if r.cls == "type" and r.fields[0] == "" and (r.tool, r.context) in retype:
+            return True
+        places = drop.get(r.tool)
+        if not places:
+            return False
+        if r.context in places or any(r.context.startswith(p + ".") for p in places):
+            return True
+        f = r.fields[0]  # the list's own elements rule, and "never empty"
+        if r.cls == "positive" and f.startswith("len("):
+            f = f[4:-1]
+        elif r.cls != "collection":
+            return False
+        return f"{r.context}|{f}" in places
+
+    return [r for r in rules if not vacuous(r)]
+
+
+def _mixed_elements(index: Mapping[str, list[Execution]]) -> set[tuple[str, str]]:
+    """(tool, element context) of the lists that held records on some calls and plain values on
+    others: the records alone gave the elements' context its rows, so its type rule saw only them."""
+    kinds: dict[tuple[str, str], set[bool]] = {}
+    for tool, executions in index.items():
+        for ex in executions:
+            for context, rows in ex.rows.items():
+                for row in rows:
+                    for f, v in row.items():
+                        if type(v) is list and v and f and not f.startswith(ARG):
+                            kinds.setdefault((tool, f"{context}.{f}[*]"), set()).add(type(v[0]) is dict)
+    return {place for place, seen in kinds.items() if len(seen) == 2}
+
+
+__all__ = ["infer_routes", "infer_views", "route_kind", "routed_rows", "vacuous_elements"]

@@ -61,7 +61,7 @@ from outcome_monitor.learning.namesakes import (
 )
 from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
-from outcome_monitor.learning.routes import infer_routes, infer_views, routed_rows
+from outcome_monitor.learning.routes import infer_routes, infer_views, routed_rows, vacuous_elements
 from outcome_monitor.learning.same_answers import same_answers
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
@@ -210,7 +210,7 @@ def learn_wide(
     # the same call answers the same where nothing wrote and no clock shows (same_answers.py)
     rules.extend(same_answers(index, th))
     # a write's echo of what it changed may leave out what already held (write_reports.py)
-    rules = write_reports(rules)
+    rules = vacuous_elements(write_reports(rules), routes, index)
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
