@@ -52,3 +52,21 @@ def test_a_count_under_a_limit_argument_is_bounded_not_echoed() -> None:
         {"tool": "user", "arguments": {"user_id": 100 + i}, "result": {"user_id": 100 + i}} for i in range(30)
     ]
     assert Monitor(learn(ids)).annotate("user", {"user_id": 7}, {"user_id": 8}).fired  # an id is echoed
+
+
+def test_a_field_sometimes_empty_or_cut_still_never_holds_a_todo() -> None:
+    notes = [
+        "",
+        "see the keys: a1, b2, c3 ...",
+        "moved to the archive",
+        "",
+        "keys: d4, e5 ...",
+        "renamed twice",
+    ]
+    rows = [
+        {"tool": "entry", "arguments": {"k": i}, "result": {"note": notes[i % len(notes)], "id": i}}
+        for i in range(30)
+    ]
+    reg = learn(rows)
+    assert _fired(reg, "entry", {"note": "TODO", "id": 3})
+    assert not _fired(reg, "entry", {"note": "", "id": 3})  # empty, as clean notes were

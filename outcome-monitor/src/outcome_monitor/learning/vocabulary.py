@@ -151,9 +151,7 @@ def learn_wide(
     rules = [r for r in _soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
-    # a list as long as a limit argument asked is what the data had to give: a bound (collection
-    # len_le_arg), not an equality
-    rules = [r for r in rules if not asked_limit(r)]
+    rules = [r for r in rules if not asked_limit(r)]  # a limit asked is a bound (len_le_arg)
     clean_rows: dict[str, int] = {}
     raw_texts: dict[str, list[str]] = {}
     for r in clean:
@@ -394,6 +392,7 @@ MIN_OWN_SEEN = 2  # a placeholder kept out, a domain lent: a field seen twice (o
 # placeholders no clean value of a whole recording was: a field seen twice keeps them out too (an
 # empty value or one cut off with "..." is common enough in clean traffic to need a field's own support)
 RECORDING_PLACEHOLDERS = ("null", "todo", "template", "lorem", "mojibake")
+CUT_KINDS = frozenset({"empty", "truncated"})
 
 
 def _recording_free(
@@ -440,6 +439,18 @@ def _text_rules(
         support = {"n": len(values), "distinct": len(distinct)}
         # a placeholder is never a value a field held clean: few distinct values over enough rows will do
         placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
+        seen = {placeholder_kind(v) for v in distinct} - {None}
+        if (
+            placeholder is None
+            and len(values) >= th.min_presence
+            and len(distinct) >= 3
+            and seen <= CUT_KINDS
+        ):
+            # sometimes empty or cut off with "...", never a TODO, a null or lorem text: those kinds
+            placeholder = {
+                "form": "no_placeholder",
+                "kinds": [k for k in RECORDING_PLACEHOLDERS if k not in seen],
+            }
         if placeholder is not None:
             rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
         # ids, codes and status words stay machine tokens: 3 distinct values over enough rows
