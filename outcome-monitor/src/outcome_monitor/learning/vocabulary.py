@@ -393,6 +393,7 @@ MIN_OWN_SEEN = 2  # a placeholder kept out, a domain lent: a field seen twice (o
 # empty value or one cut off with "..." is common enough in clean traffic to need a field's own support)
 RECORDING_PLACEHOLDERS = ("null", "todo", "template", "lorem", "mojibake")
 CUT_KINDS = frozenset({"empty", "truncated"})
+WHOLE_KINDS = ("null", "todo")  # what a whole value is, never a part of free text (lorem, a template)
 
 
 def _recording_free(
@@ -446,11 +447,8 @@ def _text_rules(
             and len(distinct) >= 3
             and seen <= CUT_KINDS
         ):
-            # sometimes empty or cut off with "...", never a TODO, a null or lorem text: those kinds
-            placeholder = {
-                "form": "no_placeholder",
-                "kinds": [k for k in RECORDING_PLACEHOLDERS if k not in seen],
-            }
+            # sometimes empty or cut off with "...", never a TODO or a null: those kinds
+            placeholder = {"form": "no_placeholder", "kinds": list(WHOLE_KINDS)}
         if placeholder is not None:
             rules.append(Rule(tool, "shape", context, (f,), placeholder, support))
         # ids, codes and status words stay machine tokens: 3 distinct values over enough rows
