@@ -70,3 +70,21 @@ def test_a_field_sometimes_empty_or_cut_still_never_holds_a_todo() -> None:
     reg = learn(rows)
     assert _fired(reg, "entry", {"note": "TODO", "id": 3})
     assert not _fired(reg, "entry", {"note": "", "id": 3})  # empty, as clean notes were
+
+
+def test_a_count_under_a_limit_argument_pooled_over_tools_is_no_echo_either() -> None:
+    rows = [
+        {
+            "tool": tool,
+            "arguments": {"path": f"/d/{tool}{i}.csv", "max_rows": 20 + i},
+            "result": {"count": 20 + i},
+        }
+        for tool in ("stats", "profile", "preview")
+        for i in range(4)
+    ]
+    reg = learn(rows)
+    assert not [
+        v
+        for v in Monitor(reg).annotate("stats", {"max_rows": 400}, {"count": 335}).violations
+        if v.rule_class == "echo"
+    ]

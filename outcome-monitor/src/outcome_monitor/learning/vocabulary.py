@@ -208,7 +208,7 @@ def learn_wide(
     # the same call answers the same where nothing wrote and no clock shows (same_answers.py)
     rules.extend(same_answers(index, th))
     # a write's echo of what it changed may leave out what already held (write_reports.py)
-    rules = vacuous_elements(write_reports(rules), routes, index)
+    rules = vacuous_elements([r for r in write_reports(rules) if not asked_limit(r)], routes, index)
     if views:
         meta["views"] = views
         meta["viewed_rules"] = sorted(r.rule_id for r in rules if r.tool in views)
