@@ -88,3 +88,14 @@ def test_a_count_under_a_limit_argument_pooled_over_tools_is_no_echo_either() ->
         for v in Monitor(reg).annotate("stats", {"max_rows": 400}, {"count": 335}).violations
         if v.rule_class == "echo"
     ]
+
+
+def test_names_joined_by_commas_may_join_none() -> None:
+    tables = ["holds", "loans", "books, holds, loans", "members", "books, members", "loans, members"]
+    rows = [
+        {"tool": "tables", "arguments": {"q": f"q{i}"}, "result": {"result": tables[i % 6]}}
+        for i in range(30)
+    ]
+    reg = learn(rows)
+    assert not _fired(reg, "tables", {"result": ""})  # no table matched
+    assert _fired(reg, "tables", {"result": "TODO"})

@@ -320,7 +320,28 @@ def no_placeholder_params(values: Sequence[str], min_distinct: int = 7) -> dict[
     distinct = sorted({v for v in values if type(v) is str})
     if len(distinct) < min_distinct or any(placeholder_kind(v) is not None for v in distinct):
         return None
+    return no_placeholder_of(distinct)
+
+
+def no_placeholder_of(own: Sequence[str]) -> dict[str, Any]:
+    """The no-placeholder rule of a field whose own values are ``own``: every kind, but an empty
+    text where they were names joined by commas, one of them on some calls (none is next)."""
+    if joined_names(own):
+        return {"form": "no_placeholder", "kinds": [k for k in PLACEHOLDER_KINDS if k != "empty"]}
     return {"form": "no_placeholder"}
+
+
+PLACEHOLDER_KINDS = ("empty", "null", "todo", "template", "lorem", "mojibake", "truncated")
+_JOINED = re.compile(r"[^,\n]+(?:, [^,\n]+)*")
+
+
+def joined_names(values: Sequence[str]) -> bool:
+    """Values that are lists of names joined by ", " (a filter's matching tables), one name on some
+    calls and several on others: a list that can hold one can hold none, shown as an empty text."""
+    if not all(_JOINED.fullmatch(v) for v in values):
+        return False
+    counts = {v.count(", ") + 1 for v in values}
+    return 1 in counts and len(counts) >= 2
 
 
 # ---------------------------------------------------------------------------- checks and words

@@ -38,6 +38,14 @@ from typing import Any
 
 from outcome_monitor.checking.paths import ARG, KEY, ROOT
 from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.shapes import (
+    compile_shape,
+    no_placeholder_of,
+    no_placeholder_params,
+    placeholder_kind,
+    token_fits,
+    token_params,
+)
 from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
@@ -405,7 +413,6 @@ def _recording_free(
     where none was an HTML page or an HTTP error, else 0; and where none was a placeholder of
     ``RECORDING_PLACEHOLDERS``, else 0: an error page or a ``NULL`` in a field a tool saw only a few
     times is still what no clean result of any tool ever held."""
-    from outcome_monitor.checking.shapes import placeholder_kind
     from outcome_monitor.learning.collection_mining import string_elements
 
     seen: set[str] = set()
@@ -431,7 +438,6 @@ def _text_rules(
     placeholder_free: int = 0,
     suffix: Mapping[tuple[str, str], dict[str, Any]] | None = None,
 ) -> list[Rule]:
-    from outcome_monitor.checking.shapes import no_placeholder_params, placeholder_kind, token_params
     from outcome_monitor.learning.collection_mining import per_entry
 
     rules = []
@@ -468,8 +474,7 @@ def _text_rules(
             if token is not None:
                 rules.append(Rule(tool, "shape", context, (f,), token, support))
             if html_free and MIN_OWN_HTML_FREE <= len(values) < th.min_presence and not per_entry(context, f):
-                # too few values of its own (the root: too few for error_result): the recording's,
-                # none of them a page, speak for it
+                # too few values of its own (the root: too few for error_result): the recording's speak
                 rules.append(
                     Rule(
                         tool,
@@ -558,15 +563,13 @@ def _pooled_shape(
 ) -> list[Rule]:
     """A field the tool itself saw too few values of takes the pattern (and the no-placeholder and
     token rules) of every tool's values of the same name and place, where its own values all fit."""
-    from outcome_monitor.checking.shapes import compile_shape, no_placeholder_params, token_fits, token_params
 
     distinct = list(dict.fromkeys(pooled))
     if not own or len(distinct) < MIN_TOKEN_DISTINCT:
         return []
     support = {"n": len(own), "pooled_n": len(distinct)}
     out = []
-    # a pattern needs its own support; a machine token only what a tool's own token needs (3 distinct
-    # values over min_presence rows), here over every tool's values of the name
+    # a pattern needs its own support; a machine token a tool's own token's, over every tool's values
     shape = _shape(distinct) if len(distinct) >= MIN_FIXED_SHAPE_DISTINCT else None
     if shape is not None:
         check = compile_shape(f, shape)
@@ -582,9 +585,8 @@ def _pooled_shape(
     if len(distinct) < MIN_FIXED_SHAPE_DISTINCT:
         return out
     if placeholder is None:
-        pooled_placeholder = no_placeholder_params(distinct, th.min_presence)
-        if pooled_placeholder is not None:
-            out.append(Rule(tool, "shape", context, (f,), pooled_placeholder, support))
+        if no_placeholder_params(distinct, th.min_presence) is not None:
+            out.append(Rule(tool, "shape", context, (f,), no_placeholder_of(own), support))
     return out
 
 
