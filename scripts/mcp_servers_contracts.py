@@ -51,7 +51,9 @@ data-profiler and text-utils, the held-out four since later on the morning of 20
 their workloads without this measurement, then measured held out once, at 0ad44e7: 514/640 (80%) with 1e32c4e's
 library, 519/640 (81%) with 0ad44e7's, 13 clean receipts (10 after reading them at 3166d6d), their misses not
 read; tuned on since 2026-12-07 (midday). All seven groups are tuned on since. The held-out four, held out from
-midday of 2026-12-07, were picked and given their workloads without this measurement. ``spreadsheet-blocks`` is
+midday of 2026-12-07, were picked and given their workloads without this measurement, then measured held out once,
+at d11a399: 533/640 (83%) with c378b8e's library and the same with c03bc0c's, 6 clean receipts, their misses not
+read. ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,
