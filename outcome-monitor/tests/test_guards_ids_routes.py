@@ -260,3 +260,18 @@ def test_a_list_of_records_on_some_calls_and_values_on_others_types_its_elements
     reg = learn(rows)
     assert not _fired(reg, "find", {"q": "z"}, {"items": ["T-7"]})
     assert not _fired(reg, "find", {"q": "z"}, {"items": [{"match": "T-7", "at": 7}]})
+
+
+def test_a_mode_argument_sent_as_a_list_on_one_call_is_learned_past() -> None:
+    rows = [
+        {
+            "tool": "event",
+            "arguments": {"id": i, "detail": d},
+            "result": f"event {i}" if d == "brief" else {"id": i, "title": f"E{i}"},
+        }
+        for i in range(30)
+        for d in ("brief", "full")
+    ]
+    rows.append({"tool": "event", "arguments": {"id": 99, "detail": ["brief", "full"]}, "result": "event 99"})
+    reg = learn(rows)  # no TypeError: a list is no mode of its own
+    assert reg.meta.get("routes", {}).get("event", {}).get("mode")

@@ -63,7 +63,7 @@ def _mode_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dic
     kept = {v for v, n in named.items() if n >= floor}
     forms: dict[str, Counter[Any]] = {}
     for r, v in zip(rows, values, strict=True):
-        if v in kept:
+        if type(v) is str and v in kept:  # a list sent to the argument on some call is no mode
             forms.setdefault(str(v), Counter())[_form(r.get("result"))] += 1
     common = {c.most_common(1)[0][0] for c in forms.values()}
     if len(kept) < MIN_ROUTES or len(common) < MIN_ROUTES:
@@ -159,6 +159,7 @@ def vacuous_elements(
         shown: dict[tuple[str, str], dict[Any, bool]] = {}
         for ex in index.get(tool, ()):
             mode = ex.args.get(spec["arg"])
+            mode = mode if type(mode) is str else None  # a list sent on some call: no mode of its own
             for context, rows in ex.rows.items():
                 for row in rows:
                     for f, v in row.items():
