@@ -46,10 +46,20 @@ def route_keys(value: Any) -> tuple[str, str] | None:
         return None
     if len(path) > 1:
         path = path.rstrip("/") or "/"
+    return place + path, place + path_family(path)
+
+
+def path_family(path: str) -> str:
+    """A path's folder and extension (``/refs/*.bib`` for ``/refs/ml.bib``; ``/refs/*`` without one)."""
     folder, _, leaf = path.rpartition("/")
     stem, dot, ext = leaf.rpartition(".")
     tail = f"*.{ext}" if dot and stem and _EXT.match(ext) else "*"
-    return place + path, f"{place}{folder}/{tail}"
+    return f"{folder}/{tail}"
+
+
+def base_tool(name: str) -> str:
+    """The tool a routed tool's name names (``fetch`` of ``fetch @ <route>``), or the name itself."""
+    return name.split(SEP, 1)[0]
 
 
 def mode_key(arg: str, value: str) -> str:
@@ -87,4 +97,4 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     return None
 
 
-__all__ = ["SEP", "mode_key", "route_keys", "route_spec", "routed_name"]
+__all__ = ["SEP", "base_tool", "mode_key", "path_family", "route_keys", "route_spec", "routed_name"]

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG, display_path
-from outcome_monitor.checking.routes import SEP
+from outcome_monitor.checking.routes import SEP, base_tool
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import id_named
 from outcome_monitor.learning.candidates import DOMAIN_CANDIDATE, Candidate, Collected, Key, TemplateKey
@@ -101,31 +101,30 @@ def admit(
         # a route's results are some of its tool's: the tool and its other routes (other modes, other
         # resources) holding other forms contradict none of the route's fields and types (its
         # relations and signs they do: a relation of two zeros on a route is no less a coincidence)
-        family = [col.tool.split(SEP, 1)[0] for col in collected]
+        family = [base_tool(col.tool) for col in collected]
         routed = any(SEP in col.tool for col in collected)
         # a route's sibling of its own kind (another .bib file beside ml.bib) holds the same form: what
         # it broke (a missing key's sentence, a zero) the route may answer too, as if it were its own
         broken_on: dict[Key, set[tuple[str, str]]] = {}
-        for col in collected:
-            kind = route_kind(col.tool)
-            if kind is not None:
-                for k in col.falsified:
-                    broken_on.setdefault(k, set()).add((col.tool.split(SEP, 1)[0], kind))
         # and the types it took there are the route's too: a route's type rule narrower than the
         # types of its kind is left to its tool's
         kind_types: dict[tuple[str, str | None, str, tuple[str, ...]], set[str]] = {}
-        for key, group in by_key.items():
-            if isinstance(key, TemplateKey) and key.cls == "type":
-                for c in group:
-                    where = (c.tool.split(SEP, 1)[0], route_kind(c.tool), key.context, key.fields)
-                    kind_types.setdefault(where, set()).update(c.params["types"])
         # a route's fitted relation (k and c in its key) that its tool, holding both fields on every
         # row, does not hold: another route's rows break it (one file's row count in pct == k * count)
         tool_cols = {col.tool: col for col in collected}
         held_by: dict[str, set[Key]] = {}
-        for key, group in by_key.items():
-            for c in group:
-                held_by.setdefault(c.tool, set()).add(key)
+        if routed:  # none of the three without a route
+            for col in collected:
+                kind = route_kind(col.tool)
+                if kind is not None:
+                    for k in col.falsified:
+                        broken_on.setdefault(k, set()).add((base_tool(col.tool), kind))
+            for key, group in by_key.items():
+                for c in group:
+                    held_by.setdefault(c.tool, set()).add(key)
+                    if isinstance(key, TemplateKey) and key.cls == "type":
+                        where = (base_tool(c.tool), route_kind(c.tool), key.context, key.fields)
+                        kind_types.setdefault(where, set()).update(c.params["types"])
         for key in list(by_key):
             if _arithmetic_on_ids(key) or _fitted_constant(key):
                 del by_key[key]
@@ -141,7 +140,7 @@ def admit(
                     c
                     for c in by_key[key]
                     if key not in own_falsified.get(c.tool, ())
-                    and (c.tool.split(SEP, 1)[0], route_kind(c.tool)) not in kinds
+                    and (base_tool(c.tool), route_kind(c.tool)) not in kinds
                     and not _narrower_than_kind(key, c, kind_types)
                 ]
                 if (
@@ -239,24 +238,25 @@ def _arithmetic_on_ids(key: Key) -> bool:
 
 def _kin_falsified(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:
     """Whether the holders' own tool (a routed tool or another of its routes) falsified ``key``."""
-    kin = {c.tool.split(SEP, 1)[0] for c in group}
+    kin = {base_tool(c.tool) for c in group}
     return any(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
 
 
 def _kin_only(key: Key, group: list[Candidate], collected: list[Collected], family: list[str]) -> bool:
     """Whether only the holders' own tools (a routed tool and its routes) falsified ``key``."""
-    kin = {c.tool.split(SEP, 1)[0] for c in group}
+    kin = {base_tool(c.tool) for c in group}
     return all(family[i] in kin for i, col in enumerate(collected) if key in col.falsified)
 
 
-NICE_DIGITS = (
-    4  # a unit's factor or offset (1.8 and 32, 1024, 0.3048) has this many significant digits or fewer
-)
+# a unit's factor or offset (1.8 and 32, 1024, 0.3048) has this many significant digits or fewer
+NICE_DIGITS = 4
 
 
 def _nice(x: float) -> bool:
-    if x == 0 or not math.isfinite(x):
-        return x == 0
+    if x == 0:
+        return True
+    if not math.isfinite(x):
+        return False
     digits = NICE_DIGITS - 1 - math.floor(math.log10(abs(x)))
     return abs(round(x, digits) - x) <= 1e-9 * abs(x)
 
@@ -279,7 +279,7 @@ def _fit_on_route_only(
     """A route's arithmetic relation over fields its tool has on every row, which the tool does not hold."""
     if SEP not in c.tool:
         return False
-    base = c.tool.split(SEP, 1)[0]
+    base = base_tool(c.tool)
     col = tool_cols.get(base)
     if col is None or not set(key.fields) <= col.dense.get(key.context, frozenset()):
         return False
@@ -293,7 +293,7 @@ def _narrower_than_kind(
     kind = route_kind(c.tool)
     if kind is None or not isinstance(key, TemplateKey) or key.cls != "type":
         return False
-    seen = kind_types.get((c.tool.split(SEP, 1)[0], kind, key.context, key.fields), set())
+    seen = kind_types.get((base_tool(c.tool), kind, key.context, key.fields), set())
     return not seen <= set(c.params["types"])
 
 

@@ -21,7 +21,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG
-from outcome_monitor.checking.routes import SEP, mode_key, route_keys, route_spec, routed_name
+from outcome_monitor.checking.routes import (
+    SEP,
+    base_tool,
+    mode_key,
+    path_family,
+    route_keys,
+    route_spec,
+    routed_name,
+)
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.executions import Execution
 from outcome_monitor.text.views import View, infer_root_view
@@ -115,9 +123,7 @@ def route_kind(tool: str) -> str | None:
     key = tool.split(SEP, 1)[1]
     if "=" in key and "/" not in key:
         return None
-    folder, _, leaf = key.rpartition("/")
-    stem, dot, ext = leaf.rpartition(".")
-    return f"{folder}/*.{ext}" if dot and stem else f"{folder}/*"
+    return path_family(key)  # a family route's key is its family already
 
 
 def infer_views(results: Mapping[str, list[Any]], calls: Mapping[str, list[Any]]) -> dict[str, View]:
@@ -129,7 +135,7 @@ def infer_views(results: Mapping[str, list[Any]], calls: Mapping[str, list[Any]]
     for tool in results:
         kind = route_kind(tool)
         if kind is not None:
-            kinds[tool] = (tool.split(SEP, 1)[0], kind)
+            kinds[tool] = (base_tool(tool), kind)
     pooled: dict[tuple[str, str], tuple[list[Any], list[Any]]] = {}
     for tool, group in kinds.items():
         rs, cs = pooled.setdefault(group, ([], []))
@@ -150,7 +156,9 @@ def vacuous_elements(
     """A mode-routed tool's own rules about a list's elements, when only some modes showed elements
     there and another sent the list empty or null every time (``regex``'s ``matches``: strings for
     ``match``, objects for ``matchAll``, which the recording saw empty): that mode's calls, checked
-    by the tool's rules, were no evidence about its elements. The routes keep their own rules."""
+    by the tool's rules, were no evidence about its elements. The routes keep their own rules. And
+    any tool's element type where the list held records on some calls and plain values on others
+    (``_mixed_elements``)."""
     drop: dict[str, set[str]] = {}  # tool -> element contexts, and the lists' places as "context|list"
     retype = _mixed_elements(index)
     for tool, spec in routes.items():

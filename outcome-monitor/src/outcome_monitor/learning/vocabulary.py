@@ -159,7 +159,6 @@ def learn_wide(
     rules = [r for r in _soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
-    rules = [r for r in rules if not asked_limit(r)]  # a limit asked is a bound (len_le_arg)
     clean_rows: dict[str, int] = {}
     raw_texts: dict[str, list[str]] = {}
     for r in clean:
@@ -216,6 +215,7 @@ def learn_wide(
     # the same call answers the same where nothing wrote and no clock shows (same_answers.py)
     rules.extend(same_answers(index, th))
     # a write's echo of what it changed may leave out what already held (write_reports.py)
+    # a limit asked is a bound (len_le_arg), not an echo, pooled or not; element rules need their rows
     rules = vacuous_elements([r for r in write_reports(rules) if not asked_limit(r)], routes, index)
     if views:
         meta["views"] = views
@@ -446,12 +446,11 @@ def _text_rules(
         support = {"n": len(values), "distinct": len(distinct)}
         # a placeholder is never a value a field held clean: few distinct values over enough rows will do
         placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
-        seen = {placeholder_kind(v) for v in distinct} - {None}
         if (
             placeholder is None
             and len(values) >= th.min_presence
             and len(distinct) >= 3
-            and seen <= CUT_KINDS
+            and {placeholder_kind(v) for v in distinct} <= CUT_KINDS | {None}
         ):
             # sometimes empty or cut off with "...", never a TODO or a null: those kinds
             placeholder = {"form": "no_placeholder", "kinds": list(WHOLE_KINDS)}
@@ -563,7 +562,6 @@ def _pooled_shape(
 ) -> list[Rule]:
     """A field the tool itself saw too few values of takes the pattern (and the no-placeholder and
     token rules) of every tool's values of the same name and place, where its own values all fit."""
-
     distinct = list(dict.fromkeys(pooled))
     if not own or len(distinct) < MIN_TOKEN_DISTINCT:
         return []
