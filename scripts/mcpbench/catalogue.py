@@ -9,8 +9,10 @@ from mcpbench.bibliography import bibliography_call, bibliography_setup
 from mcpbench.calendars import calendars_call, calendars_setup
 from mcpbench.code import code_call, code_setup
 from mcpbench.commands import commands_call, commands_setup
+from mcpbench.compounds import compounds_call, compounds_setup
 from mcpbench.conversions import conversions_call, conversions_setup
 from mcpbench.diffs import diffs_call, diffs_setup
+from mcpbench.dimensions import dimensions_call, dimensions_setup
 from mcpbench.documents import documents_call, documents_setup
 from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
@@ -47,7 +49,9 @@ from mcpbench.tasks import tasks_call, tasks_setup
 from mcpbench.textfiles import textfiles_call, textfiles_setup
 from mcpbench.thoughts import thoughts_call, thoughts_setup
 from mcpbench.utilities import utilities_call, utilities_setup
+from mcpbench.wages import wages_call, wages_setup
 from mcpbench.web import fetch_call, fetch_setup
+from mcpbench.welsh import welsh_call, welsh_setup
 from mcpbench.workbook import workbook_call, workbook_setup
 
 SERVERS: tuple[Server, ...] = (
@@ -182,27 +186,56 @@ SERVERS: tuple[Server, ...] = (
            "validity with keys), indented JSON (regex matches with index and captures, counts, code points with "
            "their block, a JWT's header and payload), or bare text (base64, escapes, replacements, a +/- line diff)",
            utilities_setup, utilities_call),
-    # held out from midday of 2026-12-07: picked and given workloads without the monitor's faulted measurement
-    Server("powerpoint", "office-powerpoint-mcp-server==2.0.7", "sdk1", "ppt_mcp_server", "held-out",
+    # held out from midday of 2026-12-07 (measured held out once, at d11a399: 533/640, 83%, with c378b8e's library
+    # and the same with c03bc0c's; 6 clean receipts), tuned on since the morning of 2026-12-07's second session
+    Server("powerpoint", "office-powerpoint-mcp-server==2.0.7", "sdk1", "ppt_mcp_server", "tuning",
            "structured content (outputSchema: an object of any keys) with the same object as indented JSON in its "
            "block: a deck's file facts (path, size in bytes, slide count, layouts by index and name with placeholder "
            "counts, core properties with ISO datetimes, a revision, empty strings where unset), an opened or created "
            "presentation's id, message and slide count, a built-in slide template's layout (elements, positions, "
            "colour roles, font sizes), the templates and presentations known", slides_setup, slides_call),
-    Server("diffchunk", "diffchunk==0.2.0", "sdk1", "diffchunk-mcp", "held-out",
+    Server("diffchunk", "diffchunk==0.2.0", "sdk1", "diffchunk-mcp", "tuning",
            "one text block, no structured content: indented JSON (a diff's chunks with files, per-file line counts, "
            "token estimates and summaries; a load's counts), a compact JSON list of chunk numbers, or git's diff text "
            "(a chunk under a '=== Chunk N of M ===' header with files, lines and a = rule, annotated with line "
            "numbers or raw; one file's diff)", diffs_setup, diffs_call),
-    Server("graphql-schema", "mcp-graphql-schema@0.0.2", "npm", "mcp-graphql-schema", "held-out",
+    Server("graphql-schema", "mcp-graphql-schema@0.0.2", "npm", "mcp-graphql-schema", "tuning",
            "one bare text block, no structured content: names joined by ', ', a field's or type's definition in "
            "GraphQL's schema language (arguments with defaults, ! and [] markers, block-string descriptions, "
            "@deprecated reasons, enums, inputs), 'name: Type' lines, a search's 'Matching types:' and 'Matching "
            "fields:' lines with None, a sentence for an unknown name", schemas_setup, schemas_call),
-    Server("clinical-calc", "clinical-calc-mcp==0.1.0", "office", "clinical-calc-mcp", "held-out",
+    Server("clinical-calc", "clinical-calc-mcp==0.1.0", "office", "clinical-calc-mcp", "tuning",
            "structured content (outputSchema: numbers and strings) beside the same object as compact JSON text: a "
            "formula's name, the inputs echoed, results rounded to two places (volumes in mL, rates in mL/hr, a body "
            "surface area in m², drops per minute rounded and exact), units and notes as strings", formulas_setup,
            formulas_call),
+    # held out from the morning of 2026-12-07's second session: picked and given workloads without the monitor's
+    # faulted measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("units", "mcp-gnu-units==0.1.1", "sdk1", "mcp-gnu-units", "held-out",
+           "one indented JSON text block, no structured content: a conversion's expressions echoed, its result as a "
+           "string with the target unit (\"88.51392 km/hour\") beside the magnitude as a float and an exact flag, a "
+           "reduction to SI base units with its dimension signature (\"kg m^2 / s^2\", \"1\"), a unit's definition "
+           "text, kind, dimension and base value (a nonlinear unit's function signature), a search's count and matches, "
+           "prefixes with their multipliers as strings of digits", dimensions_setup, dimensions_call),
+    Server("molecules", "mcp-molecules==0.3.1", "sdk1", "mcp-molecules", "held-out",
+           "one indented JSON text block, no structured content: a formula's weight as an unrounded float in the "
+           "asked unit with an uncertainty or null, its atom tally, nominal, average and monoisotopic masses each "
+           "with a formatted \"74.093 ± 0.004 g/mol\", a percent composition per element; an isotope pattern's peaks "
+           "(nominal and exact masses, m/z or null, relative intensities, abundances) under its base peak; a "
+           "lookup's interpretation, Hill formula or null, matching names and formulas, source and licence",
+           compounds_setup, compounds_call),
+    Server("cymraeg", "cymraeg-mcp==0.1.0", "sdk1", "cymraeg-mcp", "held-out",
+           "structured content (outputSchema: pydantic reports) beside the same object as indented JSON: ok flags, "
+           "words or tokens checked, issues with a word, character offsets and suggestions, a mutation's trigger, "
+           "name, rule in English and Welsh, confidence word and explanation, fixed notes, a bilingual summary; a "
+           "word's explanation as indented JSON alone (analyses, the radical's four forms, the trigger's rule and "
+           "example, a verdict)", welsh_setup, welsh_call),
+    Server("oews", "bls-oews-mcp==1.1.5", "sdk2", "bls-oews-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: an "
+           "occupation's code and title, scope, area code or null and name, data year, per wage or employment "
+           "measure a raw string, a formatted \"$101,420\" or \"$80.42/hr\", a number or null and a suppressed flag; "
+           "comparisons keyed by metro code or \"code (title)\"; burdened hourly ranges as dollar strings beside "
+           "numbers; source URLs, SHA-256 digests, dates and row counts; maps of codes to names",
+           wages_setup, wages_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

@@ -3,55 +3,56 @@ calls.
 
 Every server runs offline on what is made here (a git repository, SQLite and DuckDB databases, workbooks, a
 knowledge graph, project folders of notes and of code, a web site served on 127.0.0.1, a task file, files to turn
-into markdown, chains of thoughts, a JavaScript project to lint, a folder of text files, Word documents, a
-library's SQLite database, an operations folder for shell commands, documents to convert, a project's git history,
-shipment documents and quantities to measure, PDFs, calendar feeds served on 127.0.0.1, a health export, a print
-shop's archives, BibTeX files, a shop's data files, a support desk's strings, slide decks, patch series, a GraphQL
-schema, a burns unit's cases); none needs the network, a key or a model download. The Python ones live in three
-venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy and
-eggcalc among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor,
-cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server and diffchunk among them)
-and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server, markitdown-mcp,
-office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and clinical-calc-mcp, whose
-dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc); the npm ones in
-``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all
-four, and pandoc.
+into markdown, chains of thoughts, a JavaScript project to lint, a folder of text files, Word documents, a library's
+SQLite database, an operations folder for shell commands, documents to convert, a project's git history, shipment
+documents and quantities to measure, PDFs, calendar feeds served on 127.0.0.1, a health export, a print shop's
+archives, BibTeX files, a shop's data files, a support desk's strings, slide decks, patch series, a GraphQL schema,
+a burns unit's cases, a plant's readings, a stockroom's reagents, Welsh drafts, a contracting office's labour
+categories); none needs the network, a key or a model download. The Python ones live in three venvs because their
+pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc and bls-oews-mcp
+among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor,
+cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units,
+mcp-molecules and cymraeg-mcp among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt,
+SDK 2.x: excel-mcp-server, markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp,
+data-profiler-mcp and clinical-calc-mcp, whose dependencies have no solution with the first venv's pins; mcp-pandoc
+runs Debian's pandoc); the npm ones in ``.cache/mcp-servers-npm`` (npm ci from
+scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all four, and pandoc.
 
-The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers
-must not be (their figures are the ones that say how the monitor does on a server it never met). duckdb,
-math, spreadsheet and spreadsheet-blocks were held out until 2026-12-06 (measured held out once, at
-f20ff20: 314/638 faulted calls flagged, 49%) and are tuned on since. memory, filesystem, fetch and
-everything (knowledge.py, files.py, web.py, everything.py) were held out from 2026-12-06 and measured held
-out once, at aa59f11 (452/640 faulted calls flagged, 71%, 20 clean receipts; after reading those receipts,
-451/640 and 6 receipts at cea875e); they are tuned on since 2026-12-06 (evening). tree-sitter, excel,
-markitdown and taskmanager (code.py, workbook.py, markdown.py, tasks.py) were held out from the evening of
-2026-12-06 and measured held out once, at 8ef6e3d (456/640 faulted calls flagged before that evening's
-learning changes, 482/640, 75%, after, with 9 clean receipts); they are tuned on since the night of
-2026-12-06. sequential-thinking, eslint, text-editor and word (thoughts.py, javascript.py, textfiles.py,
-documents.py) were held out from the night of 2026-12-06, picked and given their workloads without running
-the monitor's faulted measurement on them, and measured held out once, with the library of 78cddc6 (403/640
-faulted calls flagged with 235f507's, 421/640, 66%, with 78cddc6's; no clean receipt; the same again with
-b329618's), their misses not read; they are tuned on since 2026-12-07. alchemy, shell, pandoc and git-json
-(loans.py, commands.py, conversions.py, history.py) were held out from 2026-12-07 until that morning, picked
-and given their workloads without the monitor's faulted measurement, and measured held out once, with the
-libraries of d4a9933 and 9231d02 (399/640 faulted calls flagged, 62%, 1 clean receipt on 640); they are
-tuned on since the morning of 2026-12-07. eggcalc, pdf-reader, webcal and apple-health (measures.py,
-pdfs.py, calendars.py, health.py) were held out from the morning of 2026-12-07, picked and given their
-workloads without the monitor's faulted measurement, and measured held out once, at 6f521c6 with misses
-unread: 454/616 faulted calls flagged (74%), 122 clean receipts (109 of them pdf-reader's, a mixed-list type
-bug, fixed at 0c65022); after reading those receipts, at 1e32c4e: 437/616 (71%), 11 receipts; tuned on
-since the morning of 2026-12-07, later. archive, bibtex, data-profiler and text-utils (archives.py,
-bibliography.py, profiles.py, utilities.py) were the held-out four since later on the morning of 2026-12-07,
-picked and given their workloads without running the monitor's faulted measurement on them, and measured held
-out once, at 0ad44e7 (514/640 faulted calls flagged, 80%, with 1e32c4e's library; 519/640, 81%, with 0ad44e7's;
-13 clean receipts, 10 after reading them at 3166d6d), their misses not read; tuned on since 2026-12-07
-(midday). The held-out group from then on: powerpoint, diffchunk, graphql-schema and clinical-calc (slides.py,
-diffs.py, schemas.py, formulas.py), held out from midday of 2026-12-07, picked and given their workloads
-without the monitor's faulted measurement (only their clean calls were run, straight to the servers and
-through the proxy's recording, to check that they answer), and measured held out once, at d11a399 (the
-library of c378b8e: 533/640 faulted calls flagged, 83%, and 6 clean receipts; the same with c03bc0c's library),
-their misses not read. The catalogue itself, ``SERVERS`` and ``BY_NAME``,
-is in catalogue.py.
+The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers must not
+be (their figures are the ones that say how the monitor does on a server it never met). duckdb, math, spreadsheet
+and spreadsheet-blocks were held out until 2026-12-06 (measured held out once, at f20ff20: 314/638 faulted calls
+flagged, 49%) and are tuned on since. memory, filesystem, fetch and everything (knowledge.py, files.py, web.py,
+everything.py) were held out from 2026-12-06 and measured held out once, at aa59f11 (452/640 faulted calls flagged,
+71%, 20 clean receipts; after reading those receipts, 451/640 and 6 receipts at cea875e); they are tuned on since
+2026-12-06 (evening). tree-sitter, excel, markitdown and taskmanager (code.py, workbook.py, markdown.py, tasks.py)
+were held out from the evening of 2026-12-06 and measured held out once, at 8ef6e3d (456/640 faulted calls flagged
+before that evening's learning changes, 482/640, 75%, after, with 9 clean receipts); they are tuned on since the
+night of 2026-12-06. sequential-thinking, eslint, text-editor and word (thoughts.py, javascript.py, textfiles.py,
+documents.py) were held out from the night of 2026-12-06, picked and given their workloads without running the
+monitor's faulted measurement on them, and measured held out once, with the library of 78cddc6 (403/640 faulted
+calls flagged with 235f507's, 421/640, 66%, with 78cddc6's; no clean receipt; the same again with b329618's), their
+misses not read; they are tuned on since 2026-12-07. alchemy, shell, pandoc and git-json (loans.py, commands.py,
+conversions.py, history.py) were held out from 2026-12-07 until that morning, picked and given their workloads
+without the monitor's faulted measurement, and measured held out once, with the libraries of d4a9933 and 9231d02
+(399/640 faulted calls flagged, 62%, 1 clean receipt on 640); they are tuned on since the morning of 2026-12-07.
+eggcalc, pdf-reader, webcal and apple-health (measures.py, pdfs.py, calendars.py, health.py) were held out from the
+morning of 2026-12-07, picked and given their workloads without the monitor's faulted measurement, and measured held
+out once, at 6f521c6 with misses unread: 454/616 faulted calls flagged (74%), 122 clean receipts (109 of them
+pdf-reader's, a mixed-list type bug, fixed at 0c65022); after reading those receipts, at 1e32c4e: 437/616 (71%), 11
+receipts; tuned on since the morning of 2026-12-07, later. archive, bibtex, data-profiler and text-utils
+(archives.py, bibliography.py, profiles.py, utilities.py) were the held-out four since later on the morning of
+2026-12-07, picked and given their workloads without running the monitor's faulted measurement on them, and measured
+held out once, at 0ad44e7 (514/640 faulted calls flagged, 80%, with 1e32c4e's library; 519/640, 81%, with 0ad44e7's;
+13 clean receipts, 10 after reading them at 3166d6d), their misses not read; tuned on since 2026-12-07 (midday).
+powerpoint, diffchunk, graphql-schema and clinical-calc (slides.py, diffs.py, schemas.py, formulas.py) were held out
+from midday of 2026-12-07, picked and given their workloads without the monitor's faulted measurement (only their
+clean calls were run, straight to the servers and through the proxy's recording, to check that they answer), and
+measured held out once, at d11a399 (the library of c378b8e: 533/640 faulted calls flagged, 83%, and 6 clean
+receipts; the same with c03bc0c's library), their misses not read; tuned on since the morning of 2026-12-07's second
+session. The held-out group from then on: units, molecules, cymraeg and oews (dimensions.py, compounds.py, welsh.py,
+wages.py), picked and given their workloads the same way, without the monitor's faulted measurement (only their
+clean calls run, straight and through the proxy's recording). The catalogue itself, ``SERVERS`` and ``BY_NAME``, is
+in catalogue.py.
 """
 
 from __future__ import annotations

@@ -151,22 +151,24 @@ def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_non
     for name in ("duckdb", "memory", "fetch", "tree-sitter", "excel", "markitdown", "taskmanager",
                  "sequential-thinking", "eslint", "text-editor", "word", "alchemy", "shell", "pandoc",
                  "git-json", "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
-                 "text-utils"):  # fmt: skip
+                 "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc"):  # fmt: skip
         assert BY_NAME[name].group == "tuning"
-    assert {s.name for s in held} == {"powerpoint", "diffchunk", "graphql-schema", "clinical-calc"}
+    assert {s.name for s in held} == {"units", "molecules", "cymraeg", "oews"}
     assert all(s.forms for s in SERVERS) and len({s.forms for s in held}) == len(held)
 
 
 HELD_OUT = [s.name for s in SERVERS if s.group == "held-out"]
 # the held-out group before this one, its recordings still checked here
-ONCE_HELD_OUT = ("archive", "bibtex", "data-profiler", "text-utils")
+ONCE_HELD_OUT = ("powerpoint", "diffchunk", "graphql-schema", "clinical-calc")
 # the servers (held out now or once) whose setup starts no MCP server: their fixtures and workloads can be drawn
 # anywhere (git-json's setup runs git itself; webcal's serves its feeds on 127.0.0.1 from this process;
 # apple-health's runs the package's ingest command when it is installed; archive's and data-profiler's write
-# their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks)
+# their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks; molecules'
+# and oews' only name a cache folder in the fixture's)
 NO_SERVER_SETUP = ("sequential-thinking", "eslint", "text-editor", "alchemy", "shell", "pandoc", "git-json",
                    "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
-                   "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc")  # fmt: skip
+                   "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
+                   "cymraeg", "oews")  # fmt: skip
 # a program a held-out server runs besides its own install (Debian's pandoc; git), by the server's name
 PROGRAMS = {"pandoc": "pandoc", "git-json": "git"}
 
@@ -218,6 +220,29 @@ def test_the_text_editor_workload_edits_each_draft_once_with_its_hashes(tmp_path
             assert not Path(edit["path"]).exists() and Path(edit["path"]).parent == live / "new"
         edited.append(edit["path"])
     assert edited and len(edited) == len(set(edited))
+
+
+def test_the_fresh_groups_calls_stay_offline_and_within_what_the_servers_accept(tmp_path):
+    """molecules runs with its online fallback off and, like oews, its cache in the fixture's folder; a Welsh
+    word to explain is in its sentence; a wage call asks a ratio (16, 17) or an industry only where the tables
+    have one (state or metro scope; national scope)."""
+    fixtures = {
+        n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [n]) for n in ("molecules", "oews", "cymraeg")
+    }
+    assert fixtures["molecules"].command[:2] == ["env", "MCP_MOLECULES_ONLINE=0"]
+    for n in ("molecules", "oews"):
+        assert f"XDG_CACHE_HOME={tmp_path / n / 'cache'}" in fixtures[n].command
+    rng = random.Random(6)
+    for _ in range(300):
+        tool, args = BY_NAME["cymraeg"].workload(rng, fixtures["cymraeg"])
+        if tool == "cymraeg_explain_mutation":
+            assert args["word"] in args["context"].split(" ") or args["word"] + "." in args["context"]
+        tool, args = BY_NAME["oews"].workload(rng, fixtures["oews"])
+        asked = set(args.get("datatypes", [])) | {args.get("datatype")}
+        if args.get("scope", "national") == "national":
+            assert not asked & {"16", "17"} and "area_code" not in args
+        else:
+            assert "industry" not in args and args["area_code"]
 
 
 @pytest.mark.slow
