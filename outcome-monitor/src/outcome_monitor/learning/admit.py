@@ -175,6 +175,10 @@ def admit(
                 falsified.add(held)
     domains = _pool_domains(by_key, th, held_back, wide=per_tool)  # by id(candidate)
     kept: dict[str, list[Rule]] = {}
+    for key in _typed_apart(by_key, falsified) if per_tool else ():
+        # tools whose field of one name took other types (a ``value`` string here, a number or any
+        # JSON there): the name fixes no type, and each tool's type stands on its own support
+        by_key.update({key._replace(extra=(*key.extra, c.tool)): [c] for c in by_key.pop(key)})
     for key, group in by_key.items():
         if key.cls == DOMAIN_CANDIDATE or key in falsified:
             continue
@@ -220,6 +224,23 @@ def admit(
     for tool in sorted(kept):
         out.extend(_suppress(kept[tool]))
     return out
+
+
+def _typed_apart(by_key: dict[Key, list[Candidate]], falsified: set[Key]) -> list[TemplateKey]:
+    """Pooled type templates of a (context, field) that other tools hold with other types."""
+    types: dict[tuple[str, tuple[str, ...]], int] = {}
+    for key in by_key:
+        if isinstance(key, TemplateKey) and key.cls == "type":
+            types[key.context, key.fields] = types.get((key.context, key.fields), 0) + 1
+    return [
+        key
+        for key, group in by_key.items()
+        if isinstance(key, TemplateKey)
+        and key.cls == "type"
+        and len(group) > 1
+        and key not in falsified
+        and types[key.context, key.fields] > 1
+    ]
 
 
 CONTRADICTED_SUPPORT = 3

@@ -39,6 +39,7 @@ _NUMERIC = {int, float}
 _STR = {str}
 _STR_BOOL = {str, bool}
 MAX_RELATED = 48
+PER_CALL = 2  # observations one execution's elements give a context's presence facts (wide)
 _NO_ARGS = repr([])
 
 
@@ -56,13 +57,27 @@ def collect(
     executions = list(executions)
     maps = detect_maps([ex.result for ex in executions], th)
     contexts: dict[str, list[dict[str, Any]]] = {}
-    for ex in executions:
+    origin: dict[str, list[int]] = {}  # the execution each row came from
+    for i, ex in enumerate(executions):
         for c, rows in ex.rows_for(maps).items():
             contexts.setdefault(c, []).extend(rows)
+            origin.setdefault(c, []).extend([i] * len(rows))
     out = Collected(tool=tool)
     for context, rows in sorted(contexts.items()):
-        _collect_context(tool, context, rows, schema_only, out, min_present, th, wide)
+        _collect_context(
+            tool, context, rows, schema_only, out, min_present, th, wide, origin[context] if wide else None
+        )
     return out
+
+
+def _per_call(origin: list[int] | None, where: list[int]) -> int:
+    """What the rows ``where`` of a context weigh as presence evidence: every row (the paper's
+    count), or in the wide vocabulary ``PER_CALL`` per execution they came from, as the thresholds
+    say: one call's elements come from one builder, and its first element and a second show what
+    more of them show again (one call's 22 tree nodes at a depth no other call reached)."""
+    if origin is None:
+        return len(where)
+    return min(len(where), PER_CALL * len({origin[i] for i in where}))
 
 
 _TYPE_NAMES: dict[frozenset[type], tuple[str, ...]] = {}
@@ -115,6 +130,7 @@ def _collect_context(
     min_present: int = 0,
     th: Thresholds = DEFAULT,
     wide: bool = False,
+    origin: list[int] | None = None,
 ) -> None:
     n = len(rows)
     cols, present_of, where = _columns(rows)
@@ -153,13 +169,16 @@ def _collect_context(
         records = sum(1 for v in present_of[""] if type(v) is dict)
 
     # ---- required and type (presence facts: count executions)
+    every = n if origin is None else min(n, PER_CALL * len(set(origin)))
     for f, present in present_of.items():
         if f.startswith(ARG) or _is_derived(f) or f == KEY:
             continue
         if f:
-            add("required", (f,), falsified=len(present) < records, n=records)
+            add("required", (f,), falsified=len(present) < records, n=min(records, every))
         if present:
-            add("type", (f,), {"types": list(_type_names(frozenset(kinds[f])))}, n=len(present))
+            add(
+                "type", (f,), {"types": list(_type_names(frozenset(kinds[f])))}, n=_per_call(origin, where[f])
+            )
     if schema_only:
         return
 
@@ -186,7 +205,7 @@ def _collect_context(
                 continue  # arguments are not results; sums are implied by their elements' signs
             lo = min(present)
             if f.startswith("len("):
-                add("positive", (f,), {"strict": True}, falsified=lo <= 0, n=len(present))
+                add("positive", (f,), {"strict": True}, falsified=lo <= 0, n=_per_call(origin, where[f]))
                 continue
             add("positive", (f,), {"strict": True}, falsified=lo <= 0, distinct=d)
             add("positive", (f,), {"strict": False}, falsified=lo < 0, distinct=d)
@@ -203,7 +222,7 @@ def _collect_context(
                     DOMAIN_CANDIDATE,
                     (f,),
                     {"counts": counts, "nullable": type(None) in kinds[f]},
-                    n=len(present),
+                    n=_per_call(origin, where[f]),
                 )
     collect_ledgers(
         tool, context, rows, cols, stats, out, listed={f for f, ks in kinds.items() if list in ks}

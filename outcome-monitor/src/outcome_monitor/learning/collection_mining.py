@@ -297,9 +297,11 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
         bits = sum(math.lgamma(len(c) + 1) / math.log(2) for c in columns)
         if len(columns) < th.min_distinct_eq or bits < th.min_presence:
             continue
-        flat = [x for c in columns for x in c]
+        flat = [x for c in columns for x in c]  # a sentence is no key: messages worded alike repeat
         id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
-        if not all(type(x) in (str, int) for x in flat) or not all(len(set(c)) == len(c) for c in columns):
+        if any(type(x) not in (str, int) or _prose(x) for x in flat) or any(
+            len(set(c)) < len(c) for c in columns
+        ):
             continue
         if all((type(x) is int and id_name) or id_like(x) for x in flat):
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
@@ -311,6 +313,10 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
             # names that would have met twice in some list by now, were they drawn from their pool
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
     return out
+
+
+def _prose(x: Any) -> bool:  # a sentence or a passage, not a name
+    return type(x) is str and ("\n" in x or x.rstrip().endswith((".", "!", "?")) or len(x.split()) >= 8)
 
 
 def _expected_repeats(columns: list[list[Any]]) -> float:

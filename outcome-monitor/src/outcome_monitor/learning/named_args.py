@@ -11,6 +11,10 @@ more: not met in a text by chance) on 3 calls with 2 distinct values keeps the r
 
 A list of names asked for (``table_names: [members, books]``) is named when each of its names is.
 
+An argument counts as named only outside the other arguments the text reads back: ``docx`` inside
+the ``output_file`` it was saved to is the path's echo (a ``latex`` conversion saved to ``a.tex``
+names no format).
+
 A call that sends one more argument may answer in another form (a converter asked for an
 ``output_file`` says where it saved, not what format it wrote): where every call whose text did not
 name the argument sent one argument, the rule holds ``unless`` that argument is there; the calls
@@ -63,8 +67,21 @@ def _pairs(executions: list[Execution]) -> Pairs:
                 date = cached_date_key(v) is not None
                 for k, a in strings.items():
                     if not (date and type(a) is str and cached_date_key(a) is not None):
-                        cols.setdefault((f, k), []).append((v, a, frozenset(ex.args)))
+                        cols.setdefault((f, k), []).append(
+                            (_outside(v, k, a, strings), a, frozenset(ex.args))
+                        )
     return cols
+
+
+def _outside(v: str, k: str, a: str | tuple[str, ...], strings: Mapping[str, str | tuple[str, ...]]) -> str:
+    """The text without the other string arguments it reads back: a format named only inside the
+    output path asked for (``docx`` in ``saved to out/a.docx``) is the path's echo, not the
+    format's. An argument that is part of this one's value (``md`` of ``notes.md``) stays."""
+    mine = (a,) if type(a) is str else a
+    for other, b in strings.items():
+        if other != k and type(b) is str and b in v and not any(b in x for x in mine):
+            v = v.replace(b, "\x00")
+    return v
 
 
 def _names(v: str, a: str | tuple[str, ...]) -> bool:

@@ -519,6 +519,8 @@ def _affine(
     if abs(k) < 1e-12 or (abs(k - 1) < 1e-9 and abs(c) < 1e-9):
         return None
     k, c = _snap(k), _snap(c)  # round constants the data cannot tell apart (1.8, not 1.7999999)
+    if _not_a_function(pairs, quanta[a]):
+        return None
     tol = 0.5 * (quanta[a] + abs(k) * quanta[b])
     if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
         return None
@@ -529,6 +531,16 @@ def _affine(
         "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2),
     }  # two points fit k and c
     return Candidate(tool, "relation", context, (a, b), params, ev)
+
+
+def _not_a_function(pairs: list[tuple[Any, Any]], qa: float) -> bool:
+    """Two rows with one ``b`` and ``a`` apart by more than a's rounding: ``a`` is no function of
+    ``b``, whatever band b's rounding would allow (bytes of 92 and 113 for one line of text)."""
+    span: dict[Any, tuple[Any, Any]] = {}
+    for x, y in pairs:
+        lo, hi = span.get(y, (x, x))
+        span[y] = (min(lo, x), max(hi, x))
+    return any(hi - lo > qa for lo, hi in span.values())
 
 
 def _snap(x: float) -> float:

@@ -14,8 +14,9 @@ sign is really a coin flip showed 7 positive values is below 1%. Two places neve
    posterior that the place is mixed is ``r 2^-k / (r 2^-k + 1 - r)``; below 1 - confidence the place
    keeps "must be non-negative" (never "> 0": a zero is one value among many, not a coin flip).
    Guards: at least ``MIN_PRIOR_PLACES`` supported places in the recording, at least
-   ``MIN_PRIOR_DISTINCT`` distinct values of the place's own, and no tool's value at the same place
-   (context and field name) ever negative.
+   ``MIN_PRIOR_DISTINCT`` distinct values of the place's own, no tool's value at the same place
+   (context and field name) ever negative, and no negative number beside it in its object (a
+   correlation matrix's row: ``matrix.amount.discount`` beside a negative ``matrix.amount.qty``).
 3. **Namesakes by a name's last word** (``table_count`` beside ``paragraph_count`` and
    ``word_count``; ``numPages`` beside ``totalPages``): the places whose field names end in one word
    pool their values as one field's; where ``MIN_SUFFIX_NAMES`` names or more hold
@@ -113,16 +114,24 @@ def sign_rules(
     meta = {"supported": supported, "mixed": mixed, "needs_distinct": need}
     if need is None:
         return out, meta
+    # an object whose other numbers changed sign (a correlation matrix's row): its numbers are one
+    # kind of quantity, and the recording's base rate speaks for none of them
+    negative_parents = {(t, c, _parent(f)) for (t, c, f), vs in places.items() if min(vs) < 0 and "." in f}
     for (tool, context, f), values in sorted(places.items()):
         distinct = len(set(values))
         if (
             need <= distinct < th.min_distinct_sign
             and (tool, context, f) not in signed
             and (context, f) not in negative_named
+            and (tool, context, _parent(f)) not in negative_parents
         ):
             support = {"distinct": distinct, "prior_supported": supported, "prior_mixed": mixed}
             out.append(Rule(tool, "positive", context, (f,), {"strict": False}, support))
     return out, meta
+
+
+def _parent(f: str) -> str:
+    return f.rsplit(".", 1)[0] if "." in f else ""
 
 
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")

@@ -48,6 +48,7 @@ from outcome_monitor.checking.shapes import (
 )
 from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
+from outcome_monitor.learning.counts import soften_counts
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import (
     arg_lookups,
@@ -156,7 +157,7 @@ def learn_wide(
             held_back,
             per_tool=True,
         )
-    rules = [r for r in _soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
+    rules = [r for r in soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
     clean_rows: dict[str, int] = {}
@@ -278,20 +279,6 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
     return out
 
 
-SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
-
-
-ZERO_GAPS = 0.5  # a minimum within half the values' mean gap of 0 may well be 0 next time
-
-
-def _near_zero(ints: list[int]) -> bool:
-    """A count whose clean minimum is small (``SMALL_COUNT``), or within half the mean gap its
-    values leave between them of 0 (a stock from 3 to 354 over 26 calls: a gap of about 13; a file
-    size from 40 up): such a count at 0 is a product out of stock, an empty file."""
-    lo, hi = min(ints), max(ints)
-    return lo <= SMALL_COUNT or lo <= ZERO_GAPS * (hi - lo) / len(ints)
-
-
 def _loose_type(r: Rule) -> bool:
     """A type rule that says too little to keep: a field that was always null (it holds a value when
     there is one), or one of three kinds or more (a value of any kind: a float is no surprise there)."""
@@ -302,56 +289,6 @@ def _loose_type(r: Rule) -> bool:
 
 
 LOOSE_KINDS = 3
-
-
-def _leaf(field: str) -> str:
-    return field.rpartition(".")[2]
-
-
-def _zero_leaves(index: Mapping[str, list[Execution]], tool: str, memo: dict[str, set[str]]) -> set[str]:
-    """The names of the tool's integer fields that were 0 somewhere in its clean results: a column
-    at 0 near the top of a tree says a column deeper in it may be 0 too."""
-    if tool not in memo:
-        memo[tool] = {
-            _leaf(f)
-            for ex in index.get(tool, ())
-            for rows in ex.rows.values()
-            for row in rows
-            for f, v in row.items()
-            if v == 0 and type(v) is int
-        }
-    return memo[tool]
-
-
-def _soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
-    """A count (integers) whose clean values came close to 0 (``_near_zero``) says little by never
-    being 0 (seats left, bags, unread messages, a stock), nor does one whose name was 0 elsewhere in
-    the tool's results (``_zero_leaves``): it keeps "> 0" only with a constant's support (a rule of
-    succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
-    far from 0 keep "> 0"."""
-    out = []
-    zeros: dict[str, set[str]] = {}
-    for r in rules:
-        if (
-            r.cls != "positive"
-            or not r.params.get("strict", True)
-            or r.fields[0].startswith(("sum(", "len("))
-        ):
-            out.append(r)
-            continue
-        values = [
-            row.get(r.fields[0])
-            for ex in index.get(r.tool, ())
-            for row in ex.rows.get(r.context, ())
-            if row.get(r.fields[0]) is not None
-        ]
-        ints = [v for v in values if type(v) is int]
-        near = ints and (_near_zero(ints) or _leaf(r.fields[0]) in _zero_leaves(index, r.tool, zeros))
-        if near and len(ints) == len(values) and len(ints) < constant_floor(th):
-            out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
-        else:
-            out.append(r)
-    return out
 
 
 def _string_columns(executions: list[Execution]) -> dict[tuple[str, str], list[str]]:

@@ -8,7 +8,8 @@ most ``MAX_WORDS`` distinct words; every word met in two distinct values or more
 a Good-Turing unseen mass of zero); and Auto-Validate's held-out check, each half of the distinct
 values using only the words of the other half, so a vocabulary still growing keeps no rule; no
 single letter among them (a column in ``F2:F13``, an initial: codes, not words). A value also keeps
-at least the fewest words a clean value had.
+at least the fewest words a clean value had. Words of the call's own arguments pass too: a branch
+asked for by name is read back inside a reflog's ``fix/dark-mode@{0}``.
 """
 
 from __future__ import annotations
@@ -83,13 +84,24 @@ def words_test(p: Mapping[str, Any]) -> Callable[[str], bool]:
 def compile_words(
     f: str, p: Mapping[str, Any]
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None]:
-    fits = words_test(p)
+    fits, known, least = words_test(p), frozenset(p["words"]), int(p["least"])
 
     def check_words(vals: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[Any, ...] | None:
         v = vals.get(f, MISSING)
-        return (v,) if type(v) is str and not fits(v) and not asked(v, args) else None
+        if type(v) is not str or fits(v) or asked(v, args):
+            return None
+        ws = _words(v)
+        # the caller's words, read back inside the value (``fix/dark-mode@{0}`` for ref fix/dark-mode)
+        return None if len(ws) >= least and set(ws) <= known | _arg_words(args) else (v,)
 
     return check_words
+
+
+def _arg_words(args: Any) -> set[str]:
+    if type(args) is str:
+        return set(_words(args))
+    values = args.values() if isinstance(args, Mapping) else args if type(args) is list else ()
+    return {w for a in values for w in _arg_words(a)}
 
 
 __all__ = ["compile_words", "word_params", "words_expected", "words_sentence", "words_test"]

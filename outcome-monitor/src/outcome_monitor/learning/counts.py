@@ -1,0 +1,125 @@
+"""Counts and list lengths near 0 (wide vocabulary): "> 0" says little where 0 is one step away.
+
+A count whose clean values came close to 0 keeps "> 0" only with a constant's support, else "must be
+non-negative"; a list inside records that one record held shorter when met again (deletes reach it)
+keeps no "non-empty".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from outcome_monitor.checking.paths import ARG
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.learning.executions import Execution
+from outcome_monitor.thresholds import Thresholds, constant_floor
+
+SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
+
+
+ZERO_GAPS = 0.5  # a minimum within half the values' mean gap of 0 may well be 0 next time
+
+
+def _near_zero(ints: list[int]) -> bool:
+    """A count whose clean minimum is small (``SMALL_COUNT``), or within half the mean gap its
+    values leave between them of 0 (a stock from 3 to 354 over 26 calls: a gap of about 13; a file
+    size from 40 up): such a count at 0 is a product out of stock, an empty file."""
+    lo, hi = min(ints), max(ints)
+    return lo <= SMALL_COUNT or lo <= ZERO_GAPS * (hi - lo) / len(ints)
+
+
+def _emptied(context: str, f: str, executions: list[Execution]) -> bool:
+    """A list inside the records of a list that one record, met again later by its key, held
+    shorter: deletes reach it (a knowledge graph's observations taken away), and one more empties it.
+    Its key: a string or integer field unique among the records of every result that held them."""
+    keys: set[str] | None = None
+    for ex in executions:
+        rows = ex.rows.get(context, ())
+        if rows:
+            here = {
+                k
+                for k in rows[0]
+                if not k.startswith(("#", ARG))
+                and "(" not in k
+                and all(type(row.get(k)) in (str, int) for row in rows)
+                and len({row[k] for row in rows}) == len(rows)
+            }
+            keys = here if keys is None else keys & here
+    for k in sorted(keys or ()):
+        last: dict[str | int, int] = {}
+        for ex in executions:
+            for row in ex.rows.get(context, ()):
+                n = row.get(f)
+                if type(n) is int:
+                    if n < last.get(row[k], -1):
+                        return True
+                    last[row[k]] = n
+    return False
+
+
+def _emptied_anywhere(
+    r: Rule, index: Mapping[str, list[Execution]], memo: dict[tuple[str, str], bool]
+) -> bool:
+    """``_emptied`` in the results of any tool holding the list at the same place: tools of one
+    shape read one store (read_graph shows what open_nodes will)."""
+    place = (r.context, r.fields[0])
+    if place not in memo:
+        memo[place] = r.context.endswith("[*]") and any(_emptied(*place, ex) for ex in index.values())
+    return memo[place]
+
+
+def _leaf(field: str) -> str:
+    return field.rpartition(".")[2]
+
+
+def _zero_leaves(index: Mapping[str, list[Execution]], tool: str, memo: dict[str, set[str]]) -> set[str]:
+    """The names of the tool's integer fields that were 0 somewhere in its clean results: a column
+    at 0 near the top of a tree says a column deeper in it may be 0 too."""
+    if tool not in memo:
+        memo[tool] = {
+            _leaf(f)
+            for ex in index.get(tool, ())
+            for rows in ex.rows.values()
+            for row in rows
+            for f, v in row.items()
+            if v == 0 and type(v) is int
+        }
+    return memo[tool]
+
+
+def soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: Thresholds) -> list[Rule]:
+    """A count (integers) whose clean values came close to 0 (``_near_zero``) says little by never
+    being 0 (seats left, bags, unread messages, a stock), nor does one whose name was 0 elsewhere in
+    the tool's results (``_zero_leaves``): it keeps "> 0" only with a constant's support (a rule of
+    succession over its values), else "must be non-negative". Amounts (floats) and counts that stay
+    far from 0 keep "> 0"."""
+    out = []
+    zeros: dict[str, set[str]] = {}
+    emptied: dict[tuple[str, str], bool] = {}
+    for r in rules:
+        if r.cls == "positive" and r.fields[0].startswith("len(") and _emptied_anywhere(r, index, emptied):
+            continue
+        if (
+            r.cls != "positive"
+            or not r.params.get("strict", True)
+            or r.fields[0].startswith(("sum(", "len("))
+        ):
+            out.append(r)
+            continue
+        values = [
+            row.get(r.fields[0])
+            for ex in index.get(r.tool, ())
+            for row in ex.rows.get(r.context, ())
+            if row.get(r.fields[0]) is not None
+        ]
+        ints = [v for v in values if type(v) is int]
+        near = ints and (_near_zero(ints) or _leaf(r.fields[0]) in _zero_leaves(index, r.tool, zeros))
+        if near and len(ints) == len(values) and len(ints) < constant_floor(th):
+            out.append(replace(r, params={**r.params, "strict": False}, support=dict(r.support)))
+        else:
+            out.append(r)
+    return out
+
+
+__all__ = ["soften_counts"]
