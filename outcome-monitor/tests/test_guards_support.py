@@ -196,3 +196,21 @@ def test_a_list_that_deletes_shortened_may_be_emptied() -> None:
         for i, r in enumerate(rows[:15])
     ]
     assert [r for r in _ids(learn(still), "search", {"i": 99}, emptied) if "positive" in r]
+
+
+def test_two_records_of_one_sender_are_no_list_shortened() -> None:
+    rng = random.Random(13)
+    rows = []
+    for i in range(30):
+        mails = [
+            {
+                "sender": f"s{j % 3}@x.org",
+                "subject": f"re {i} {j}",
+                "recipients": [f"r{k}@x.org" for k in range(rng.randint(1, 4))],
+            }
+            for j in range(3)
+        ]
+        rows.append({"tool": "inbox", "arguments": {"i": i}, "result": mails})
+    reg = learn(rows)
+    empty = [{"sender": "s0@x.org", "subject": "re 99 0", "recipients": []}]
+    assert [r for r in _ids(reg, "inbox", {"i": 99}, empty) if "positive" in r]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.rules import Rule
@@ -30,32 +31,30 @@ def _near_zero(ints: list[int]) -> bool:
 
 
 def _emptied(context: str, f: str, executions: list[Execution]) -> bool:
-    """A list inside the records of a list that one record, met again later by its key, held
-    shorter: deletes reach it (a knowledge graph's observations taken away), and one more empties it.
-    Its key: a string or integer field unique among the records of every result that held them."""
-    keys: set[str] | None = None
+    """A list inside the records of a list that one record, met again later, held shorter: deletes
+    reach it (a knowledge graph's observations taken away), and one more empties it. One record is
+    one set of plain values (its name and kind; an e-mail's sender, subject and body): another
+    record of one sender is another record."""
+    last: dict[tuple[tuple[str, Any], ...], int] = {}
     for ex in executions:
-        rows = ex.rows.get(context, ())
-        if rows:
-            here = {
-                k
-                for k in rows[0]
-                if not k.startswith(("#", ARG))
-                and "(" not in k
-                and all(type(row.get(k)) in (str, int) for row in rows)
-                and len({row[k] for row in rows}) == len(rows)
-            }
-            keys = here if keys is None else keys & here
-    for k in sorted(keys or ()):
-        last: dict[str | int, int] = {}
-        for ex in executions:
-            for row in ex.rows.get(context, ()):
-                n = row.get(f)
-                if type(n) is int:
-                    if n < last.get(row[k], -1):
-                        return True
-                    last[row[k]] = n
+        for row in ex.rows.get(context, ()):
+            n = row.get(f)
+            if type(n) is not int:
+                continue
+            record = tuple(
+                sorted(
+                    (k, v)
+                    for k, v in row.items()
+                    if type(v) in _PLAIN and not k.startswith(("#", ARG)) and "(" not in k
+                )
+            )
+            if n < last.get(record, -1):
+                return True
+            last[record] = n
     return False
+
+
+_PLAIN = (str, int, float, bool)
 
 
 def _emptied_anywhere(
