@@ -182,7 +182,7 @@ def test_a_list_that_deletes_shortened_may_be_emptied() -> None:
         ents = [
             {"name": k, "observations": list(v) + [f"n{j}" for j in range(i // 10)]} for k, v in obs.items()
         ]
-        rows.append({"tool": "read_graph", "arguments": {"i": i}, "result": {"entities": ents}})
+        rows.append({"tool": "read_graph", "arguments": {}, "result": {"entities": ents}})
     # a sibling tool of the same shape reads the same store, though it never saw a list shrink
     opened = [
         {"tool": "open_nodes", "arguments": {"i": i}, "result": r["result"]} for i, r in enumerate(rows[:15])
@@ -214,3 +214,16 @@ def test_two_records_of_one_sender_are_no_list_shortened() -> None:
     reg = learn(rows)
     empty = [{"sender": "s0@x.org", "subject": "re 99 0", "recipients": []}]
     assert [r for r in _ids(reg, "inbox", {"i": 99}, empty) if "positive" in r]
+    # one file read for fewer pages is another call's answer, not a record shortened
+    reads = [
+        {
+            "tool": "read_pdf",
+            "arguments": {"path": f"f{i % 4}.pdf", "pages": 1 + (7 * i) % 5},
+            "result": {"results": [{"source": f"f{i % 4}.pdf", "page_texts": ["p"] * (1 + (7 * i) % 5)}]},
+        }
+        for i in range(30)
+    ]
+    empty = {"results": [{"source": "f1.pdf", "page_texts": []}]}
+    assert [
+        r for r in _ids(learn(reads), "read_pdf", {"path": "f1.pdf", "pages": 2}, empty) if "positive" in r
+    ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.rules import Rule
-from outcome_monitor.learning.executions import Execution
+from outcome_monitor.learning.executions import ARGS_KEY, Execution
 from outcome_monitor.thresholds import Thresholds, constant_floor
 
 SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
@@ -33,8 +33,9 @@ def _near_zero(ints: list[int]) -> bool:
 def _emptied(context: str, f: str, executions: list[Execution]) -> bool:
     """A list inside the records of a list that one record, met again later, held shorter: deletes
     reach it (a knowledge graph's observations taken away), and one more empties it. One record is
-    one set of plain values (its name and kind; an e-mail's sender, subject and body): another
-    record of one sender is another record."""
+    one set of plain values (its name and kind; an e-mail's sender, subject and body) under one
+    call's arguments: another e-mail of one sender, or one file read for fewer pages, is no record
+    shortened."""
     last: dict[tuple[tuple[str, Any], ...], int] = {}
     for ex in executions:
         for row in ex.rows.get(context, ()):
@@ -45,7 +46,7 @@ def _emptied(context: str, f: str, executions: list[Execution]) -> bool:
                 sorted(
                     (k, v)
                     for k, v in row.items()
-                    if type(v) in _PLAIN and not k.startswith(("#", ARG)) and "(" not in k
+                    if type(v) in _PLAIN and (k == ARGS_KEY or not k.startswith(("#", ARG))) and "(" not in k
                 )
             )
             if n < last.get(record, -1):
