@@ -227,3 +227,42 @@ def test_two_records_of_one_sender_are_no_list_shortened() -> None:
     assert [
         r for r in _ids(learn(reads), "read_pdf", {"path": "f1.pdf", "pages": 2}, empty) if "positive" in r
     ]
+
+
+def test_a_decimal_numbers_whole_part_takes_any_width() -> None:
+    rng = random.Random(17)
+    rows = [
+        {
+            "tool": "wage",
+            "arguments": {"soc": f"15-{1000 + i}"},
+            "result": {"hourly": f"${rng.randint(10, 99)}.{rng.randint(0, 99):02d}"},
+        }
+        for i in range(40)
+    ]
+    reg = learn(rows)
+    assert not [r for r in _ids(reg, "wage", {"soc": "15-9999"}, {"hourly": "$101.80"}) if "shape" in r]
+    assert [
+        r for r in _ids(reg, "wage", {"soc": "15-9999"}, {"hourly": "$10.8"}) if "shape" in r
+    ]  # cents stay two
+
+
+def test_a_product_that_copies_one_operand_is_its_echo() -> None:
+    rng = random.Random(19)
+    rows = []
+    for i in range(40):
+        charge = rng.choice([-1, 1, 2, 3])
+        abundance = rng.uniform(0.8, 1.0)  # the base peak's share: near 1 for light molecules
+        result = {"charge": charge, "base_peak": {"abundance": abundance}}
+        rows.append(
+            {
+                "tool": "isotopes",
+                "arguments": {"formula": f"C{i}H{2 * i}", "charge": charge},
+                "result": result,
+            }
+        )
+    reg = learn(rows)
+    heavy = {"charge": 3, "base_peak": {"abundance": 0.51}}
+    assert not [r for r in _ids(reg, "isotopes", {"formula": "CBr4", "charge": 3}, heavy) if "product" in r]
+    assert _ids(
+        reg, "isotopes", {"formula": "CBr4", "charge": 3}, {"charge": 2, "base_peak": {"abundance": 0.51}}
+    )

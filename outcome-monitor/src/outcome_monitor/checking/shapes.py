@@ -190,8 +190,19 @@ def _infer(values: Sequence[str]) -> list[_Slot] | None:
         skeleton, cols = found
         slots = [_slot(k, col) for k, col in zip(skeleton, cols, strict=True)]
         if all(s is not None for s in slots):
-            return _merge([s for s in slots if s is not None])
+            return _open_decimals(_merge([s for s in slots if s is not None]))
     return None
+
+
+def _open_decimals(slots: list[_Slot]) -> list[_Slot]:
+    """A decimal number's whole part takes any width (``$80.42`` beside ``$101.80``): its digits
+    count the magnitude, not a code's fixed length; the decimals keep theirs (cents)."""
+    out = list(slots)
+    for i in range(len(out) - 2):
+        s, dot, frac = out[i], out[i + 1], out[i + 2]
+        if s.cls == "digit" and s.hi is not None and dot.literal == "." and frac.cls == "digit":
+            out[i] = _Slot(None, "digit", 1, None)
+    return out
 
 
 def _merge(slots: list[_Slot]) -> list[_Slot]:

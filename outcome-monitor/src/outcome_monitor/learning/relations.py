@@ -556,6 +556,7 @@ def _product(
     n = 0
     points: set[tuple[Any, Any]] = set()
     tol_max = 0.0
+    echoes = [True, True]  # a == b, a == c on every row so far
     for x, y, z in zip(ca, cb, cc, strict=True):
         if x is MISSING or y is MISSING or z is MISSING or x is None or y is None or z is None:
             continue
@@ -566,7 +567,10 @@ def _product(
         n += 1
         points.add((y, z))
         tol_max = max(tol_max, tol)
-    if n == 0:
+        echoes = [echoes[0] and abs(x - y) <= 0.5 * qa, echoes[1] and abs(x - z) <= 0.5 * qa]
+    if n == 0 or any(echoes):
+        # a copy of one operand, the other a factor near 1 within a's rounding (a charge echoed,
+        # times an abundance of 0.8 to 1): the echo says it, and a factor of 0.7 breaks the product
         return None
     ev = {
         "n": n,
