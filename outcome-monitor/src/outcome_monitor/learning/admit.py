@@ -130,7 +130,11 @@ def admit(
                 del by_key[key]
                 continue
             if isinstance(key, TemplateKey) and key.form in _ARITHMETIC:
-                by_key[key] = [c for c in by_key[key] if not _fit_on_route_only(key, c, tool_cols, held_by)]
+                by_key[key] = [
+                    c
+                    for c in by_key[key]
+                    if not _fit_on_route_only(key, c, tool_cols, held_by) and not c.ev.get("copies")
+                ]
                 if not by_key[key]:
                     del by_key[key]
                     continue

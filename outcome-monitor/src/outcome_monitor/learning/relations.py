@@ -568,9 +568,7 @@ def _product(
         points.add((y, z))
         tol_max = max(tol_max, tol)
         echoes = [echoes[0] and abs(x - y) <= 0.5 * qa, echoes[1] and abs(x - z) <= 0.5 * qa]
-    if n == 0 or any(echoes):
-        # a copy of one operand, the other a factor near 1 within a's rounding (a charge echoed,
-        # times an abundance of 0.8 to 1): the echo says it, and a factor of 0.7 breaks the product
+    if n == 0:
         return None
     ev = {
         "n": n,
@@ -578,6 +576,9 @@ def _product(
         "bd": len({y for y, _ in points}),
         "cd": len({z for _, z in points}),
         "logp": _log_chance(tol_max, [x for x in ca if x is not MISSING and x is not None], len(points)),
+        # a copy of one operand, the other a factor near 1 within a's rounding (a charge echoed,
+        # times an abundance of 0.8 to 1): the wide vocabulary leaves it to the echo (admit.py)
+        "copies": int(any(echoes)),
     }
     return Candidate(tool, "relation", context, (a, b, c), {"form": "product", "quanta": [qa, qb, qc]}, ev)
 
