@@ -210,7 +210,9 @@ SERVERS: tuple[Server, ...] = (
            "surface area in m², drops per minute rounded and exact), units and notes as strings", formulas_setup,
            formulas_call),
     # held out from the morning of 2026-12-07's second session: picked and given workloads without the monitor's
-    # faulted measurement (only their clean calls run, straight and through the proxy's recording)
+    # faulted measurement (only their clean calls run, straight and through the proxy's recording); measured held
+    # out once, at a20debd: 550/640 (86%), 9 clean receipts, the same with b547395's library; its receipts read and
+    # two guards built from them at 7c1ae29 (550/640, 6 receipts), so tuned on since: a fresh group replaces it next
     Server("units", "mcp-gnu-units==0.1.1", "sdk1", "mcp-gnu-units", "held-out",
            "one indented JSON text block, no structured content: a conversion's expressions echoed, its result as a "
            "string with the target unit (\"88.51392 km/hour\") beside the magnitude as a float and an exact flag, a "
