@@ -299,9 +299,8 @@ def _unique_ids(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
             continue
         flat = [x for c in columns for x in c]  # a sentence is no key: messages worded alike repeat
         id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
-        if any(type(x) not in (str, int) or _prose(x) for x in flat) or any(
-            len(set(c)) < len(c) for c in columns
-        ):
+        plain = all(type(x) in (str, int) and not _prose(x) for x in flat)
+        if not plain or any(len(set(c)) < len(c) for c in columns):
             continue
         if all((type(x) is int and id_name) or id_like(x) for x in flat):
             out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
