@@ -133,7 +133,9 @@ def admit(
                 by_key[key] = [
                     c
                     for c in by_key[key]
-                    if not _fit_on_route_only(key, c, tool_cols, held_by) and not c.ev.get("copies")
+                    if not _fit_on_route_only(key, c, tool_cols, held_by)
+                    and not c.ev.get("copies")  # a product copying an operand: the echo's
+                    and not c.ev.get("spread")  # an affine fit where a is no function of b
                 ]
                 if not by_key[key]:
                     del by_key[key]

@@ -519,8 +519,6 @@ def _affine(
     if abs(k) < 1e-12 or (abs(k - 1) < 1e-9 and abs(c) < 1e-9):
         return None
     k, c = _snap(k), _snap(c)  # round constants the data cannot tell apart (1.8, not 1.7999999)
-    if _not_a_function(pairs, quanta[a]):
-        return None
     tol = 0.5 * (quanta[a] + abs(k) * quanta[b])
     if any(abs(x - (k * y + c)) > tol + 1e-9 * max(1.0, abs(x)) for x, y in pairs):
         return None
@@ -529,6 +527,8 @@ def _affine(
         "n": len(pairs),
         "distinct": len({y for _, y in pairs}),
         "logp": _log_chance(tol, [x for x, _ in pairs], len(set(pairs)) - 2),
+        # a is no function of b: the wide vocabulary keeps no such fit (admit.py)
+        "spread": int(_not_a_function(pairs, quanta[a])),
     }  # two points fit k and c
     return Candidate(tool, "relation", context, (a, b), params, ev)
 
