@@ -80,7 +80,8 @@ def _requests(grow: bool) -> list[dict[str, Any]]:
             {
                 "tool": "list_requests",
                 "arguments": args,
-                "result": {"requests": [{"title": t} for t in titles]},
+                # votes move between calls: each listing is a fresh draw of records, not the same ones again
+                "result": {"requests": [{"title": t, "votes": rng.randint(0, 999)} for t in titles]},
             }
         )
     return rows

@@ -35,9 +35,10 @@ from outcome_monitor.checking.collection_rules import (
     words_with_numbers,
 )
 from outcome_monitor.checking.paths import ARG, ROOT
-from outcome_monitor.checking.values import id_like, is_number, same_value
+from outcome_monitor.checking.values import cached_date_key, id_like, is_number, same_value
 from outcome_monitor.learning.admit import unseen_half
 from outcome_monitor.learning.executions import Execution
+from outcome_monitor.learning.uniques import unique_keys
 from outcome_monitor.text.parse import text_kinds
 from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
@@ -260,7 +261,7 @@ def _table_rules(
     if all(all(set(e) == set(v[0]) for e in v) for v in multi):
         out.append(({"form": "uniform"}, support))
     keys = sorted(set.intersection(*(set(e) for v in multi for e in v)))
-    out.extend(_unique_ids(multi, th, names))
+    out.extend(unique_keys(multi, th, names))
     for k in keys:
         columns = [[e[k] for e in v] for v in multi]
         ordered = [[order_key(x) for x in c] for c in columns]
@@ -281,61 +282,6 @@ def _table_rules(
                 out.append(({"form": "sorted", "key": k, "order": order}, support))
                 break
     return out
-
-
-def _unique_ids(multi: list[list[Any]], th: Thresholds, names: bool = True) -> list[Found]:
-    """Identifiers that never repeat within a clean list, per key over the lists whose every row
-    holds it (the rows of one SQL tool differ in columns from query to query): id-like strings, or
-    integers under an id's name (prices and counts differ within a short list by chance as often as
-    not), or other strings (names) where lists drawn at random from the column's values would have
-    repeated one by now (``_expected_repeats``: a repeat-free sample below a 1% chance). The lists
-    holding the key must show it on their own: 3 lists, log2(n!) to the floor."""
-    out: list[Found] = []
-    keys = sorted({k for v in multi for k in set.intersection(*(set(e) for e in v))})
-    for k in keys:
-        columns = [[e[k] for e in v] for v in multi if all(k in e for e in v)]
-        bits = sum(math.lgamma(len(c) + 1) / math.log(2) for c in columns)
-        if len(columns) < th.min_distinct_eq or bits < th.min_presence:
-            continue
-        flat = [x for c in columns for x in c]  # a sentence is no key: messages worded alike repeat
-        id_name = k == "id" or k.endswith(("_id", "Id", "ID"))
-        plain = all(type(x) in (str, int) and not _prose(x) for x in flat)
-        if not plain or any(len(set(c)) < len(c) for c in columns):
-            continue
-        if all((type(x) is int and id_name) or id_like(x) for x in flat):
-            out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
-        elif (
-            names
-            and all(type(x) is str for x in flat)
-            and math.exp(-_expected_repeats(columns)) < 1 - th.confidence
-        ):
-            # names that would have met twice in some list by now, were they drawn from their pool
-            out.append(({"form": "unique", "key": k}, {"n": len(columns)}))
-    return out
-
-
-def _prose(x: Any) -> bool:  # a sentence or a passage, not a name
-    return type(x) is str and ("\n" in x or x.rstrip().endswith((".", "!", "?")) or len(x.split()) >= 8)
-
-
-def _expected_repeats(columns: list[list[Any]]) -> float:
-    """How many pairs within one list would have been equal, had the lists drawn their values at
-    random from the values the column takes: each distinct pair of values met within a list is one
-    trial (lists that repeat the same records try nothing new), equal with chance 1 / pool, the
-    pool estimated with Chao1 (the distinct values seen, plus those seen once squared over twice
-    those seen twice: a pool larger than what was seen makes a repeat rarer). No repeat at all has
-    chance exp(-expected) (Poisson)."""
-    counts: dict[Any, int] = {}
-    pairs: set[tuple[Any, Any]] = set()
-    for c in columns:
-        for x in c:
-            counts[x] = counts.get(x, 0) + 1
-        ordered = sorted(c, key=repr)
-        pairs.update((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
-    f1 = sum(1 for n in counts.values() if n == 1)
-    f2 = sum(1 for n in counts.values() if n == 2)
-    pool = len(counts) + (f1 * f1 / (2 * f2) if f2 else f1 * (f1 - 1) / 2)
-    return len(pairs) / max(pool, 1.0)
 
 
 def _echo_sets(
@@ -540,8 +486,8 @@ def _lone_records(seen: list[tuple[Any, dict[str, Any]]]) -> bool:
     )
 
 
-def _record_id(key: str, v: Any) -> bool:
-    return (type(v) is str and id_like(v)) or (
+def _record_id(key: str, v: Any) -> bool:  # a time is no identifier: two events start at one hour
+    return (type(v) is str and id_like(v) and cached_date_key(v) is None) or (
         type(v) is int and (key == "id" or key.endswith(("_id", "Id", "ID", "id_")))
     )
 

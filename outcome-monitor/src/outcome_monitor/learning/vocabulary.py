@@ -48,6 +48,7 @@ from outcome_monitor.checking.shapes import (
 )
 from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
+from outcome_monitor.learning.computed import computed_signs
 from outcome_monitor.learning.counts import soften_counts
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import (
@@ -204,9 +205,11 @@ def learn_wide(
     if routes:
         meta["routes"] = routes
     rules.extend(_unit_ranges(index))
-    rules.extend(band_rules(index))
+    rules.extend(band_rules(index, th))
     # signs of list elements, and of fields too rarely seen for a sign of their own (signs.py)
     rules.extend(sign_rules(index, rules, th)[0])
+    # ...but none of a number whose sign the call decides (computed.py)
+    rules = computed_signs(rules, index)
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)
@@ -245,9 +248,16 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
                 )
             )
             continue
-        constant = len(values) == 1 and id_like(values[0]) and r.support.get("n", 0) < floor
+        # a boolean seen one way is a constant too: its other value is no stranger (a check that
+        # passed every time the recording asked, ``valid: true``, fails for the next bad input)
+        constant = (
+            len(values) == 1
+            and (id_like(values[0]) or type(values[0]) is bool)
+            and r.support.get("n", 0) < floor
+        )
         reason = (
-            f"a constant identifier needs {floor} executions (one unseen value in n + 1)"
+            f"a constant {'boolean' if type(values[0]) is bool else 'identifier'} needs {floor} "
+            "executions (one unseen value in n + 1)"
             if constant
             else open_set(values, r.fields[0])
         )

@@ -1,0 +1,209 @@
+"""What the call decides, not the recording (wide vocabulary): a number the call computes, a check
+the recording only ever saw pass, readings of one answer, a date taken for an identifier, records
+listed again taken for new draws. Each pairs the clean case that fired before with a fault the rules
+still catch."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from outcome_monitor import Monitor, learn
+
+
+def _ids(reg: Any, tool: str, args: dict[str, Any], result: Any) -> list[str]:
+    return [v.rule_id for v in Monitor(reg).annotate(tool, args, result).violations]
+
+
+def _forms(reg: Any, tool: str) -> list[tuple[str, str]]:
+    return [(r.cls, r.fields[0]) for r in reg.rules_for(tool)]
+
+
+def test_a_product_of_an_argument_takes_the_arguments_sign() -> None:
+    rng = random.Random(3)
+    rows = []
+    for _ in range(30):
+        value, factor = (
+            round(rng.uniform(1, 500), 2),
+            rng.choice((0.0254, 1000.0, 3.6, 0.001, 12.0, 0.3048, 2.2, 60.0, 1.609, 0.45)),
+        )
+        rows.append(
+            {
+                "tool": "convert",
+                "arguments": {"value": value, "unit": "x"},
+                "result": {"value": value * factor, "factor": factor},
+            }
+        )
+    reg = learn(rows)
+    assert ("positive", "value") not in _forms(reg, "convert")
+    assert ("positive", "factor") in _forms(reg, "convert")  # no argument decides the factor
+    # -40 degrees asked, -40 * 3.6 given: clean
+    assert not _ids(reg, "convert", {"value": -40.0, "unit": "x"}, {"value": -144.0, "factor": 3.6})
+    # a negated value the call did not ask for still breaks the product
+    assert _ids(reg, "convert", {"value": 40.0, "unit": "x"}, {"value": -144.0, "factor": 3.6})
+
+
+def test_the_change_between_two_like_quantities_has_either_sign() -> None:
+    rng = random.Random(4)
+    rows = []
+    for i in range(20):
+        a = rng.randrange(100, 400)
+        b = a + rng.randrange(1, 300)
+        rows.append(
+            {
+                "tool": "compare",
+                "arguments": {"a": f"v{i}.csv", "b": f"v{i + 1}.csv"},
+                "result": {"a": {"rows": a}, "b": {"rows": b}, "row_count_delta": b - a},
+            }
+        )
+    reg = learn(rows)
+    assert ("positive", "row_count_delta") not in _forms(reg, "compare")
+    shrunk = {"a": {"rows": 400}, "b": {"rows": 300}, "row_count_delta": -100}
+    assert not _ids(reg, "compare", {"a": "x.csv", "b": "y.csv"}, shrunk)
+    wrong = {"a": {"rows": 400}, "b": {"rows": 300}, "row_count_delta": 100}
+    assert _ids(reg, "compare", {"a": "x.csv", "b": "y.csv"}, wrong)
+
+
+def _sums(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    rows = []
+    for _ in range(n):
+        a, b = rng.randrange(1, 500), rng.randrange(1, 500)
+        op = rng.choice(("+", "*"))
+        rows.append(
+            {
+                "tool": "calculate",
+                "arguments": {"expression": f"{a} {op} {b}"},
+                "result": {"result": a + b if op == "+" else a * b},
+            }
+        )
+    return rows
+
+
+def test_what_an_expression_gives_is_the_callers_arithmetic() -> None:
+    reg = learn(_sums(random.Random(5), 40))
+    assert not [f for f in _forms(reg, "calculate") if f[0] == "positive"]
+    assert not _ids(reg, "calculate", {"expression": "3 - 108"}, {"result": -105})
+    assert _ids(reg, "calculate", {"expression": "3 - 108"}, {"result": "-105"})  # the type still holds
+    # arguments with hyphens (dates, codes) are no arithmetic: a price keeps its sign
+    rng = random.Random(6)
+    rows = [
+        {
+            "tool": "quote",
+            "arguments": {
+                "day": f"2026-0{rng.randrange(1, 9)}-1{rng.randrange(0, 9)}",
+                "sku": f"SKU-{i:04d}",
+            },
+            "result": {"price": round(rng.uniform(5, 900), 2)},
+        }
+        for i in range(30)
+    ]
+    reg = learn(rows)
+    assert _ids(reg, "quote", {"day": "2026-01-10", "sku": "SKU-0001"}, {"price": -12.5})
+
+
+def test_a_check_the_recording_only_saw_pass_is_no_domain() -> None:
+    rows = [
+        {
+            "tool": "luhn",
+            "arguments": {"number": str(4000 + i)},
+            "result": {"valid": True, "number": str(4000 + i)},
+        }
+        for i in range(20)
+    ]
+    reg = learn(rows)
+    assert not [r for r in reg.rules_for("luhn") if r.cls == "domain" and r.fields == ("valid",)]
+    assert not _ids(reg, "luhn", {"number": "4001"}, {"valid": False, "number": "4001"})
+    assert _ids(reg, "luhn", {"number": "4001"}, {"valid": "false", "number": "4001"})  # a boolean still
+
+
+def test_readings_of_few_answers_give_no_band() -> None:
+    rng = random.Random(7)
+    night = [round(19 + 4 * rng.random(), 2) for _ in range(60)]
+    few = [
+        {
+            "tool": "preview",
+            "arguments": {"n": 12, "part": k},
+            "result": {"rows": [{"temp_c": t} for t in night[12 * k : 12 * k + 12]]},
+        }
+        for k in range(5)
+    ]
+    reg = learn(few)
+    assert not [r for r in reg.rules_for("preview") if r.cls == "range"]
+    # the same readings over 30 answers are a band: 19 to 23 degrees, a tenfold slip fires
+    many = [
+        {
+            "tool": "preview",
+            "arguments": {"n": 2, "part": k},
+            "result": {"rows": [{"temp_c": t} for t in night[2 * k : 2 * k + 2]]},
+        }
+        for k in range(30)
+    ]
+    reg = learn(many)
+    assert any(r.cls == "range" for r in reg.rules_for("preview"))
+    assert _ids(reg, "preview", {"n": 2, "part": 99}, {"rows": [{"temp_c": 210.5}]})
+
+
+def _events(rng: random.Random, day: int) -> list[dict[str, Any]]:
+    n = rng.randrange(2, 6)
+    return [
+        {
+            "uid": f"ev-{day}-{k}@example.org",
+            "start": f"2025-07-{day:02d}T{8 + 2 * k:02d}:00:00",
+            "end": f"2025-07-{day:02d}T{9 + 2 * k:02d}:00:00",
+            "attendees": [f"p{j}@example.org" for j in range(rng.randrange(0, 4))],
+        }
+        for k in range(n)
+    ]
+
+
+def test_a_time_is_no_identifier() -> None:
+    rng = random.Random(8)
+    rows = [
+        {"tool": "events", "arguments": {"day": d}, "result": {"events": _events(rng, d)}}
+        for d in range(1, 29)
+    ]
+    rows += rows[:10]  # asked again: the same events
+    reg = learn(rows)
+    keys = {
+        r.params.get("key")
+        for r in reg.rules_for("events")
+        if r.params.get("form") in ("unique", "len_by_id")
+    }
+    assert "uid" in keys
+    assert "start" not in keys and "end" not in keys
+    # two meetings of one day at the same hour: clean
+    same = list(rows[2]["result"]["events"])
+    same[1] = {**same[1], "start": same[0]["start"], "end": same[0]["end"]}
+    assert not _ids(reg, "events", {"day": 3}, {"events": same})
+    twice = [same[0], same[0], *same[2:]]  # a duplicated event still fires (its uid repeats)
+    assert _ids(reg, "events", {"day": 3}, {"events": twice})
+
+
+def test_records_listed_again_are_not_new_draws() -> None:
+    rng = random.Random(10)
+    words = ["Fix", "Add", "Test", "Remove"], ["cache", "index", "report", "ledger", "profile"]
+    history = [
+        {
+            "hash": f"{rng.getrandbits(160):040x}",
+            "subject": f"{rng.choice(words[0])} {rng.choice(words[1])} {rng.choice(words[1])}",
+        }
+        for _ in range(30)
+    ]
+    history = [c for i, c in enumerate(history) if c["subject"] not in {d["subject"] for d in history[:i]}]
+    rows = []
+    for _ in range(30):  # windows of the one log, each listed many times
+        start, n = rng.randrange(0, len(history) - 3), rng.randrange(3, 12)
+        rows.append(
+            {
+                "tool": "log",
+                "arguments": {"skip": start, "n": n},
+                "result": {"commits": history[start : start + n]},
+            }
+        )
+    reg = learn(rows)
+    keys = {r.params.get("key") for r in reg.rules_for("log") if r.params.get("form") == "unique"}
+    assert "subject" not in keys
+    repeated = [history[0], {**history[1], "subject": history[0]["subject"]}]
+    assert not [
+        i for i in _ids(reg, "log", {"skip": 0, "n": 2}, {"commits": repeated}) if "unique(subject)" in i
+    ]
