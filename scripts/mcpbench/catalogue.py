@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from mcpbench.archives import archives_call, archives_setup
 from mcpbench.bibliography import bibliography_call, bibliography_setup
+from mcpbench.books import books_call, books_setup
 from mcpbench.calendars import calendars_call, calendars_setup
 from mcpbench.code import code_call, code_setup
 from mcpbench.commands import commands_call, commands_setup
@@ -13,7 +14,9 @@ from mcpbench.compounds import compounds_call, compounds_setup
 from mcpbench.conversions import conversions_call, conversions_setup
 from mcpbench.diffs import diffs_call, diffs_setup
 from mcpbench.dimensions import dimensions_call, dimensions_setup
+from mcpbench.documentos import documentos_call, documentos_setup
 from mcpbench.documents import documents_call, documents_setup
+from mcpbench.eras import eras_call, eras_setup
 from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
 from mcpbench.formulas import formulas_call, formulas_setup
@@ -24,6 +27,7 @@ from mcpbench.knowledge import memory_call, memory_setup
 from mcpbench.loans import loans_call, loans_setup
 from mcpbench.markdown import markdown_call, markdown_setup
 from mcpbench.measures import measures_call, measures_setup
+from mcpbench.nacha import nacha_call, nacha_setup
 from mcpbench.pdfs import pdfs_call, pdfs_setup
 from mcpbench.profiles import profiles_call, profiles_setup
 from mcpbench.schemas import schemas_call, schemas_setup
@@ -209,35 +213,60 @@ SERVERS: tuple[Server, ...] = (
            "formula's name, the inputs echoed, results rounded to two places (volumes in mL, rates in mL/hr, a body "
            "surface area in m², drops per minute rounded and exact), units and notes as strings", formulas_setup,
            formulas_call),
-    # held out from the morning of 2026-12-07's second session: picked and given workloads without the monitor's
-    # faulted measurement (only their clean calls run, straight and through the proxy's recording); measured held
-    # out once, at a20debd: 550/640 (86%), 9 clean receipts, the same with b547395's library; its receipts read and
-    # two guards built from them at 7c1ae29 (550/640, 6 receipts), so tuned on since: a fresh group replaces it next
-    Server("units", "mcp-gnu-units==0.1.1", "sdk1", "mcp-gnu-units", "held-out",
+    # held out from the morning of 2026-12-07's second session (measured held out once, at a20debd: 550/640, 86%,
+    # 9 clean receipts, the same with b547395's library; its receipts read and two guards built from them at 7c1ae29:
+    # 550/640, 6 receipts), tuned on since the afternoon of 2026-12-07
+    Server("units", "mcp-gnu-units==0.1.1", "sdk1", "mcp-gnu-units", "tuning",
            "one indented JSON text block, no structured content: a conversion's expressions echoed, its result as a "
            "string with the target unit (\"88.51392 km/hour\") beside the magnitude as a float and an exact flag, a "
            "reduction to SI base units with its dimension signature (\"kg m^2 / s^2\", \"1\"), a unit's definition "
            "text, kind, dimension and base value (a nonlinear unit's function signature), a search's count and matches, "
            "prefixes with their multipliers as strings of digits", dimensions_setup, dimensions_call),
-    Server("molecules", "mcp-molecules==0.3.1", "sdk1", "mcp-molecules", "held-out",
+    Server("molecules", "mcp-molecules==0.3.1", "sdk1", "mcp-molecules", "tuning",
            "one indented JSON text block, no structured content: a formula's weight as an unrounded float in the "
            "asked unit with an uncertainty or null, its atom tally, nominal, average and monoisotopic masses each "
            "with a formatted \"74.093 ± 0.004 g/mol\", a percent composition per element; an isotope pattern's peaks "
            "(nominal and exact masses, m/z or null, relative intensities, abundances) under its base peak; a "
            "lookup's interpretation, Hill formula or null, matching names and formulas, source and licence",
            compounds_setup, compounds_call),
-    Server("cymraeg", "cymraeg-mcp==0.1.0", "sdk1", "cymraeg-mcp", "held-out",
+    Server("cymraeg", "cymraeg-mcp==0.1.0", "sdk1", "cymraeg-mcp", "tuning",
            "structured content (outputSchema: pydantic reports) beside the same object as indented JSON: ok flags, "
            "words or tokens checked, issues with a word, character offsets and suggestions, a mutation's trigger, "
            "name, rule in English and Welsh, confidence word and explanation, fixed notes, a bilingual summary; a "
            "word's explanation as indented JSON alone (analyses, the radical's four forms, the trigger's rule and "
            "example, a verdict)", welsh_setup, welsh_call),
-    Server("oews", "bls-oews-mcp==1.1.5", "sdk2", "bls-oews-mcp", "held-out",
+    Server("oews", "bls-oews-mcp==1.1.5", "sdk2", "bls-oews-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: an "
            "occupation's code and title, scope, area code or null and name, data year, per wage or employment "
            "measure a raw string, a formatted \"$101,420\" or \"$80.42/hr\", a number or null and a suppressed flag; "
            "comparisons keyed by metro code or \"code (title)\"; burdened hourly ranges as dollar strings beside "
            "numbers; source URLs, SHA-256 digests, dates and row counts; maps of codes to names",
            wages_setup, wages_call),
+    # held out from the afternoon of 2026-12-07: picked and given workloads without the monitor's faulted
+    # measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("ach", "achlens==0.1.7", "sdk2", "achlens", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: an ACH "
+           "file's validation findings (rule ids, severities, line and column positions, masked fields, hints) and "
+           "counts, a summary's totals in cents beside \"$12,345.67\" strings, YYMMDD dates, SEC codes and batches, "
+           "fixed-width records paged field by field (raw text, value, columns) with a next offset or null, control "
+           "totals stated against recomputed with match flags, an ABA check digit's verdict, a code's title, a "
+           "synthetic file's text", nacha_setup, nacha_call),
+    Server("brasil", "brasil-mcp-essentials==0.3.0", "sdk1", "brasil-mcp-server", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: a "
+           "document number's verdict with its masked form (\"529.982.247-25\"), the raw input and an error object "
+           "in Portuguese and English or null, a card's brand, a phone's E.164 form; a boleto's bank, amount in "
+           "cents, due-date factor and ISO date; a PIX BR Code's fields or a made EMV string; holidays and business "
+           "days with ISO dates and English names", documentos_setup, documentos_call),
+    Server("countbean", "countbean-mcp==0.7.0", "sdk1", "countbean-mcp", "held-out",
+           "text wrapped in structure, {\"result\": \"<text>\"} (outputSchema), the same text in its block: a "
+           "Beancount book's balances as aligned 'account  amount USD' lines, account names a line each, the "
+           "ledger's own text, a summary with thousands separators and short commit hashes, BQL rows and a review as "
+           "indented JSON of strings, a write's 'Committed <hash>: <message>'", books_setup, books_call),
+    Server("clawlendar", "clawlendar==0.5.0", "sdk1", "clawlendar", "held-out",
+           "JSON text wrapped in structure, {\"result\": \"<indented JSON>\"} (outputSchema of one string), the "
+           "same text in its block, non-ASCII as it is: dates as payloads of numbers in thirteen calendars (eras, "
+           "lunar leap flags, ISO weeks), instants as seconds, milliseconds and ISO datetimes with offsets, a "
+           "month's days, a day's stems, branches and solar terms in English or Chinese, planets' longitudes "
+           "to six places with zodiac signs and symbols", eras_setup, eras_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

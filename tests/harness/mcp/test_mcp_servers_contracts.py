@@ -151,26 +151,27 @@ def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_non
     for name in ("duckdb", "memory", "fetch", "tree-sitter", "excel", "markitdown", "taskmanager",
                  "sequential-thinking", "eslint", "text-editor", "word", "alchemy", "shell", "pandoc",
                  "git-json", "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
-                 "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc"):  # fmt: skip
+                 "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
+                 "cymraeg", "oews"):  # fmt: skip
         assert BY_NAME[name].group == "tuning"
-    assert {s.name for s in held} == {"units", "molecules", "cymraeg", "oews"}
+    assert {s.name for s in held} == {"ach", "brasil", "countbean", "clawlendar"}
     assert all(s.forms for s in SERVERS) and len({s.forms for s in held}) == len(held)
 
 
 HELD_OUT = [s.name for s in SERVERS if s.group == "held-out"]
 # the held-out group before this one, its recordings still checked here
-ONCE_HELD_OUT = ("powerpoint", "diffchunk", "graphql-schema", "clinical-calc")
+ONCE_HELD_OUT = ("units", "molecules", "cymraeg", "oews")
 # the servers (held out now or once) whose setup starts no MCP server: their fixtures and workloads can be drawn
 # anywhere (git-json's setup runs git itself; webcal's serves its feeds on 127.0.0.1 from this process;
 # apple-health's runs the package's ingest command when it is installed; archive's and data-profiler's write
 # their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks; molecules'
-# and oews' only name a cache folder in the fixture's)
+# and oews' only name a cache folder in the fixture's; countbean's makes its book with git itself)
 NO_SERVER_SETUP = ("sequential-thinking", "eslint", "text-editor", "alchemy", "shell", "pandoc", "git-json",
                    "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                    "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
-                   "cymraeg", "oews")  # fmt: skip
+                   "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar")  # fmt: skip
 # a program a held-out server runs besides its own install (Debian's pandoc; git), by the server's name
-PROGRAMS = {"pandoc": "pandoc", "git-json": "git"}
+PROGRAMS = {"pandoc": "pandoc", "git-json": "git", "countbean": "git"}
 
 
 def _draws(name: str, work: Path, seed: int, n: int) -> list[str]:
@@ -243,6 +244,63 @@ def test_the_fresh_groups_calls_stay_offline_and_within_what_the_servers_accept(
             assert not asked & {"16", "17"} and "area_code" not in args
         else:
             assert "industry" not in args and args["area_code"]
+
+
+def test_the_afternoon_groups_calls_stay_offline_and_within_what_the_servers_accept(tmp_path):
+    """ach reads files only under its allowed root, every record 94 columns in blocks of ten (bar the one file
+    short of padding), every routing number but a mistyped one passing its check digit; brasil never calls its
+    online lookups and runs with its telemetry off; countbean's book is the fixture's (no hosted book), bean-check
+    found on its PATH, every transaction it adds balancing into opened accounts after the book's last day; clawlendar
+    never asks the weather or the clock."""
+    fx = {
+        n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"])
+        for n in BY_NAME
+        if n in HELD_OUT
+    }
+    root = tmp_path / "ach" / "ach"
+    assert f"ACHLENS_ALLOWED_ROOTS={root}" in fx["ach"].command and fx["ach"].command[-1] == "serve"
+    for spec in fx["ach"].facts["files"]:
+        lines = Path(spec["path"]).read_text().splitlines()
+        assert all(len(line) == 94 for line in lines)
+        assert len(lines) % 10 == 0 or spec["kind"] == "short"
+    assert "BRASIL_MCP_TELEMETRY=0" in fx["brasil"].command
+    book = tmp_path / "countbean" / "book"
+    assert f"COUNTBEAN_BOOK={book}" in fx["countbean"].command and "PATH=/venv/bin:" in " ".join(
+        fx["countbean"].command
+    )
+    assert not any(a.startswith("COUNTBEAN_API_KEY") for a in fx["countbean"].command)
+    opened = {
+        line.split()[-2]
+        for line in (book / "accounts.beancount").read_text().splitlines()
+        if " open " in line
+    }
+    rng, last = random.Random(6), fx["countbean"].facts["last"]
+    for _ in range(300):
+        tool, args = BY_NAME["ach"].workload(rng, fx["ach"])
+        if "path" in args:
+            assert Path(args["path"]).parent == root
+        if tool == "check_routing_number" and len(args["routing_number"]) == 9:
+            d = [int(c) for c in args["routing_number"]]
+            ok = (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0
+            assert ok or args["routing_number"] not in {e["rdfi"] for f in fx["ach"].facts["files"]
+                                                       for b in f["batches"] for e in b["entries"]}  # fmt: skip
+        tool, args = BY_NAME["brasil"].workload(rng, fx["brasil"])
+        assert not tool.startswith("lookup_")
+        tool, args = BY_NAME["countbean"].workload(rng, fx["countbean"])
+        assert tool not in ("connect_book", "start_device_authorization", "create_book", "revert")
+        if tool == "add_transactions":
+            head, *legs = args["beancount_text"].splitlines()
+            assert head[:10] > last and {leg.split()[0] for leg in legs} <= opened
+            assert sum(1 for leg in legs if len(leg.split()) == 1) == 1  # one leg takes the balance
+        tool, args = BY_NAME["clawlendar"].workload(rng, fx["clawlendar"])
+        assert tool in (
+            "convert",
+            "timeline",
+            "calendar_month",
+            "day_profile",
+            "astro_snapshot",
+            "capabilities",
+        )
 
 
 @pytest.mark.slow
