@@ -144,6 +144,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Run:
             r.params.get("guard")
             or (r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains"))
             or (r.cls == "echo" and r.params.get("part"))
+            or (r.cls == "date_order" and r.params.get("max_days") is not None)
         ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn

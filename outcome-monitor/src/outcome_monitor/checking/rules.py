@@ -22,7 +22,15 @@ from outcome_monitor.checking.collection_rules import (
 )
 from outcome_monitor.checking.paths import ARG, KEY, display_path, field_getter, parse_net
 from outcome_monitor.checking.shapes import compile_shape, shape_expected, shape_sentence
-from outcome_monitor.checking.values import MISSING, date_key, is_number, same_value, supplied, type_ok
+from outcome_monitor.checking.values import (
+    MISSING,
+    date_key,
+    is_number,
+    key_day,
+    same_value,
+    supplied,
+    type_ok,
+)
 from outcome_monitor.checking.words import (
     article,
     json_word,
@@ -85,7 +93,8 @@ class Rule:
     """One contract of one tool. ``fields`` are relative to ``context``; ``params`` by class:
 
     type: {"types": [...]}; positive: {"strict": bool}; domain: {"values": [...]};
-    echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b);
+    echo: {} (fields = [result field, arg.x]); date_order: {} (fields = [a, b], a <= b), or
+    {"max_days": n} (a <= b and b no more than n days after a);
     relation: {"form": "eq"|"affine"|"product"|"add", "k", "c", "quanta": [...]} (a == f(b[, c]));
     {"form": "const", "c", "quanta": [qa]} (a == c, fields = [a]);
     {"form": "lookup", "reference", "target", "table", ["sub"]} (a == reference[k1][.sub[k2]].target,
@@ -206,7 +215,9 @@ class Rule:
                 return f"on the day of {self.fields[1]}"
             return f"== {display_path(self.context, KEY) if self.fields[1] == KEY else self.fields[1]}"
         if c == "date_order":
-            return f"<= {display_path(self.context, self.fields[1])}"
+            later = display_path(self.context, self.fields[1])
+            most = p.get("max_days")
+            return f"<= {later}" if most is None else f"<= {later}, at most {most} days before it"
         if c == "text":
             return text_expected(p)
         if c == "collection":
@@ -269,6 +280,11 @@ class Rule:
                 return f"{a} must fall on the day {self.name(1, plain)} of the call names"
             return f"{a} must equal {self.name(1, plain)} of the call"
         if c == "date_order":
+            if p.get("max_days") is not None:
+                return (
+                    f"{a} must not be later than {self.name(1, plain)}, nor more than "
+                    f"{p['max_days']} days before it (as in every clean result)"
+                )
             return f"{a} must not be later than {self.name(1, plain)}"
         if c == "text":
             return text_sentence(a, p)
@@ -460,12 +476,20 @@ def _c_echo_day(f: str, ga: Callable[[Values, Values], Any]) -> Check:
 def _c_date(r: Rule) -> Check:
     ga, gb = _getter(r.fields[0]), _getter(r.fields[1])
 
+    most = r.params.get("max_days")
+
     def check(vals: Values, args: Values) -> Verdict:
         a, b = ga(vals, args), gb(vals, args)
         ka, kb = date_key(a), date_key(b)
         if ka is None or kb is None:
             return None
-        return (a,) if ka > kb else None
+        if ka > kb:
+            return (a,)
+        if most is not None:
+            da, db = key_day(ka), key_day(kb)
+            if da is not None and db is not None and db - da > most:
+                return (a,)
+        return None
 
     return check
 

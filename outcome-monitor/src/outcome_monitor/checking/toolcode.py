@@ -347,7 +347,7 @@ class _Writer:
                 continue  # written out above
             inline = not r.params.get("guard") and (
                 (r.cls == "echo" and not r.params.get("part"))
-                or r.cls == "date_order"
+                or (r.cls == "date_order" and r.params.get("max_days") is None)
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
                 or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
                 or (r.cls == "range" and r.params.get("form", "unit") in ("unit", "band"))

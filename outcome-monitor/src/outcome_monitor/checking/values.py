@@ -66,6 +66,16 @@ def date_key(value: Any) -> str | None:
     return m.group(1) + time
 
 
+def key_day(key: str) -> int | None:
+    """The day number (proleptic ordinal) of a ``date_key``'s date part, or None for no real date."""
+    import datetime as dt
+
+    try:
+        return dt.date(int(key[:4]), int(key[5:7]), int(key[8:10])).toordinal()
+    except ValueError:
+        return None
+
+
 class _DateKeys(dict[str, str | None]):
     """``date_key`` of strings, memoized: mining and checking see the same few dates again and
     again. Bounded: cleared when full."""

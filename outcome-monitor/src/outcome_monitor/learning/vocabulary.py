@@ -59,6 +59,7 @@ from outcome_monitor.learning.domains import (
     open_set,
 )
 from outcome_monitor.learning.executions import Execution, index_executions
+from outcome_monitor.learning.gaps import date_caps
 from outcome_monitor.learning.mapdetect import map_executions
 from outcome_monitor.learning.named_args import asked_limit, named_args
 from outcome_monitor.learning.namesakes import (
@@ -210,6 +211,8 @@ def learn_wide(
     rules.extend(sign_rules(index, rules, th)[0])
     # ...but none of a number whose sign the call decides (computed.py)
     rules = computed_signs(rules, index)
+    # gaps between ordered dates that pile up against a cap (gaps.py)
+    rules = date_caps(rules, index)
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)
