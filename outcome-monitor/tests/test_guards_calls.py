@@ -207,3 +207,20 @@ def test_records_listed_again_are_not_new_draws() -> None:
     assert not [
         i for i in _ids(reg, "log", {"skip": 0, "n": 2}, {"commits": repeated}) if "unique(subject)" in i
     ]
+
+
+def test_parts_of_one_kind_adding_up_keep_their_signs() -> None:
+    rng = random.Random(11)
+    rows = []
+    for i in range(20):
+        a, b = rng.randrange(1, 400), rng.randrange(1, 400)
+        rows.append(
+            {
+                "tool": "merge",
+                "arguments": {"a": f"v{i}.csv", "b": f"w{i}.csv"},
+                "result": {"a": {"rows": a}, "b": {"rows": b}, "total": {"rows": a + b}},
+            }
+        )
+    reg = learn(rows)
+    assert any(r.cls == "relation" for r in reg.rules_for("merge"))
+    assert {("positive", "a.rows"), ("positive", "b.rows")} <= set(_forms(reg, "merge"))

@@ -5,8 +5,9 @@ Three kinds lose their ``positive`` rule:
 
 * a product of an argument (``value == arg.value * factor``, a unit conversion): its sign is the
   argument's, and the product rule already pins the value;
-* the difference of two like quantities (``b.rows == a.rows + row_count_delta``: the sum and a
-  term share a name's last part, so the other term is a change, up or down); the sum rule pins it;
+* the difference of two like quantities (``b.rows == a.rows + row_count_delta``: the sum and one
+  term share a name's last part, the other term does not, so it is a change, up or down); the sum
+  rule pins it (parts of one kind adding up to their total keep their signs);
 * any number of a tool whose calls write an expression (``"403 - 108"``, ``"38 mod 21"``: a
   calculator): what the expression gives is the caller's arithmetic, of any sign.
 
@@ -41,7 +42,7 @@ def computed_signs(rules: list[Rule], index: Mapping[str, list[Execution]]) -> l
             drop.add((r.tool, r.context, out))
         elif form == "add":
             for term, other in ((a, b), (b, a)):
-                if not term.startswith(ARG) and _last(term) == _last(out):
+                if not term.startswith(ARG) and _last(term) == _last(out) != _last(other):
                     drop.add((r.tool, r.context, other))
     expressions = {tool for tool, ex in index.items() if _writes_expressions(ex)}
     return [
