@@ -224,3 +224,57 @@ def test_parts_of_one_kind_adding_up_keep_their_signs() -> None:
     reg = learn(rows)
     assert any(r.cls == "relation" for r in reg.rules_for("merge"))
     assert {("positive", "a.rows"), ("positive", "b.rows")} <= set(_forms(reg, "merge"))
+
+
+def _check(rng: random.Random, tool: str, bad: bool) -> dict[str, Any]:
+    digits = "".join(str(rng.randrange(10)) for _ in range(11))
+    return {
+        "tool": tool,
+        "arguments": {"value": digits},
+        "result": {
+            "valid": not bad,
+            "formatted": None if bad else f"{digits[:3]}.{digits[3:8]}.{digits[8:10]}-{digits[10]}",
+            "raw": digits,
+            "error": {"code": "INVALID_CHECKSUM"} if bad else None,
+        },
+    }
+
+
+def test_tools_of_one_shape_speak_for_each_other() -> None:
+    rng = random.Random(12)
+    rows = [_check(rng, "validate_cpf", i % 4 == 0) for i in range(20)]
+    rows += [_check(rng, "validate_pis", False) for _ in range(12)]  # every number asked was valid
+    reg = learn(rows)
+    bad = _check(rng, "validate_pis", True)
+    assert not _ids(reg, "validate_pis", bad["arguments"], bad["result"])
+    wrong = {**bad["result"], "formatted": 12345}  # a type no tool of the shape held still fires
+    assert _ids(reg, "validate_pis", bad["arguments"], wrong)
+
+
+def _planets(rng: random.Random, day: int) -> dict[str, Any]:
+    states = {
+        p: {"longitude": round(rng.uniform(0, 360), 4), "daily_motion_deg": round(rng.uniform(0.2, 1.6), 5)}
+        for p in ("mercury", "venus", "mars")
+    }
+    # Saturn turns retrograde on some days
+    states["saturn"] = {
+        "longitude": round(rng.uniform(0, 360), 4),
+        "daily_motion_deg": round(rng.uniform(-0.08, 0.12), 5),
+    }
+    return {
+        "day": f"2026-03-{day:02d}",
+        "planetary_states": states,
+        "moon_phase": round(rng.uniform(0.01, 1), 3),
+    }
+
+
+def test_records_of_one_shape_share_no_sign_one_broke() -> None:
+    rng = random.Random(13)
+    rows = [{"tool": "day", "arguments": {"day": d}, "result": _planets(rng, d)} for d in range(1, 29)]
+    reg = learn(rows)
+    signed = {r.fields[0] for r in reg.rules_for("day") if r.cls == "positive"}
+    assert "planetary_states.mars.daily_motion_deg" not in signed
+    assert "moon_phase" in signed  # no kin of its own: keeps its sign
+    retro = _planets(random.Random(14), 3)
+    retro["planetary_states"]["mars"]["daily_motion_deg"] = -0.126
+    assert not _ids(reg, "day", {"day": 3}, retro)

@@ -60,6 +60,7 @@ from outcome_monitor.learning.domains import (
 )
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.gaps import date_caps
+from outcome_monitor.learning.kinds import kind_rules
 from outcome_monitor.learning.mapdetect import map_executions
 from outcome_monitor.learning.named_args import asked_limit, named_args
 from outcome_monitor.learning.namesakes import (
@@ -213,6 +214,8 @@ def learn_wide(
     rules = computed_signs(rules, index)
     # gaps between ordered dates that pile up against a cap (gaps.py)
     rules = date_caps(rules, index)
+    # tools of one shape, and records of one shape under one object, speak for each other (kinds.py)
+    rules = kind_rules(rules, index)
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)

@@ -1,0 +1,106 @@
+"""Things of one kind speak for each other (wide vocabulary): where the recording showed a value
+possible for one of them, none of the others is held to less.
+
+* **Tools of one shape.** Tools whose results hold the same fields at one place (a server's
+  ``validate_cpf``, ``validate_pis``, ``validate_cnpj``: ``valid``, ``formatted``, ``raw``,
+  ``error``) answer alike: a type one of them held at a field (``formatted: null`` for a number
+  that failed its check) is a type the others may hold there, though their own calls happened
+  never to show it. A tool's type rule widens to the types its siblings held; siblings share
+  ``MIN_SHARED_FIELDS`` fields or more at the place, and hold every field the tool does.
+* **Records of one shape under one object** (``planetary_states``: ``mercury``, ``venus``,
+  ``mars``, each with ``daily_motion_deg``): a sign one of them broke (Saturn's retrograde
+  motion, negative) is no sign of the kind, so none of them keeps it.
+
+Knows nothing of receipts or environments; called by ``vocabulary.learn_wide`` after admission.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from outcome_monitor.checking.paths import ARG
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import is_number, json_type
+from outcome_monitor.learning.executions import Execution
+
+MIN_SHARED_FIELDS = 3
+
+Place = tuple[str, str]  # context, field
+
+
+def kind_rules(rules: list[Rule], index: Mapping[str, list[Execution]]) -> list[Rule]:
+    """``rules`` with types widened to their sibling tools' and signs of a kind some member broke
+    dropped (see the module's words)."""
+    fields, types, negative = _observed(index)
+    out = []
+    for r in rules:
+        if r.cls == "type" and r.fields and r.fields[0]:
+            wider = _sibling_types(r, fields, types)
+            if wider - set(r.params.get("types", ())):
+                r = replace(r, params={**r.params, "types": sorted(wider | set(r.params["types"]))})
+        elif r.cls == "positive" and r.fields and _kin_broke(r, fields, negative):
+            continue
+        out.append(r)
+    return out
+
+
+def _observed(
+    index: Mapping[str, list[Execution]],
+) -> tuple[dict[tuple[str, str], set[str]], dict[tuple[str, str, str], set[str]], set[tuple[str, str, str]]]:
+    """Per tool and context: the fields seen; per tool, context and field: the JSON types seen, and
+    whether a number there was ever below 0."""
+    fields: dict[tuple[str, str], set[str]] = {}
+    types: dict[tuple[str, str, str], set[str]] = {}
+    negative: set[tuple[str, str, str]] = set()
+    for tool, executions in index.items():
+        for ex in executions:
+            for context, rows in ex.rows.items():
+                seen = fields.setdefault((tool, context), set())
+                for row in rows:
+                    for f, v in row.items():
+                        if f.startswith((ARG, "#")) or "(" in f:
+                            continue
+                        seen.add(f)
+                        types.setdefault((tool, context, f), set()).add(json_type(v))
+                        if is_number(v) and v < 0:
+                            negative.add((tool, context, f))
+    return fields, types, negative
+
+
+def _sibling_types(
+    r: Rule, fields: dict[tuple[str, str], set[str]], types: dict[tuple[str, str, str], set[str]]
+) -> set[str]:
+    own = fields.get((r.tool, r.context), set())
+    if len(own) < MIN_SHARED_FIELDS or r.fields[0] not in own:
+        return set()
+    out: set[str] = set()
+    for (tool, context), theirs in fields.items():
+        if tool != r.tool and context == r.context and own <= theirs:
+            out |= types.get((tool, context, r.fields[0]), set())
+    # "integer" within "number" and the like are the type rule's own business: only new kinds widen
+    if "number" in r.params.get("types", ()):
+        out.discard("integer")
+    return out
+
+
+def _kin_broke(r: Rule, fields: dict[tuple[str, str], set[str]], negative: set[tuple[str, str, str]]) -> bool:
+    """Whether a record of the same shape as the one holding ``r``'s field, under the same object,
+    held a negative number at the same field."""
+    parent, _, leaf = r.fields[0].rpartition(".")
+    holder, _, member = parent.rpartition(".")
+    if not holder or not member:
+        return False
+    own = fields.get((r.tool, r.context), set())
+    prefix = f"{holder}."
+    shape = {f[len(parent) + 1 :] for f in own if f.startswith(parent + ".")}
+    for f in own:
+        if not f.startswith(prefix) or not f.endswith("." + leaf):
+            continue
+        kin = f[len(prefix) : -len(leaf) - 1]
+        if kin == member or "." in kin:
+            continue
+        kin_shape = {g[len(prefix) + len(kin) + 1 :] for g in own if g.startswith(f"{prefix}{kin}.")}
+        if kin_shape == shape and (r.tool, r.context, f) in negative:
+            return True
+    return False
