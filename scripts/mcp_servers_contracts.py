@@ -57,9 +57,11 @@ at d11a399: 533/640 (83%) with c378b8e's library and the same with c03bc0c's, 6 
 2026-12-07's second session. units, molecules, cymraeg and oews, held out from 2026-12-07's second session, were
 picked and given their workloads by a helper without this measurement, then measured held out once, at a20debd:
 550/640 (86%), 9 clean receipts, the same with b547395's library; their receipts were read and two guards built
-from them (6 receipts at 7c1ae29); tuned on since the afternoon of 2026-12-07. All nine groups are tuned on since.
+from them (6 receipts at 7c1ae29); tuned on since the afternoon of 2026-12-07.
 The held-out four, held out from the afternoon of 2026-12-07, were picked and given their workloads by a helper
-without this measurement (only their clean calls run). ``spreadsheet-blocks`` is
+without this measurement (only their clean calls run), then measured held out once, at 370e473: 535/640 (84%), 9
+clean receipts, 536/640 and 9 with 163ffeb's library; their receipts were read and two guards built from them (2
+receipts at 419a022), so they are tuned on since, until a fresh group replaces them: all ten groups are tuned on. ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,

@@ -243,7 +243,10 @@ SERVERS: tuple[Server, ...] = (
            "numbers; source URLs, SHA-256 digests, dates and row counts; maps of codes to names",
            wages_setup, wages_call),
     # held out from the afternoon of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording)
+    # measurement (only their clean calls run, straight and through the proxy's recording); measured held
+    # out once, at 370e473: 535/640 (84%), 9 clean receipts (536/640 and 9 with 163ffeb's library); its
+    # receipts read and two guards built from them at 419a022 (534/640, 2 receipts), so tuned on since:
+    # a fresh group replaces it next
     Server("ach", "achlens==0.1.7", "sdk2", "achlens", "held-out",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: an ACH "
            "file's validation findings (rule ids, severities, line and column positions, masked fields, hints) and "

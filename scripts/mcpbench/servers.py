@@ -57,7 +57,10 @@ at a20debd (550/640 faulted calls flagged, 86%, 9 clean receipts; the same with 
 were read and two guards built from them at 7c1ae29 (550/640, 6 receipts); tuned on since the afternoon of
 2026-12-07. The held-out group from then on: ach, brasil, countbean and clawlendar (nacha.py, documentos.py,
 books.py, eras.py), held out from the afternoon of 2026-12-07, picked and given their workloads the same way,
-without the monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording).
+without the monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording),
+and measured held out once, at 370e473 (535/640 faulted calls flagged, 84%, 9 clean receipts; 536/640 and 9 with
+163ffeb's library); their receipts were read and two guards built from them at 419a022 (534/640, 2 receipts), so
+they are tuned on since the afternoon of 2026-12-07, later, and a fresh group replaces them next.
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 
