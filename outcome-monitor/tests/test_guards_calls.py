@@ -116,29 +116,25 @@ def test_a_check_the_recording_only_saw_pass_is_no_domain() -> None:
     assert _ids(reg, "luhn", {"number": "4001"}, {"valid": "false", "number": "4001"})  # a boolean still
 
 
+def _previews(readings: list[float], per: int) -> list[dict[str, Any]]:
+    """The readings read ``per`` rows an answer, each answer another part of the log."""
+    return [
+        {
+            "tool": "preview",
+            "arguments": {"n": per, "part": k},
+            "result": {"rows": [{"temp_c": t} for t in readings[per * k : per * k + per]]},
+        }
+        for k in range(len(readings) // per)
+    ]
+
+
 def test_readings_of_few_answers_give_no_band() -> None:
     rng = random.Random(7)
     night = [round(19 + 4 * rng.random(), 2) for _ in range(60)]
-    few = [
-        {
-            "tool": "preview",
-            "arguments": {"n": 12, "part": k},
-            "result": {"rows": [{"temp_c": t} for t in night[12 * k : 12 * k + 12]]},
-        }
-        for k in range(5)
-    ]
-    reg = learn(few)
+    reg = learn(_previews(night, 12))  # five answers
     assert not [r for r in reg.rules_for("preview") if r.cls == "range"]
     # the same readings over 30 answers are a band: 19 to 23 degrees, a tenfold slip fires
-    many = [
-        {
-            "tool": "preview",
-            "arguments": {"n": 2, "part": k},
-            "result": {"rows": [{"temp_c": t} for t in night[2 * k : 2 * k + 2]]},
-        }
-        for k in range(30)
-    ]
-    reg = learn(many)
+    reg = learn(_previews(night, 2))
     assert any(r.cls == "range" for r in reg.rules_for("preview"))
     assert _ids(reg, "preview", {"n": 2, "part": 99}, {"rows": [{"temp_c": 210.5}]})
 
