@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from outcome_monitor.checking.paths import ARG
-from outcome_monitor.checking.values import MISSING, cached_date_key, is_number, supplied, type_ok
+from outcome_monitor.checking.values import MISSING, cached_date_key, days_over, is_number, supplied, type_ok
 
 _NUMBER = (int, float)
 _UNHASHABLE = (dict, list)
@@ -43,6 +43,7 @@ _GLOBALS: dict[str, Any] = {
     "fin": math.isfinite,
     "NN": frozenset({str, bool, type(None), dict, list, type(MISSING)}),
     "dkey": cached_date_key,
+    "days_over": days_over,
     "_abs": abs,
     "_max": max,
 }
@@ -144,7 +145,6 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Run:
             r.params.get("guard")
             or (r.cls == "relation" and r.params["form"] in ("const", "lookup", "member", "contains"))
             or (r.cls == "echo" and r.params.get("part"))
-            or (r.cls == "date_order" and r.params.get("max_days") is not None)
         ):
             # guarded, constant and cross-record rules run their compiled closure (rules.Rule.compile)
             ns[f"Fx{i}"] = c.fn
@@ -153,7 +153,7 @@ def generate(plan: Any, violation: Callable[..., Any]) -> Run:
         elif r.cls == "echo":
             _emit_echo(emit, i, r.fields)
         elif r.cls == "date_order":
-            _emit_date(emit, i, r.fields)
+            _emit_date(emit, i, r.fields, r.params.get("max_days"))
         elif r.cls == "relation":
             _emit_relation(emit, ns, i, r)
         else:
@@ -205,13 +205,14 @@ def _emit_echo(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> 
     emit(f"        elif not v == a: found.append(V(Cx{i}, index, v))")
 
 
-def _emit_date(emit: Callable[[str], None], i: int, fields: tuple[str, ...]) -> None:
-    # same decisions as rules._c_date: both sides ISO dates and a's key after b's
+def _emit_date(emit: Callable[[str], None], i: int, fields: tuple[str, ...], most: int | None = None) -> None:
+    # same decisions as rules._c_date: both sides ISO dates and a's key after b's (or b too far after a)
     emit(f"    a = {_read(fields[0])}")
     emit("    ka = dkey(a)")
     emit("    if ka is not None:")
     emit(f"        kb = dkey({_read(fields[1])})")
-    emit(f"        if kb is not None and ka > kb: found.append(V(Cx{i}, index, a))")
+    late = "ka > kb" if most is None else f"(ka > kb or days_over(ka, kb, {int(most)}))"
+    emit(f"        if kb is not None and {late}: found.append(V(Cx{i}, index, a))")
 
 
 def _emit_relation(emit: Callable[[str], None], ns: dict[str, Any], i: int, r: Any) -> None:

@@ -25,8 +25,8 @@ from outcome_monitor.checking.shapes import compile_shape, shape_expected, shape
 from outcome_monitor.checking.values import (
     MISSING,
     date_key,
+    days_over,
     is_number,
-    key_day,
     same_value,
     supplied,
     type_ok,
@@ -485,11 +485,7 @@ def _c_date(r: Rule) -> Check:
             return None
         if ka > kb:
             return (a,)
-        if most is not None:
-            da, db = key_day(ka), key_day(kb)
-            if da is not None and db is not None and db - da > most:
-                return (a,)
-        return None
+        return (a,) if most is not None and days_over(ka, kb, most) else None
 
     return check
 

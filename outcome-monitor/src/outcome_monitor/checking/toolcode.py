@@ -35,7 +35,7 @@ from outcome_monitor.checking.answers import SameAnswers
 from outcome_monitor.checking.collection_rules import element_test
 from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
-from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, is_number
+from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, days_over, is_number
 from outcome_monitor.learning.status import never_error_object, result_error
 from outcome_monitor.text.parse import text_kinds
 from outcome_monitor.text.wordsets import words_test
@@ -158,6 +158,7 @@ _GLOBALS: dict[str, Any] = {
     "NONNUM": _NOT_NUMBER,
     "UNH": frozenset({dict, list}),
     "DK": _DATE_KEYS,
+    "DOVER": days_over,
     "dkey": cached_date_key,
     "fin": math.isfinite,
     "is_number": is_number,
@@ -347,7 +348,7 @@ class _Writer:
                 continue  # written out above
             inline = not r.params.get("guard") and (
                 (r.cls == "echo" and not r.params.get("part"))
-                or (r.cls == "date_order" and r.params.get("max_days") is None)
+                or r.cls == "date_order"
                 or (r.cls == "relation" and r.params["form"] in ("eq", "affine", "add", "product"))
                 or (r.cls == "text" and r.params.get("form") == "error_result" and plan.whole)
                 or (r.cls == "range" and r.params.get("form", "unit") in ("unit", "band"))
@@ -395,7 +396,14 @@ class _Writer:
                 self.fail(pad, f"not {matched}(args, {v}) and {differs}(args, {v})")
             elif r.cls == "date_order":
                 a, b = read(r.fields[0]), read(r.fields[1])
-                self.date_order(pad, a, b, known.get(r.fields[0]) == _STR, known.get(r.fields[1]) == _STR)
+                self.date_order(
+                    pad,
+                    a,
+                    b,
+                    known.get(r.fields[0]) == _STR,
+                    known.get(r.fields[1]) == _STR,
+                    r.params.get("max_days"),
+                )
             else:
                 ops = [read(f) for f in r.fields]
                 numeric = all(known.get(f, {str}) <= _NUMBER for f in r.fields)
@@ -495,14 +503,15 @@ class _Writer:
             self.emit(pad, f"{c} = {c}.get({k!r}, M) if isinstance({c}, dict) else M")
         return c
 
-    def date_order(self, pad: str, a: str, b: str, a_str: bool, b_str: bool) -> None:
+    def date_order(self, pad: str, a: str, b: str, a_str: bool, b_str: bool, most: int | None = None) -> None:
         # values.cached_date_key, written out: a later first date goes exact
         self.emit(pad, f"ka = DK[{a}]" if a_str else f"ka = DK[{a}] if type({a}) is str else dkey({a})")
         self.emit(pad, "if ka is not None:")
         self.emit(
             pad, f"    kb = DK[{b}]" if b_str else f"    kb = DK[{b}] if type({b}) is str else dkey({b})"
         )
-        self.fail(pad + "    ", "kb is not None and ka > kb")
+        late = "ka > kb" if most is None else f"(ka > kb or DOVER(ka, kb, {int(most)}))"
+        self.fail(pad + "    ", f"kb is not None and {late}")
 
     def relation(self, pad: str, r: Any, ops: list[str], numeric: bool) -> None:
         # rules._c_relation's difference, operand for operand, first against a constant no wider

@@ -76,6 +76,12 @@ def key_day(key: str) -> int | None:
         return None
 
 
+def days_over(ka: str, kb: str, most: int) -> bool:
+    """Whether the date of key ``kb`` falls more than ``most`` days after that of key ``ka``."""
+    da, db = key_day(ka), key_day(kb)
+    return da is not None and db is not None and db - da > most
+
+
 class _DateKeys(dict[str, str | None]):
     """``date_key`` of strings, memoized: mining and checking see the same few dates again and
     again. Bounded: cleared when full."""
