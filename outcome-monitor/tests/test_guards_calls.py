@@ -274,3 +274,36 @@ def test_records_of_one_shape_share_no_sign_one_broke() -> None:
     retro = _planets(random.Random(14), 3)
     retro["planetary_states"]["mars"]["daily_motion_deg"] = -0.126
     assert not _ids(reg, "day", {"day": 3}, retro)
+
+
+def test_records_of_one_shape_share_their_types() -> None:
+    rng = random.Random(15)
+    rows = []
+    for i in range(24):
+        hourly = i % 3 == 0  # the hourly figures: only metro 17820 was ever asked for them
+        metros = {
+            code: {
+                "numeric": round(rng.uniform(20, 60), 2)
+                if hourly and code == "17820"
+                else rng.randrange(40000, 120000)
+            }
+            for code in ("31080", "17820", "35620")
+        }
+        rows.append(
+            {
+                "tool": "compare",
+                "arguments": {"measure": "hourly" if hourly else "annual", "i": i},
+                "result": {"metros": metros},
+            }
+        )
+    reg = learn(rows)
+    hourly = {
+        "metros": {"31080": {"numeric": 58.51}, "17820": {"numeric": 29.48}, "35620": {"numeric": 41.2}}
+    }
+    assert not _ids(reg, "compare", {"measure": "hourly", "i": 99}, hourly)
+    assert _ids(
+        reg,
+        "compare",
+        {"measure": "hourly", "i": 99},
+        {"metros": {**hourly["metros"], "31080": {"numeric": "58.51"}}},
+    )

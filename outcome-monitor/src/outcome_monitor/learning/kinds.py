@@ -9,7 +9,9 @@ possible for one of them, none of the others is held to less.
   ``MIN_SHARED_FIELDS`` fields or more at the place, and hold every field the tool does.
 * **Records of one shape under one object** (``planetary_states``: ``mercury``, ``venus``,
   ``mars``, each with ``daily_motion_deg``): a sign one of them broke (Saturn's retrograde
-  motion, negative) is no sign of the kind, so none of them keeps it.
+  motion, negative) is no sign of the kind, so none of them keeps it; and a type one of them held
+  is a type of the kind (``metros.31080.numeric`` an integer in every call that asked for annual
+  figures, a float in ``metros.17820``'s hourly ones).
 
 Knows nothing of receipts or environments; called by ``vocabulary.learn_wide`` after admission.
 """
@@ -36,9 +38,11 @@ def kind_rules(rules: list[Rule], index: Mapping[str, list[Execution]]) -> list[
     out = []
     for r in rules:
         if r.cls == "type" and r.fields and r.fields[0]:
-            wider = _sibling_types(r, fields, types)
+            wider = _sibling_types(r, fields, types) | _kin_types(r, fields, types)
             if wider - set(r.params.get("types", ())):
-                r = replace(r, params={**r.params, "types": sorted(wider | set(r.params["types"]))})
+                union = wider | set(r.params["types"])
+                union -= {"integer"} if "number" in union else set()  # a number covers an integer
+                r = replace(r, params={**r.params, "types": sorted(union)})
         elif r.cls == "positive" and r.fields and _kin_broke(r, fields, negative):
             continue
         out.append(r)
@@ -78,29 +82,44 @@ def _sibling_types(
     for (tool, context), theirs in fields.items():
         if tool != r.tool and context == r.context and own <= theirs:
             out |= types.get((tool, context, r.fields[0]), set())
-    # "integer" within "number" and the like are the type rule's own business: only new kinds widen
     if "number" in r.params.get("types", ()):
-        out.discard("integer")
+        out.discard("integer")  # within "number" already: no widening
     return out
 
 
 def _kin_broke(r: Rule, fields: dict[tuple[str, str], set[str]], negative: set[tuple[str, str, str]]) -> bool:
     """Whether a record of the same shape as the one holding ``r``'s field, under the same object,
     held a negative number at the same field."""
+    return any((r.tool, r.context, f) in negative for f in _kin_fields(r, fields))
+
+
+def _kin_types(
+    r: Rule, fields: dict[tuple[str, str], set[str]], types: dict[tuple[str, str, str], set[str]]
+) -> set[str]:
+    """The types records of the same shape under the same object held at the same field."""
+    out: set[str] = set()
+    for f in _kin_fields(r, fields):
+        out |= types.get((r.tool, r.context, f), set())
+    return out
+
+
+def _kin_fields(r: Rule, fields: dict[tuple[str, str], set[str]]) -> list[str]:
+    """The same field of the records of the same shape as the one holding ``r``'s field, under the
+    same object (``metros.17820.numeric`` for ``metros.31080.numeric``)."""
     parent, _, leaf = r.fields[0].rpartition(".")
     holder, _, member = parent.rpartition(".")
     if not holder or not member:
-        return False
+        return []
     own = fields.get((r.tool, r.context), set())
     prefix = f"{holder}."
     shape = {f[len(parent) + 1 :] for f in own if f.startswith(parent + ".")}
+    out = []
     for f in own:
         if not f.startswith(prefix) or not f.endswith("." + leaf):
             continue
         kin = f[len(prefix) : -len(leaf) - 1]
         if kin == member or "." in kin:
             continue
-        kin_shape = {g[len(prefix) + len(kin) + 1 :] for g in own if g.startswith(f"{prefix}{kin}.")}
-        if kin_shape == shape and (r.tool, r.context, f) in negative:
-            return True
-    return False
+        if {g[len(prefix) + len(kin) + 1 :] for g in own if g.startswith(f"{prefix}{kin}.")} == shape:
+            out.append(f)
+    return out
