@@ -68,16 +68,28 @@ def date_key(value: Any) -> str | None:
 
 def key_day(key: str) -> int | None:
     """The day number (proleptic ordinal) of a ``date_key``'s date part, or None for no real date."""
-    import datetime as dt
+    day = _DAYS.get(key[:10], _UNSEEN)
+    if day is _UNSEEN:
+        import datetime as dt
 
-    try:
-        return dt.date(int(key[:4]), int(key[5:7]), int(key[8:10])).toordinal()
-    except ValueError:
-        return None
+        try:
+            day = dt.date(int(key[:4]), int(key[5:7]), int(key[8:10])).toordinal()
+        except ValueError:
+            day = None
+        if len(_DAYS) >= 1 << 16:  # bounded, as the date keys are
+            _DAYS.clear()
+        _DAYS[key[:10]] = day
+    return day  # type: ignore[return-value]
+
+
+_DAYS: dict[str, object] = {}
+_UNSEEN = object()
 
 
 def days_over(ka: str, kb: str, most: int) -> bool:
     """Whether the date of key ``kb`` falls more than ``most`` days after that of key ``ka``."""
+    if ka[:10] == kb[:10]:
+        return False  # one day (the common case of a pair checked: no memo lookup)
     da, db = key_day(ka), key_day(kb)
     return da is not None and db is not None and db - da > most
 
