@@ -6,6 +6,8 @@ Pure functions of one value; no knowledge of rules, tools or environments.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -68,22 +70,15 @@ def date_key(value: Any) -> str | None:
 
 def key_day(key: str) -> int | None:
     """The day number (proleptic ordinal) of a ``date_key``'s date part, or None for no real date."""
-    day = _DAYS.get(key[:10], _UNSEEN)
-    if day is _UNSEEN:
-        import datetime as dt
-
-        try:
-            day = dt.date(int(key[:4]), int(key[5:7]), int(key[8:10])).toordinal()
-        except ValueError:
-            day = None
-        if len(_DAYS) >= 1 << 16:  # bounded, as the date keys are
-            _DAYS.clear()
-        _DAYS[key[:10]] = day
-    return day  # type: ignore[return-value]
+    return _day(key[:10])
 
 
-_DAYS: dict[str, object] = {}
-_UNSEEN = object()
+@functools.lru_cache(maxsize=1 << 16)  # bounded, as the date keys are
+def _day(date: str) -> int | None:
+    try:
+        return dt.date(int(date[:4]), int(date[5:7]), int(date[8:10])).toordinal()
+    except ValueError:
+        return None
 
 
 def days_over(ka: str, kb: str, most: int) -> bool:
