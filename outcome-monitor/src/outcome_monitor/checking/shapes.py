@@ -258,7 +258,8 @@ def infer_shape(values: Sequence[str], min_distinct: int = 10) -> dict[str, Any]
 
 _NULL_WORDS = frozenset({"n/a", "na", "n.a.", "#n/a", "none", "null", "nil", "undefined", "nan"})
 # case-insensitive, but a title-case word is also a name or an element (Nan, Nil, Na): only lower,
-# upper and these spellings are placeholders
+# upper and these spellings are placeholders; and "na" is a word in Welsh, Scots and Hungarian (only
+# "NA" and "n/a" stand for nothing)
 _NULL_SPELLINGS = frozenset({"N/A", "n/A", "N.A.", "#N/A", "None", "Null", "NaN", "Undefined"})
 _DASHES = re.compile(r"[-\u2013\u2014]{1,3}|\?{1,3}")
 _DASH_FIRST = frozenset("-\u2013\u2014?")
@@ -298,7 +299,7 @@ def placeholder_kind(s: str) -> str | None:
     if not t:
         return "empty"
     low = t.lower()
-    if low in _NULL_WORDS and (t == low or t == t.upper() or t in _NULL_SPELLINGS):
+    if low in _NULL_WORDS and (t == low or t == t.upper() or t in _NULL_SPELLINGS) and t != "na":
         return "null"
     # each regex only where its first character can start a match (a case-insensitive pattern may
     # match a non-ASCII letter, ı for i: there the regex decides)

@@ -133,13 +133,17 @@ def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Ru
     and no result one either (nor a date),
     each asked in ``min_count_per_value`` distinct executions; ``min_pair_samples`` rows; two results
     or more that are not the argument itself (an echo says that); and the chance that the results
-    fell into a function of the argument by accident below 1 - confidence."""
+    fell into a function of the argument by accident below 1 - confidence; and no two answers among
+    the calls that left the argument out (they asked for its default, which then determines nothing)."""
     out = []
     for tool, executions in sorted(index.items()):
         cols: dict[tuple[str, str, str], dict[Any, list[Any]]] = {}
+        left_out: dict[tuple[str, str, str], set[Any]] = {}  # results of calls that left k out
+        names = {k for ex in executions for k, v in ex.args.items() if type(v) in (str, bool)}
         for ex in executions:
             asked = {k: v for k, v in ex.args.items() if type(v) in (str, bool)}
-            if not asked:
+            unasked = names - set(ex.args)
+            if not asked and not unasked:
                 continue
             for context, rows in ex.rows.items():
                 for row in rows:
@@ -150,10 +154,15 @@ def arg_lookups(index: Mapping[str, list[Execution]], th: Thresholds) -> list[Ru
                             continue
                         for k, a in asked.items():
                             cols.setdefault((context, f, k), {}).setdefault(a, []).append(v)
+                        for k in unasked:
+                            left_out.setdefault((context, f, k), set()).add(v)
         for (context, f, k), per_key in sorted(cols.items(), key=lambda kv: kv[0]):
             results = {v for vs in per_key.values() for v in vs}
             if (
-                th.min_distinct_eq <= len(per_key) <= th.max_domain
+                # a call that leaves the argument out asks for its default: where such calls got
+                # differing answers, the default determines nothing (``by`` left out, or ``auto``)
+                len(left_out.get((context, f, k), ())) < 2
+                and th.min_distinct_eq <= len(per_key) <= th.max_domain
                 and all(len(set(vs)) == 1 for vs in per_key.values())
                 and all(len(vs) >= th.min_count_per_value for vs in per_key.values())
                 and sum(len(vs) for vs in per_key.values()) >= th.min_pair_samples
@@ -182,7 +191,11 @@ NAME_FIELDS = ("name", "title", "label")
 def open_set(values: list[Any], field: str) -> str | None:
     """Why a categorical field's values are no closed set, or None: two of them or more a numbered
     series (``Heading 1``, ``Heading 2``: ``Heading 3`` is the next, not an outside value), or names of
-    things (``Classic Backpack``, ``Ultra Lamp`` under ``name``: a catalogue grows)."""
+    things (``Classic Backpack``, ``Ultra Lamp`` under ``name``: a catalogue grows), or text cut short
+    for display (``Add a dark theme to the dashbo...``: a category's word is never longer than its
+    column; free text is)."""
+    if any(type(v) is str and v.endswith(("...", "\u2026")) and " " in v for v in values):
+        return "text cut short for display: free text, no category"
     stems = Counter(m.group(1) for v in values if type(v) is str and (m := _NUMBERED.match(v)) and m.group(1))
     if any(n >= 2 for n in stems.values()):
         return "a numbered series: the next number is no outside value"

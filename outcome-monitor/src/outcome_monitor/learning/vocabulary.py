@@ -73,6 +73,7 @@ from outcome_monitor.learning.namesakes import (
 )
 from outcome_monitor.learning.namesakes import pattern_of as _shape
 from outcome_monitor.learning.pooled_echo import pooled_echoes
+from outcome_monitor.learning.relisted import own_values
 from outcome_monitor.learning.routes import infer_routes, infer_views, routed_rows, vacuous_elements
 from outcome_monitor.learning.same_answers import same_answers
 from outcome_monitor.learning.signs import sign_rules
@@ -160,7 +161,9 @@ def learn_wide(
             held_back,
             per_tool=True,
         )
-    rules = [r for r in soften_counts(_mend_domains(rules, th, held_back), index, th) if not _loose_type(r)]
+    rules = [
+        r for r in soften_counts(_mend_domains(rules, th, held_back, index), index, th) if not _loose_type(r)
+    ]
     # a list of one or more matches (one block per match) may match nothing
     rules = [r for r in rules if not (r.cls == "positive" and r.fields[0] == many_length(views.get(r.tool)))]
     clean_rows: dict[str, int] = {}
@@ -238,7 +241,9 @@ def learn_wide(
     return rules, meta
 
 
-def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, Any]]) -> list[Rule]:
+def _mend_domains(
+    rules: list[Rule], th: Thresholds, held_back: list[dict[str, Any]], index: Mapping[str, list[Execution]]
+) -> list[Rule]:
     out = []
     floor = constant_floor(th)
     for r in rules:
@@ -265,7 +270,7 @@ def _mend_domains(rules: list[Rule], th: Thresholds, held_back: list[dict[str, A
             f"a constant {'boolean' if type(values[0]) is bool else 'identifier'} needs {floor} "
             "executions (one unseen value in n + 1)"
             if constant
-            else open_set(values, r.fields[0])
+            else open_set(values, r.fields[0]) or own_values(r, index)  # relisted.py
         )
         if reason is not None:
             held_back.append(
