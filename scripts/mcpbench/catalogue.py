@@ -4,6 +4,7 @@ workloads of the first servers are in servers.py; every later one has a module o
 
 from __future__ import annotations
 
+from mcpbench.algebra import algebra_call, algebra_setup
 from mcpbench.archives import archives_call, archives_setup
 from mcpbench.bibliography import bibliography_call, bibliography_setup
 from mcpbench.books import books_call, books_setup
@@ -22,6 +23,7 @@ from mcpbench.files import files_call, files_setup
 from mcpbench.formulas import formulas_call, formulas_setup
 from mcpbench.health import health_call, health_setup
 from mcpbench.history import history_call, history_setup
+from mcpbench.interfaces import interfaces_call, interfaces_setup
 from mcpbench.javascript import javascript_call, javascript_setup
 from mcpbench.knowledge import memory_call, memory_setup
 from mcpbench.loans import loans_call, loans_setup
@@ -31,6 +33,7 @@ from mcpbench.nacha import nacha_call, nacha_setup
 from mcpbench.pdfs import pdfs_call, pdfs_setup
 from mcpbench.profiles import profiles_call, profiles_setup
 from mcpbench.schemas import schemas_call, schemas_setup
+from mcpbench.sequences import sequences_call, sequences_setup
 from mcpbench.servers import (
     Server,
     calculator_call,
@@ -54,6 +57,7 @@ from mcpbench.textfiles import textfiles_call, textfiles_setup
 from mcpbench.thoughts import thoughts_call, thoughts_setup
 from mcpbench.utilities import utilities_call, utilities_setup
 from mcpbench.wages import wages_call, wages_setup
+from mcpbench.warehouse import warehouse_call, warehouse_setup
 from mcpbench.web import fetch_call, fetch_setup
 from mcpbench.welsh import welsh_call, welsh_setup
 from mcpbench.workbook import workbook_call, workbook_setup
@@ -242,34 +246,60 @@ SERVERS: tuple[Server, ...] = (
            "comparisons keyed by metro code or \"code (title)\"; burdened hourly ranges as dollar strings beside "
            "numbers; source URLs, SHA-256 digests, dates and row counts; maps of codes to names",
            wages_setup, wages_call),
-    # held out from the afternoon of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording); measured held
-    # out once, at 370e473: 535/640 (84%), 9 clean receipts (536/640 and 9 with 163ffeb's library); its
-    # receipts read and two guards built from them at 419a022 (534/640, 2 receipts), so tuned on since:
-    # a fresh group replaces it next
-    Server("ach", "achlens==0.1.7", "sdk2", "achlens", "held-out",
+    # held out from the afternoon of 2026-12-07 (measured held out once, at 370e473: 535/640, 84%, 9 clean
+    # receipts; 536/640 and 9 with 163ffeb's library; its receipts read and two guards built from them at 419a022:
+    # 534/640, 2 receipts), tuned on since the evening of 2026-12-07
+    Server("ach", "achlens==0.1.7", "sdk2", "achlens", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: an ACH "
            "file's validation findings (rule ids, severities, line and column positions, masked fields, hints) and "
            "counts, a summary's totals in cents beside \"$12,345.67\" strings, YYMMDD dates, SEC codes and batches, "
            "fixed-width records paged field by field (raw text, value, columns) with a next offset or null, control "
            "totals stated against recomputed with match flags, an ABA check digit's verdict, a code's title, a "
            "synthetic file's text", nacha_setup, nacha_call),
-    Server("brasil", "brasil-mcp-essentials==0.3.0", "sdk1", "brasil-mcp-server", "held-out",
+    Server("brasil", "brasil-mcp-essentials==0.3.0", "sdk1", "brasil-mcp-server", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: a "
            "document number's verdict with its masked form (\"529.982.247-25\"), the raw input and an error object "
            "in Portuguese and English or null, a card's brand, a phone's E.164 form; a boleto's bank, amount in "
            "cents, due-date factor and ISO date; a PIX BR Code's fields or a made EMV string; holidays and business "
            "days with ISO dates and English names", documentos_setup, documentos_call),
-    Server("countbean", "countbean-mcp==0.7.0", "sdk1", "countbean-mcp", "held-out",
+    Server("countbean", "countbean-mcp==0.7.0", "sdk1", "countbean-mcp", "tuning",
            "text wrapped in structure, {\"result\": \"<text>\"} (outputSchema), the same text in its block: a "
            "Beancount book's balances as aligned 'account  amount USD' lines, account names a line each, the "
            "ledger's own text, a summary with thousands separators and short commit hashes, BQL rows and a review as "
            "indented JSON of strings, a write's 'Committed <hash>: <message>'", books_setup, books_call),
-    Server("clawlendar", "clawlendar==0.5.0", "sdk1", "clawlendar", "held-out",
+    Server("clawlendar", "clawlendar==0.5.0", "sdk1", "clawlendar", "tuning",
            "JSON text wrapped in structure, {\"result\": \"<indented JSON>\"} (outputSchema of one string), the "
            "same text in its block, non-ASCII as it is: dates as payloads of numbers in thirteen calendars (eras, "
            "lunar leap flags, ISO weeks), instants as seconds, milliseconds and ISO datetimes with offsets, a "
            "month's days, a day's stems, branches and solar terms in English or Chinese, planets' longitudes "
            "to six places with zodiac signs and symbols", eras_setup, eras_call),
+    # held out from the evening of 2026-12-07: picked and given workloads without the monitor's faulted
+    # measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("sqlfluff", "sqlfluff-mcp-server==0.2.1", "sdk2", "sqlfluff-mcp-server", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: a "
+           "lint's violation count and violations (rule codes such as LT01, dotted names, descriptions, 1-based "
+           "lines and positions, warning flags) each with its proposed fixes (a type, the edit's text, start and end "
+           "lines, positions and file offsets), a fix's whole fixed SQL with changed and written flags, a parse tree "
+           "as one string of fixed-width '[L:  1, P:  1]      |    keyword:' lines; the dialects as a list, one "
+           "block per item", warehouse_setup, warehouse_call),
+    Server("hl7", "dicom-hl7-mcp==0.2.0", "sdk1", "dicom-hl7-mcp", "held-out",
+           "one bare text block, no structured content: a parsed HL7 message as a report between rules of = and - "
+           "(per segment its name and per field 'PID-5: Patient Name' with its value, a table's meaning and "
+           "numbered components), Markdown explanations with fixed-width tables of a segment's fields or a table's "
+           "codes, a DICOM tag's number, keyword, VR, VM and notes as aligned 'Name:  value' lines, several matches "
+           "a line each", interfaces_setup, interfaces_call),
+    Server("biopython", "biopython-mcp==0.1.8", "sdk1", "biopython-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as compact JSON: a "
+           "success flag, sequences echoed beside their lengths, proteins with * for stops, GC percentages to two "
+           "places with per-base counts, motif positions; an alignment's float score and the alignment drawn as "
+           "text lines, identity percentages, distance matrices as objects of objects by label, Newick trees and "
+           "ASCII-art trees, a PDB file's chain, residue and atom counts and atom names", sequences_setup,
+           sequences_call),
+    Server("sympy", "mcp-sympy==0.1.0", "sdk1", "mcp-sympy", "held-out",
+           "one string wrapped in structure, {\"result\": \"<text>\"} (outputSchema of one string), the same text in "
+           "its block: SymPy's printed answers, numbers inside expressions ('(x - 3)*(x + 2)', '3/4', 'sqrt(2)', "
+           "'oo'), solutions as printed lists or sets, roots and eigenvalues as printed dicts, 'Matrix([[1, 2], [3, "
+           "4]])', True or False, floats to the asked digits, LaTeX source, 'Eq(f(x), C1*exp(2*x))'",
+           algebra_setup, algebra_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

@@ -9,12 +9,14 @@ documents and quantities to measure, PDFs, calendar feeds served on 127.0.0.1, a
 archives, BibTeX files, a shop's data files, a support desk's strings, slide decks, patch series, a GraphQL schema,
 a burns unit's cases, a plant's readings, a stockroom's reagents, Welsh drafts, a contracting office's labour
 categories, a payroll bureau's ACH files, a web shop's Brazilian documents and charges, a bakery's Beancount book,
-an events office's programme); none needs the network, a key or a model download. The Python ones live in three
-venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy,
-eggcalc, bls-oews-mcp and achlens among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK
-1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server,
-diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp, brasil-mcp-essentials, countbean-mcp (which runs bean-check
-and git) and clawlendar among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x:
+an events office's programme, an analytics team's SQL models, a hospital's HL7 feed, a cloning course's sequences
+and structure files, a mathematics course's problem sheets); none needs the network, a key or a model download. The
+Python ones live in three venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt,
+SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens and sqlfluff-mcp-server among them), ``.cache/mcp-servers-mcp1``
+(requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp,
+bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp,
+brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar, dicom-hl7-mcp, biopython-mcp and
+mcp-sympy among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x:
 excel-mcp-server, markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and
 clinical-calc-mcp, whose dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc);
 the npm ones in ``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make
@@ -55,12 +57,14 @@ session. units, molecules, cymraeg and oews (dimensions.py, compounds.py, welsh.
 morning of 2026-12-07's second session, picked and given their workloads the same way, and measured held out once,
 at a20debd (550/640 faulted calls flagged, 86%, 9 clean receipts; the same with b547395's library); their receipts
 were read and two guards built from them at 7c1ae29 (550/640, 6 receipts); tuned on since the afternoon of
-2026-12-07. The held-out group from then on: ach, brasil, countbean and clawlendar (nacha.py, documentos.py,
-books.py, eras.py), held out from the afternoon of 2026-12-07, picked and given their workloads the same way,
-without the monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording),
-and measured held out once, at 370e473 (535/640 faulted calls flagged, 84%, 9 clean receipts; 536/640 and 9 with
-163ffeb's library); their receipts were read and two guards built from them at 419a022 (534/640, 2 receipts), so
-they are tuned on since the afternoon of 2026-12-07, later, and a fresh group replaces them next.
+2026-12-07. ach, brasil, countbean and clawlendar (nacha.py, documentos.py, books.py, eras.py) were held out from the
+afternoon of 2026-12-07, picked and given their workloads the same way, without the monitor's faulted measurement
+(only their clean calls run, straight and through the proxy's recording), and measured held out once, at 370e473
+(535/640 faulted calls flagged, 84%, 9 clean receipts; 536/640 and 9 with 163ffeb's library); their receipts were
+read and two guards built from them at 419a022 (534/640, 2 receipts); tuned on since the evening of 2026-12-07. The
+held-out group from then on: sqlfluff, hl7, biopython and sympy (warehouse.py, interfaces.py, sequences.py,
+algebra.py), held out from the evening of 2026-12-07, picked and given their workloads the same way, without the
+monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording).
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 

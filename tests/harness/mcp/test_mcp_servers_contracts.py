@@ -152,24 +152,26 @@ def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_non
                  "sequential-thinking", "eslint", "text-editor", "word", "alchemy", "shell", "pandoc",
                  "git-json", "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                  "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
-                 "cymraeg", "oews"):  # fmt: skip
+                 "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar"):  # fmt: skip
         assert BY_NAME[name].group == "tuning"
-    assert {s.name for s in held} == {"ach", "brasil", "countbean", "clawlendar"}
+    assert {s.name for s in held} == {"sqlfluff", "hl7", "biopython", "sympy"}
     assert all(s.forms for s in SERVERS) and len({s.forms for s in held}) == len(held)
 
 
 HELD_OUT = [s.name for s in SERVERS if s.group == "held-out"]
 # the held-out group before this one, its recordings still checked here
-ONCE_HELD_OUT = ("units", "molecules", "cymraeg", "oews")
+ONCE_HELD_OUT = ("ach", "brasil", "countbean", "clawlendar")
 # the servers (held out now or once) whose setup starts no MCP server: their fixtures and workloads can be drawn
 # anywhere (git-json's setup runs git itself; webcal's serves its feeds on 127.0.0.1 from this process;
 # apple-health's runs the package's ingest command when it is installed; archive's and data-profiler's write
 # their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks; molecules'
-# and oews' only name a cache folder in the fixture's; countbean's makes its book with git itself)
+# and oews' only name a cache folder in the fixture's; countbean's makes its book with git itself; sqlfluff's,
+# hl7's, biopython's and sympy's write their models, messages, PDB files and sheets here or hold them in facts)
 NO_SERVER_SETUP = ("sequential-thinking", "eslint", "text-editor", "alchemy", "shell", "pandoc", "git-json",
                    "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                    "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
-                   "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar")  # fmt: skip
+                   "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar", "sqlfluff", "hl7", "biopython",
+                   "sympy")  # fmt: skip
 # a program a held-out server runs besides its own install (Debian's pandoc; git), by the server's name
 PROGRAMS = {"pandoc": "pandoc", "git-json": "git", "countbean": "git"}
 
@@ -254,8 +256,7 @@ def test_the_afternoon_groups_calls_stay_offline_and_within_what_the_servers_acc
     never asks the weather or the clock."""
     fx = {
         n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"])
-        for n in BY_NAME
-        if n in HELD_OUT
+        for n in ("ach", "brasil", "countbean", "clawlendar")
     }
     root = tmp_path / "ach" / "ach"
     assert f"ACHLENS_ALLOWED_ROOTS={root}" in fx["ach"].command and fx["ach"].command[-1] == "serve"
@@ -301,6 +302,69 @@ def test_the_afternoon_groups_calls_stay_offline_and_within_what_the_servers_acc
             "astro_snapshot",
             "capabilities",
         )
+
+
+# biopython's tools that reach NCBI, UniProt, PubMed or the PDB, and its placeholder multiple alignment
+BIOPYTHON_ONLINE = ("fetch_genbank", "fetch_uniprot", "search_pubmed", "fetch_sequence_by_id", "entrez_info",
+                    "entrez_search", "entrez_fetch", "entrez_summary", "clinvar_variant_lookup", "gene_info_fetch",
+                    "pubmed_search", "variant_literature_link", "entrez_link", "clear_entrez_cache", "pubmed_fetch",
+                    "get_pmc_url", "get_doi_url", "pubmed_review", "fetch_pdb_structure",
+                    "multiple_sequence_alignment")  # fmt: skip
+HL7_FREE = (
+    "parse_hl7_message",
+    "explain_hl7_segment",
+    "lookup_hl7_table",
+    "lookup_dicom_tag",
+    "explain_dicom_tag",
+)
+
+
+def test_the_evening_groups_calls_stay_offline_and_within_what_the_servers_accept(tmp_path):
+    """sqlfluff lints the fixture's models under their projects' .sqlfluff (its extra config the fixture's) and
+    never writes a fix back; hl7 sends messages that start with MSH and calls only its free tools (no licence, no
+    PACS); biopython never calls an online tool, translates whole codons, builds trees from three aligned sequences
+    or more and reads only the fixture's PDB files; the FastMCP servers never check for updates; sympy asks no set
+    of symbols, eigenvalues only of 2x2 matrices and inverses of invertible ones."""
+    from mcpbench.algebra import _poly
+
+    fx = {n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"]) for n in HELD_OUT}
+    for n in ("biopython", "sympy"):
+        assert fx[n].command[:3] == [
+            "env",
+            "FASTMCP_CHECK_FOR_UPDATES=off",
+            "FASTMCP_SHOW_SERVER_BANNER=false",
+        ]
+    models = {m["path"] for m in fx["sqlfluff"].facts["models"]}
+    assert all((Path(m).parents[1] / ".sqlfluff").is_file() for m in models)
+    structures = {s["path"] for s in fx["biopython"].facts["structures"]}
+    assert all(Path(s).is_file() and Path(s).read_text().endswith("END\n") for s in structures)
+    assert _poly([-2, 3]) == "x**2 - x - 6" and _poly([0, 1, 4], 2) == "2*x**3 - 10*x**2 + 8*x"
+    rng = random.Random(6)
+    for _ in range(300):
+        tool, args = BY_NAME["sqlfluff"].workload(rng, fx["sqlfluff"])
+        assert not args.get("write") and args.get("path", next(iter(models))) in models
+        assert args.get("config_path", fx["sqlfluff"].facts["strict"]) == fx["sqlfluff"].facts["strict"]
+        tool, args = BY_NAME["hl7"].workload(rng, fx["hl7"])
+        assert tool in HL7_FREE and args.get("message", "MSH|").startswith("MSH|")
+        tool, args = BY_NAME["biopython"].workload(rng, fx["biopython"])
+        assert tool not in BIOPYTHON_ONLINE and args.get("pdb_file", next(iter(structures))) in structures
+        if tool == "translate_sequence":
+            assert len(args["sequence"]) % 3 == 0
+        if "sequences" in args:
+            assert len(args["sequences"]) >= 3 and len({len(seq) for seq in args["sequences"]}) == 1
+        tool, args = BY_NAME["sympy"].workload(rng, fx["sympy"])
+        assert tool not in ("sympy_atoms", "sympy_free_symbols", "sympy_randMatrix")
+        if tool == "sympy_matrix_eigenvals":
+            assert len(json.loads(args["matrix"][len("Matrix(") : -1])) == 2
+    for m in (pb["matrix"] for pb in fx["sympy"].facts["sheet"]):  # every matrix on the sheet invertible
+        if len(m) == 2:
+            det = m[0][0] * m[1][1] - m[0][1] * m[1][0]
+        else:
+            det = sum(
+                m[0][j] * (m[1][(j + 1) % 3] * m[2][(j + 2) % 3] - m[1][(j + 2) % 3] * m[2][(j + 1) % 3])
+                for j in range(3)
+            )
+        assert det != 0
 
 
 @pytest.mark.slow
