@@ -123,3 +123,96 @@ def test_na_is_a_word_in_welsh_and_na_in_capitals_a_placeholder() -> None:
     assert placeholder_kind("NA") == "null"
     assert placeholder_kind("n/a") == "null"
     assert placeholder_kind("N/A") == "null"
+
+
+CODES = {"LT01": 1, "LT05": 2, "LT09": 4, "CP01": 1, "AL01": 3}
+
+
+def _violation(rng: random.Random, code: str) -> dict[str, Any]:
+    line = rng.randrange(1, 60)
+    return {
+        "code": code,
+        "line": line,
+        "start_pos": rng.randrange(40, 400),
+        "fixes": [{"edit": " ", "line": line}] * CODES[code],
+    }
+
+
+def test_a_key_repeated_within_one_list_names_no_record() -> None:
+    rng = random.Random(7)
+    rows = []
+    for i in range(40):
+        codes = rng.sample(sorted(CODES), 3)
+        if i % 4 == 0:
+            codes.append(codes[0])  # a rule broken twice in one file
+        rows.append(
+            {
+                "tool": "lint",
+                "arguments": {"path": f"m{i}.sql"},
+                "result": {"violations": [_violation(rng, c) for c in codes]},
+            }
+        )
+    reg = learn(rows)
+    assert not [r for r in reg.rules_for("lint") if r.params.get("form") == "len_by_id"]
+    again = {"violations": [{"code": "LT05", "line": 3, "start_pos": 9, "fixes": [{"edit": " ", "line": 3}]}]}
+    assert not _ids(reg, "lint", {"path": "n.sql"}, again)
+    assert _ids(reg, "lint", {"path": "n.sql"}, {"violations": [{**again["violations"][0], "fixes": None}]})
+
+
+def test_lengths_nearly_all_one_say_nothing_of_the_entry() -> None:
+    rng = random.Random(8)
+    sheets = {"Sales": 1, "Items": 1, "Teams": 1, "People": 1, "Plan": 2}
+    rows = []
+    for i in range(20):
+        sheet = (
+            "Plan" if i == 7 else rng.choice(("Items", "People", "Sales", "Teams"))
+        )  # Plan: one cell, two dependents
+        cells = [f"C{i + k}" for k in range(sheets[sheet])]
+        rows.append(
+            {
+                "tool": "trace",
+                "arguments": {"sheet": sheet, "cell": f"B{i}"},
+                "result": {"cells": {sheet: cells}},
+            }
+        )
+    reg = learn(rows)
+    assert not [r for r in reg.rules_for("trace") if r.params.get("form") == "len_by_key"]
+    assert not _ids(reg, "trace", {"sheet": "Sales", "cell": "B40"}, {"cells": {"Sales": ["B41", "B42"]}})
+    assert _ids(reg, "trace", {"sheet": "Sales", "cell": "B40"}, {"cells": "Error: sheet not found"})
+
+
+def test_an_echo_into_a_list_needs_answers_that_held_something() -> None:
+    rng = random.Random(9)
+    rows = []
+    for i in range(30):
+        asked = rng.sample(sorted(CODES), 2) if i % 2 else None
+        args: dict[str, Any] = {"sql": f"select {i}"} | ({"rules": asked} if asked else {})
+        found = [] if asked else [_violation(rng, c) for c in rng.sample(sorted(CODES), 2)]
+        rows.append({"tool": "lint_sql", "arguments": args, "result": {"violations": found}})
+    reg = learn(rows)
+    assert not [r for r in reg.rules_for("lint_sql") if r.params.get("form") in ("subset", "echo_set")]
+    one = {"violations": [_violation(rng, "CP01")]}
+    assert not _ids(reg, "lint_sql", {"sql": "select 99", "rules": ["CP01", "CP02"]}, one)
+    assert _ids(
+        reg, "lint_sql", {"sql": "select 99", "rules": ["CP01"]}, {"violations": "Error: parse failed"}
+    )
+
+
+def test_a_zero_in_a_sibling_tools_records_of_the_same_shape_passes() -> None:
+    rng = random.Random(10)
+    rows = []
+    for i in range(40):
+        found = [_violation(rng, c) for c in rng.sample(sorted(CODES), 2)]
+        rows.append(
+            {"tool": "lint_file", "arguments": {"path": f"m{i}.sql"}, "result": {"violations": found}}
+        )
+        left = [{**v, "start_pos": 0 if i % 5 == 0 else v["start_pos"]} for v in found[:1]]
+        rows.append(
+            {"tool": "fix_file", "arguments": {"path": f"m{i}.sql"}, "result": {"remaining_violations": left}}
+        )
+    reg = learn(rows)
+    first = {"violations": [{**_violation(rng, "LT01"), "start_pos": 0}]}
+    assert not _ids(reg, "lint_file", {"path": "n.sql"}, first)
+    assert _ids(
+        reg, "lint_file", {"path": "n.sql"}, {"violations": [{**first["violations"][0], "start_pos": -3}]}
+    )

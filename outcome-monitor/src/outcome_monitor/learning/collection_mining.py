@@ -17,7 +17,8 @@ Sizes against the call need support of their own (calls and rows, not distinct l
   ``min_distinct_eq`` lists whose rows beyond the first add up to the coincidence floor twice;
 * ``len_by_key``: a map's entry met again in another clean result held a list as long, over
   ``min_presence`` meetings again of ``min_distinct_eq`` distinct entries; ``len_by_id``: the same
-  for a list inside the records of a list, the record known by an identifier unique in its list.
+  for a list inside the records of a list, the record known by an identifier unique in its list;
+  both only where lengths drawn at random would not have kept as well (``kept_by_chance``).
 """
 
 from __future__ import annotations
@@ -287,7 +288,9 @@ def _table_rules(
 def _echo_sets(
     lists: list[tuple[list[Any], dict[str, Any]]], th: Thresholds
 ) -> list[tuple[dict[str, Any], dict[str, int]]]:
-    """Each key of the list's elements whose set of values equals (or sits within) a list argument."""
+    """Each key of the list's elements whose set of values equals (or sits within) a list argument,
+    over ``min_presence`` calls whose lists were not empty (a linter asked for two rules that found
+    nothing shows nothing of which rules it reports)."""
     out: list[tuple[dict[str, Any], dict[str, int]]] = []
     elements = [e for v, _ in lists for e in v]
     if not elements or not all(type(e) is dict for e in elements):
@@ -305,6 +308,8 @@ def _echo_sets(
                 continue
             if len(pairs) < th.min_presence or len({frozenset(x) for _, x in sets}) < th.min_distinct_eq:
                 continue
+            if sum(1 for g, _ in sets if g) < th.min_presence:
+                continue  # an empty answer sits within any set asked: it shows nothing of the echo
             if all(g == x for g, x in sets):
                 form = "echo_set"
             elif all(g <= x for g, x in sets):
@@ -431,9 +436,24 @@ def entry_lengths(maps: list[dict[str, Any]], th: Thresholds = DEFAULT) -> list[
     if again < th.min_presence or repeated < th.min_distinct_eq:
         return []
     lengths = {k: next(iter(ns)) for k, ns in sorted(seen.items())}
+    if kept_by_chance({k: (lengths[k], met[k]) for k in lengths}, th):
+        return []
     return [
         ({"form": "len_by_key", "lengths": lengths}, {"n": len(maps), "repeats": again, "entries": repeated})
     ]
+
+
+def kept_by_chance(meetings: dict[str, tuple[int, int]], th: Thresholds) -> bool:
+    """Whether every entry (or record) keeping its length, ``meetings`` giving each one's length and
+    how often it was met, is what lengths drawn at random from all meetings' would give with chance
+    1 - confidence or more: lengths nearly all 1 (a formula's one dependent cell, a lint rule's one
+    fix) say nothing of the entry, however often it was met again (wide vocabulary)."""
+    total = sum(met for _, met in meetings.values())
+    counts: dict[int, int] = {}
+    for length, met in meetings.values():
+        counts[length] = counts.get(length, 0) + met
+    logp = sum((met - 1) * math.log(counts[length] / total) for length, met in meetings.values())
+    return logp >= math.log(1 - th.confidence)
 
 
 def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) -> list[tuple[str, str, Found]]:
@@ -442,6 +462,7 @@ def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) ->
     result: over ``min_presence`` meetings again of ``min_distinct_eq`` distinct records or more."""
     # (context, field, id key) -> id -> (lengths seen, distinct executions met in)
     found: dict[tuple[str, str, str], dict[str, tuple[set[int], int]]] = {}
+    repeated_keys: set[tuple[str, str]] = set()
     for ex in executions:
         for context, rows in ex.rows.items():
             if not context.endswith("[*]"):
@@ -449,6 +470,9 @@ def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) ->
             ids = [k for k in rows[0] if _record_id(k, rows[0][k])] if rows else []
             for k in ids:
                 if not all(_record_id(k, r.get(k)) for r in rows) or len({r[k] for r in rows}) != len(rows):
+                    # a key repeated within one list (a lint rule's code met twice in one file) is
+                    # no record's identifier in any list
+                    repeated_keys.add((context, k))
                     continue
                 for r in rows:
                     for f, v in r.items():
@@ -459,13 +483,19 @@ def record_lengths(executions: Iterable[Execution], th: Thresholds = DEFAULT) ->
                         per_id[str(r[k])] = (lens | {len(v)}, met + 1)
     best: dict[tuple[str, str], tuple[int, str, dict[str, int]]] = {}
     for (context, f, k), per_id in found.items():
-        if len(per_id) > MAX_CALLS or any(len(lens) != 1 for lens, _ in per_id.values()):
+        if (
+            (context, k) in repeated_keys
+            or len(per_id) > MAX_CALLS
+            or any(len(lens) != 1 for lens, _ in per_id.values())
+        ):
             continue
         again = sum(met - 1 for _, met in per_id.values())
         repeated = sum(1 for _, met in per_id.values() if met > 1)
         if again < th.min_presence or repeated < th.min_distinct_eq:
             continue
         lengths = {i: next(iter(lens)) for i, (lens, _) in sorted(per_id.items())}
+        if kept_by_chance({i: (lengths[i], met) for i, (_, met) in per_id.items()}, th):
+            continue
         if again > best.get((context, f), (0, "", {}))[0]:
             best[(context, f)] = (again, k, lengths)
     return [
@@ -486,8 +516,9 @@ def _lone_records(seen: list[tuple[Any, dict[str, Any]]]) -> bool:
     )
 
 
-def _record_id(key: str, v: Any) -> bool:  # a time is no identifier: two events start at one hour
-    return (type(v) is str and id_like(v) and cached_date_key(v) is None) or (
+def _record_id(key: str, v: Any) -> bool:
+    # a time is no identifier (two events start at one hour), nor a phrase (an explanation of a rule)
+    return (type(v) is str and id_like(v) and cached_date_key(v) is None and " " not in v) or (
         type(v) is int and (key == "id" or key.endswith(("_id", "Id", "ID", "id_")))
     )
 

@@ -6,7 +6,10 @@ possible for one of them, none of the others is held to less.
   ``error``) answer alike: a type one of them held at a field (``formatted: null`` for a number
   that failed its check) is a type the others may hold there, though their own calls happened
   never to show it. A tool's type rule widens to the types its siblings held; siblings share
-  ``MIN_SHARED_FIELDS`` fields or more at the place, and hold every field the tool does.
+  ``MIN_SHARED_FIELDS`` fields or more at the place, and hold every field the tool does. Signs
+  likewise: a 0 a sibling's records held at the field (a fix's ``remaining_violations`` starting at
+  a file's first character) makes the tool's ``> 0`` a ``>= 0``, a negative drops it; records with
+  the very same fields at another place count as siblings for signs (a lint's ``violations``).
 * **Records of one shape under one object** (``planetary_states``: ``mercury``, ``venus``,
   ``mars``, each with ``daily_motion_deg``): a sign one of them broke (Saturn's retrograde
   motion, negative) is no sign of the kind, so none of them keeps it; and a type one of them held
@@ -34,7 +37,7 @@ Place = tuple[str, str]  # context, field
 def kind_rules(rules: list[Rule], index: Mapping[str, list[Execution]]) -> list[Rule]:
     """``rules`` with types widened to their sibling tools' and signs of a kind some member broke
     dropped (see the module's words)."""
-    fields, types, negative = _observed(index)
+    fields, types, least = _observed(index)
     out = []
     for r in rules:
         if r.cls == "type" and r.fields and r.fields[0]:
@@ -43,20 +46,28 @@ def kind_rules(rules: list[Rule], index: Mapping[str, list[Execution]]) -> list[
                 union = wider | set(r.params["types"])
                 union -= {"integer"} if "number" in union else set()  # a number covers an integer
                 r = replace(r, params={**r.params, "types": sorted(union)})
-        elif r.cls == "positive" and r.fields and _kin_broke(r, fields, negative):
+        elif r.cls == "positive" and r.fields and _kin_broke(r, fields, least):
             continue
+        elif r.cls == "positive" and r.fields and r.params.get("strict", True):
+            floor = _sibling_least(r, fields, least)
+            if floor < 0:
+                continue
+            if floor == 0:  # a file's first character is at 0 in a sibling's answer: so may it be here
+                r = replace(r, params={**r.params, "strict": False})
         out.append(r)
     return out
 
 
 def _observed(
     index: Mapping[str, list[Execution]],
-) -> tuple[dict[tuple[str, str], set[str]], dict[tuple[str, str, str], set[str]], set[tuple[str, str, str]]]:
+) -> tuple[
+    dict[tuple[str, str], set[str]], dict[tuple[str, str, str], set[str]], dict[tuple[str, str, str], float]
+]:
     """Per tool and context: the fields seen; per tool, context and field: the JSON types seen, and
-    whether a number there was ever below 0."""
+    the least number held there."""
     fields: dict[tuple[str, str], set[str]] = {}
     types: dict[tuple[str, str, str], set[str]] = {}
-    negative: set[tuple[str, str, str]] = set()
+    least: dict[tuple[str, str, str], float] = {}
     for tool, executions in index.items():
         for ex in executions:
             for context, rows in ex.rows.items():
@@ -67,9 +78,9 @@ def _observed(
                             continue
                         seen.add(f)
                         types.setdefault((tool, context, f), set()).add(json_type(v))
-                        if is_number(v) and v < 0:
-                            negative.add((tool, context, f))
-    return fields, types, negative
+                        if is_number(v) and v < least.get((tool, context, f), 1):
+                            least[(tool, context, f)] = v
+    return fields, types, least
 
 
 def _sibling_types(
@@ -87,10 +98,29 @@ def _sibling_types(
     return out
 
 
-def _kin_broke(r: Rule, fields: dict[tuple[str, str], set[str]], negative: set[tuple[str, str, str]]) -> bool:
+def _kin_broke(
+    r: Rule, fields: dict[tuple[str, str], set[str]], least: dict[tuple[str, str, str], float]
+) -> bool:
     """Whether a record of the same shape as the one holding ``r``'s field, under the same object,
     held a negative number at the same field."""
-    return any((r.tool, r.context, f) in negative for f in _kin_fields(r, fields))
+    return any(least.get((r.tool, r.context, f), 0) < 0 for f in _kin_fields(r, fields))
+
+
+def _sibling_least(
+    r: Rule, fields: dict[tuple[str, str], set[str]], least: dict[tuple[str, str, str], float]
+) -> float:
+    """The least number another tool's records of the same shape held at ``r``'s field (1 if none
+    was below 1): records holding every field ``r``'s do, ``MIN_SHARED_FIELDS`` or more, at the same
+    place or, with the very same fields, at another (a lint's ``violations`` and a fix's
+    ``remaining_violations``)."""
+    own = fields.get((r.tool, r.context), set())
+    if len(own) < MIN_SHARED_FIELDS or r.fields[0] not in own:
+        return 1
+    out: float = 1
+    for (tool, context), theirs in fields.items():
+        if tool != r.tool and (own == theirs or (context == r.context and own <= theirs)):
+            out = min(out, least.get((tool, context, r.fields[0]), 1))
+    return out
 
 
 def _kin_types(
