@@ -37,6 +37,7 @@ from outcome_monitor.checking.paths import ARG, KEY
 from outcome_monitor.checking.shapes import placeholder_kind, token_fits
 from outcome_monitor.checking.values import _DATE_KEYS, MISSING, cached_date_key, days_over, is_number
 from outcome_monitor.learning.status import never_error_object, result_error
+from outcome_monitor.text.balance import balanced
 from outcome_monitor.text.parse import text_kinds
 from outcome_monitor.text.wordsets import words_test
 
@@ -114,6 +115,8 @@ def _string_test(r: Any) -> Callable[[str], bool] | None:
         return _no_text_kind(frozenset({p["not"]}))
     if r.cls == "text" and p.get("form") == "words":
         return words_test(p)
+    if r.cls == "text" and p.get("form") == "balanced":
+        return balanced
     if r.cls != "shape":
         return None
     if p.get("form") == "shape":

@@ -79,6 +79,7 @@ from outcome_monitor.learning.same_answers import same_answers
 from outcome_monitor.learning.signs import sign_rules
 from outcome_monitor.learning.status import split_clean
 from outcome_monitor.learning.write_reports import write_reports
+from outcome_monitor.text.balance import balance_params
 from outcome_monitor.text.parse import ending_params, text_contracts, text_kinds
 from outcome_monitor.text.prose import prose_params
 from outcome_monitor.text.tables import many_length
@@ -180,6 +181,7 @@ def learn_wide(
     rules.extend(lend_domains(rules, columns, MIN_OWN_SEEN))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
+    recorded, set_aside = len(split.clean), split.set_aside()
     for tool, ex in index.items():
         text_rules = _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix)
         rules.extend(tool_prefixes(text_rules, prefixes))
@@ -188,7 +190,11 @@ def learn_wide(
         if ending is not None and len(raw_texts[tool]) == clean_rows.get(tool, 0):
             # the text as sent (before any view) always ended so: one cut short does not
             raw_rules.append(Rule(tool, "text", ROOT, ("",), ending, {"n": len(raw_texts[tool])}))
-        if clean_rows.get(tool, 0) >= th.min_presence:
+        if clean_rows.get(tool, 0) >= th.min_presence or (
+            # a tool called a few times in a recording that is large (the recording's support, as for
+            # error pages) speaks too, where none of its own calls was set aside as an error
+            clean_rows.get(tool, 0) >= MIN_OWN_SEEN and recorded >= MIN_HTML_FREE and not set_aside.get(tool)
+        ):
             # what set errors aside at learning speaks at checking: read as sent, whatever the view
             raw_rules.append(
                 Rule(
@@ -427,6 +433,13 @@ def _text_rules(
         named = word_params(values)  # names of a closed vocabulary of words (wordsets.py)
         if named is not None:
             rules.append(Rule(tool, "text", context, (f,), named, support))
+        # expressions and code close their brackets (balance.py); a tool that saw few speaks with its
+        # namesakes' values at the place (a solver's thirty tools, each answering {"result": ...})
+        closing = balance_params(values) or (
+            balance_params(pooled.get((context, f), [])) if len(values) >= MIN_OWN_SEEN else None
+        )
+        if closing is not None:
+            rules.append(Rule(tool, "text", context, (f,), closing, support))
         if len(distinct) < th.min_presence:
             if token is not None:
                 rules.append(Rule(tool, "shape", context, (f,), token, support))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from outcome_monitor.checking.values import MISSING, date_key
+from outcome_monitor.text.balance import balance_expected, balance_sentence, compile_balance
 from outcome_monitor.text.prose import FORMS as PROSE_FORMS
 from outcome_monitor.text.prose import compile_prose, prose_expected, prose_sentence
 from outcome_monitor.text.wordsets import compile_words, words_expected, words_sentence
@@ -248,6 +249,8 @@ def _shape_regex(head: str, cls: str, n: int) -> tuple[str, str]:
 def text_expected(p: Mapping[str, Any]) -> str:
     if p.get("form") in PROSE_FORMS:
         return prose_expected(p)
+    if p.get("form") == "balanced":
+        return balance_expected(p)
     if p.get("form") == "words":
         return words_expected(p)
     if p.get("form") == "ends":
@@ -262,6 +265,8 @@ def text_expected(p: Mapping[str, Any]) -> str:
 def text_sentence(a: str, p: Mapping[str, Any]) -> str:
     if p.get("form") in PROSE_FORMS:
         return prose_sentence(a, p)
+    if p.get("form") == "balanced":
+        return balance_sentence(a, p)
     if p.get("form") == "words":
         return words_sentence(a, p)
     if p.get("form") == "ends":
@@ -282,6 +287,8 @@ def compile_text(rule: Any) -> Callable[[Mapping[str, Any], Mapping[str, Any]], 
     f, p = rule.fields[0], rule.params
     if p.get("form") in PROSE_FORMS:
         return compile_prose(f, p)
+    if p.get("form") == "balanced":
+        return compile_balance(f, p)
     if p.get("form") == "words":
         return compile_words(f, p)
     if p.get("form") == "ends":
