@@ -61,9 +61,11 @@ from them (6 receipts at 7c1ae29); tuned on since the afternoon of 2026-12-07.
 ach, brasil, countbean and clawlendar, held out from the afternoon of 2026-12-07, were picked and given their
 workloads by a helper without this measurement (only their clean calls run), then measured held out once, at
 370e473: 535/640 (84%), 9 clean receipts, 536/640 and 9 with 163ffeb's library; their receipts were read and two
-guards built from them (534/640, 2 receipts at 419a022); tuned on since the evening of 2026-12-07. All ten groups are
-tuned on since. The held-out four, held out from the evening of 2026-12-07, were picked and given their workloads
-by a helper without this measurement (only their clean calls run). ``spreadsheet-blocks`` is
+guards built from them (534/640, 2 receipts at 419a022); tuned on since the evening of 2026-12-07. The held-out
+four, held out from the evening of 2026-12-07, were picked and given their workloads by a helper without this measurement (only their clean calls run), then measured held out once, at 822a97b:
+475/640 (74%), 9 clean receipts, the same with a55e77f's library; their receipts and misses were read and guards
+built from them (485/640, 4 receipts at 887bb5c), so they are tuned on since, until a fresh group replaces them:
+all eleven groups are tuned on. ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,
