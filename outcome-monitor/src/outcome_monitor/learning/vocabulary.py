@@ -177,13 +177,17 @@ def learn_wide(
     columns = {tool: _string_columns(ex) for tool, ex in index.items()}
     pooled = _pooled_columns(columns)
     suffix = suffix_shapes(pooled)
+    # brackets that close over each pooled place, judged once (not once per tool that reads it)
+    closing_pool = {key: p for key, values in pooled.items() if (p := balance_params(values)) is not None}
     prefixes = prefix_table(columns)
     rules.extend(lend_domains(rules, columns, MIN_OWN_SEEN))
     html_free, placeholder_free = _recording_free(columns, index, th)
     rules.extend(day_echoes(index, th, recording_days(index)))
     recorded, set_aside = len(split.clean), split.set_aside()
     for tool, ex in index.items():
-        text_rules = _text_rules(tool, columns[tool], pooled, th, html_free, placeholder_free, suffix)
+        text_rules = _text_rules(
+            tool, columns[tool], pooled, th, html_free, placeholder_free, suffix, closing_pool
+        )
         rules.extend(tool_prefixes(text_rules, prefixes))
         rules.extend(_collection_rules(tool, ex, th, html_free))
         ending = ending_params(raw_texts.get(tool, []), th.min_presence)
@@ -401,6 +405,7 @@ def _text_rules(
     html_free: int = 0,
     placeholder_free: int = 0,
     suffix: Mapping[tuple[str, str], dict[str, Any]] | None = None,
+    closing_pool: Mapping[tuple[str, str], dict[str, Any]] | None = None,
 ) -> list[Rule]:
     from outcome_monitor.learning.collection_mining import per_entry
 
@@ -436,7 +441,7 @@ def _text_rules(
         # expressions and code close their brackets (balance.py); a tool that saw few speaks with its
         # namesakes' values at the place (a solver's thirty tools, each answering {"result": ...})
         closing = balance_params(values) or (
-            balance_params(pooled.get((context, f), [])) if len(values) >= MIN_OWN_SEEN else None
+            (closing_pool or {}).get((context, f)) if len(values) >= MIN_OWN_SEEN else None
         )
         if closing is not None:
             rules.append(Rule(tool, "text", context, (f,), closing, support))
