@@ -11,6 +11,7 @@ from mcpbench.books import books_call, books_setup
 from mcpbench.calendars import calendars_call, calendars_setup
 from mcpbench.code import code_call, code_setup
 from mcpbench.commands import commands_call, commands_setup
+from mcpbench.components import components_call, components_setup
 from mcpbench.compounds import compounds_call, compounds_setup
 from mcpbench.conversions import conversions_call, conversions_setup
 from mcpbench.diffs import diffs_call, diffs_setup
@@ -21,6 +22,7 @@ from mcpbench.eras import eras_call, eras_setup
 from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
 from mcpbench.formulas import formulas_call, formulas_setup
+from mcpbench.gains import gains_call, gains_setup
 from mcpbench.health import health_call, health_setup
 from mcpbench.history import history_call, history_setup
 from mcpbench.interfaces import interfaces_call, interfaces_setup
@@ -29,6 +31,7 @@ from mcpbench.knowledge import memory_call, memory_setup
 from mcpbench.loans import loans_call, loans_setup
 from mcpbench.markdown import markdown_call, markdown_setup
 from mcpbench.measures import measures_call, measures_setup
+from mcpbench.mortgages import mortgages_call, mortgages_setup
 from mcpbench.nacha import nacha_call, nacha_setup
 from mcpbench.pdfs import pdfs_call, pdfs_setup
 from mcpbench.profiles import profiles_call, profiles_setup
@@ -52,6 +55,7 @@ from mcpbench.servers import (
     time_setup,
 )
 from mcpbench.slides import slides_call, slides_setup
+from mcpbench.subnets import subnets_call, subnets_setup
 from mcpbench.tasks import tasks_call, tasks_setup
 from mcpbench.textfiles import textfiles_call, textfiles_setup
 from mcpbench.thoughts import thoughts_call, thoughts_setup
@@ -273,36 +277,60 @@ SERVERS: tuple[Server, ...] = (
            "lunar leap flags, ISO weeks), instants as seconds, milliseconds and ISO datetimes with offsets, a "
            "month's days, a day's stems, branches and solar terms in English or Chinese, planets' longitudes "
            "to six places with zodiac signs and symbols", eras_setup, eras_call),
-    # held out from the evening of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording); measured held
-    # out once, at 822a97b: 475/640 (74%), 9 clean receipts (the same with a55e77f's library); its receipts
-    # and misses read and guards built from them at 887bb5c (485/640, 4 receipts), so tuned on since: a
-    # fresh group replaces it next
-    Server("sqlfluff", "sqlfluff-mcp-server==0.2.1", "sdk2", "sqlfluff-mcp-server", "held-out",
+    # held out from the evening of 2026-12-07 (measured held out once, at 822a97b: 475/640, 74%, 9 clean
+    # receipts; the same with a55e77f's library; its receipts and misses read and guards built from them at
+    # 887bb5c: 485/640, 4 receipts), tuned on since the night of 2026-12-07
+    Server("sqlfluff", "sqlfluff-mcp-server==0.2.1", "sdk2", "sqlfluff-mcp-server", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: a "
            "lint's violation count and violations (rule codes such as LT01, dotted names, descriptions, 1-based "
            "lines and positions, warning flags) each with its proposed fixes (a type, the edit's text, start and end "
            "lines, positions and file offsets), a fix's whole fixed SQL with changed and written flags, a parse tree "
            "as one string of fixed-width '[L:  1, P:  1]      |    keyword:' lines; the dialects as a list, one "
            "block per item", warehouse_setup, warehouse_call),
-    Server("hl7", "dicom-hl7-mcp==0.2.0", "sdk1", "dicom-hl7-mcp", "held-out",
+    Server("hl7", "dicom-hl7-mcp==0.2.0", "sdk1", "dicom-hl7-mcp", "tuning",
            "one bare text block, no structured content: a parsed HL7 message as a report between rules of = and - "
            "(per segment its name and per field 'PID-5: Patient Name' with its value, a table's meaning and "
            "numbered components), Markdown explanations with fixed-width tables of a segment's fields or a table's "
            "codes, a DICOM tag's number, keyword, VR, VM and notes as aligned 'Name:  value' lines, several matches "
            "a line each", interfaces_setup, interfaces_call),
-    Server("biopython", "biopython-mcp==0.1.8", "sdk1", "biopython-mcp", "held-out",
+    Server("biopython", "biopython-mcp==0.1.8", "sdk1", "biopython-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as compact JSON: a "
            "success flag, sequences echoed beside their lengths, proteins with * for stops, GC percentages to two "
            "places with per-base counts, motif positions; an alignment's float score and the alignment drawn as "
            "text lines, identity percentages, distance matrices as objects of objects by label, Newick trees and "
            "ASCII-art trees, a PDB file's chain, residue and atom counts and atom names", sequences_setup,
            sequences_call),
-    Server("sympy", "mcp-sympy==0.1.0", "sdk1", "mcp-sympy", "held-out",
+    Server("sympy", "mcp-sympy==0.1.0", "sdk1", "mcp-sympy", "tuning",
            "one string wrapped in structure, {\"result\": \"<text>\"} (outputSchema of one string), the same text in "
            "its block: SymPy's printed answers, numbers inside expressions ('(x - 3)*(x + 2)', '3/4', 'sqrt(2)', "
            "'oo'), solutions as printed lists or sets, roots and eigenvalues as printed dicts, 'Matrix([[1, 2], [3, "
            "4]])', True or False, floats to the asked digits, LaTeX source, 'Eq(f(x), C1*exp(2*x))'",
            algebra_setup, algebra_call),
+    # held out from the night of 2026-12-07: picked and given workloads without the monitor's faulted
+    # measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("acb", "acb-tax-mcp==0.5.0", "sdk2", "acb-tax-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
+           "holdings per security (shares, total ACB, ACB per share as numbers), dispositions with ISO dates, "
+           "proceeds, ACB, outlays and gains before and after the superficial-loss rule, per-year net and taxable "
+           "gains and the inclusion rate, Schedule 3 rows with acquisition years and totals, unrealized gains in "
+           "dollars and percent, a broker export's transactions and skipped rows with reasons, warnings",
+           gains_setup, gains_call),
+    Server("subnets", "subnet-calculator-mcp==0.1.2", "sdk1", "subnet-calculator-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
+           "dotted-quad network, first and last usable, broadcast and wildcard addresses and masks, CIDR prefixes, "
+           "address and usable-host counts, a binary mask string, an OSPF 'network ... area 0' command, an "
+           "address's membership flag with its network and gateway, the nth host with its position",
+           subnets_setup, subnets_call),
+    Server("mortgages", "axiom-calculator-mcp==1.0.0", "sdk1", "axiom-calculator-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
+           "dollar amounts rounded to cents (payments, totals, interest, equity, net worth), rates and percentages, "
+           "months and years as integers, yearly schedules as lists of objects, verdicts and explanations as "
+           "sentences with dollar figures, an implied APR", mortgages_setup, mortgages_call),
+    Server("electronics", "electronics-mcp-servers==1.0.2", "sdk1", "electronics-mcp-servers", "held-out",
+           "one string wrapped in structure, {\"result\": \"<text>\"} (outputSchema of one string), the same text "
+           "in its block: reports with emoji headings and bullet lines of figures with units and SI prefixes "
+           "('4.7kΩ ±5%', 'τ = 1.00 ms'), colour band sequences, a standard value beside its target and error, a "
+           "board pin's name, functions and flags, lists of PWM, ADC, I2C and SPI pins, a conflict check's "
+           "warnings, an ASCII pinout", components_setup, components_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

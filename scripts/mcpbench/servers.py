@@ -10,13 +10,15 @@ archives, BibTeX files, a shop's data files, a support desk's strings, slide dec
 a burns unit's cases, a plant's readings, a stockroom's reagents, Welsh drafts, a contracting office's labour
 categories, a payroll bureau's ACH files, a web shop's Brazilian documents and charges, a bakery's Beancount book,
 an events office's programme, an analytics team's SQL models, a hospital's HL7 feed, a cloning course's sequences
-and structure files, a mathematics course's problem sheets); none needs the network, a key or a model download. The
-Python ones live in three venvs because their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt,
-SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens and sqlfluff-mcp-server among them), ``.cache/mcp-servers-mcp1``
-(requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp,
-bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp,
-brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar, dicom-hl7-mcp, biopython-mcp and
-mcp-sympy among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x:
+and structure files, a mathematics course's problem sheets, a brokerage client's trade files, a campus network's
+address plan, a housing counsellor's caseload, a repair bench's parts drawer and boards); none needs the network, a
+key or a model download. The Python ones live in three venvs because their pins differ: ``.cache/mcp-servers``
+(requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens, sqlfluff-mcp-server and
+acb-tax-mcp among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor,
+cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units,
+mcp-molecules, cymraeg-mcp, brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar,
+dicom-hl7-mcp, biopython-mcp, mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp and electronics-mcp-servers
+among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x:
 excel-mcp-server, markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and
 clinical-calc-mcp, whose dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc);
 the npm ones in ``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make
@@ -61,13 +63,14 @@ were read and two guards built from them at 7c1ae29 (550/640, 6 receipts); tuned
 afternoon of 2026-12-07, picked and given their workloads the same way, without the monitor's faulted measurement
 (only their clean calls run, straight and through the proxy's recording), and measured held out once, at 370e473
 (535/640 faulted calls flagged, 84%, 9 clean receipts; 536/640 and 9 with 163ffeb's library); their receipts were
-read and two guards built from them at 419a022 (534/640, 2 receipts); tuned on since the evening of 2026-12-07. The
-held-out group from then on: sqlfluff, hl7, biopython and sympy (warehouse.py, interfaces.py, sequences.py,
-algebra.py), held out from the evening of 2026-12-07, picked and given their workloads the same way, without the
-monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording),
-and measured held out once, at 822a97b (475/640 faulted calls flagged, 74%, 9 clean receipts; the same with
-a55e77f's library); their receipts and misses were read and guards built from them at 887bb5c (485/640, 76%, 4
-receipts), so they are tuned on since the evening of 2026-12-07, later, and a fresh group replaces them next.
+read and two guards built from them at 419a022 (534/640, 2 receipts); tuned on since the evening of 2026-12-07.
+sqlfluff, hl7, biopython and sympy (warehouse.py, interfaces.py, sequences.py, algebra.py) were held out from the
+evening of 2026-12-07, picked and given their workloads the same way, and measured held out once, at 822a97b
+(475/640 faulted calls flagged, 74%, 9 clean receipts; the same with a55e77f's library); their receipts and misses
+were read and guards built from them at 887bb5c (485/640, 76%, 4 receipts); tuned on since the night of
+2026-12-07. The held-out group from then on: acb, subnets, mortgages and electronics (gains.py, subnets.py,
+mortgages.py, components.py), held out from the night of 2026-12-07, picked and given their workloads without the
+monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording).
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 

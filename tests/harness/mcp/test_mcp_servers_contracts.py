@@ -152,26 +152,28 @@ def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_non
                  "sequential-thinking", "eslint", "text-editor", "word", "alchemy", "shell", "pandoc",
                  "git-json", "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                  "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
-                 "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar"):  # fmt: skip
+                 "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar", "sqlfluff", "hl7", "biopython",
+                 "sympy"):  # fmt: skip
         assert BY_NAME[name].group == "tuning"
-    assert {s.name for s in held} == {"sqlfluff", "hl7", "biopython", "sympy"}
+    assert {s.name for s in held} == {"acb", "subnets", "mortgages", "electronics"}
     assert all(s.forms for s in SERVERS) and len({s.forms for s in held}) == len(held)
 
 
 HELD_OUT = [s.name for s in SERVERS if s.group == "held-out"]
 # the held-out group before this one, its recordings still checked here
-ONCE_HELD_OUT = ("ach", "brasil", "countbean", "clawlendar")
+ONCE_HELD_OUT = ("sqlfluff", "hl7", "biopython", "sympy")
 # the servers (held out now or once) whose setup starts no MCP server: their fixtures and workloads can be drawn
 # anywhere (git-json's setup runs git itself; webcal's serves its feeds on 127.0.0.1 from this process;
 # apple-health's runs the package's ingest command when it is installed; archive's and data-profiler's write
 # their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks; molecules'
 # and oews' only name a cache folder in the fixture's; countbean's makes its book with git itself; sqlfluff's,
-# hl7's, biopython's and sympy's write their models, messages, PDB files and sheets here or hold them in facts)
+# hl7's, biopython's and sympy's write their models, messages, PDB files and sheets here or hold them in facts;
+# acb's writes its trade files here, subnets', mortgages' and electronics' hold their plans in facts)
 NO_SERVER_SETUP = ("sequential-thinking", "eslint", "text-editor", "alchemy", "shell", "pandoc", "git-json",
                    "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                    "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
                    "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar", "sqlfluff", "hl7", "biopython",
-                   "sympy")  # fmt: skip
+                   "sympy", "acb", "subnets", "mortgages", "electronics")  # fmt: skip
 # a program a held-out server runs besides its own install (Debian's pandoc; git), by the server's name
 PROGRAMS = {"pandoc": "pandoc", "git-json": "git", "countbean": "git"}
 
@@ -327,7 +329,10 @@ def test_the_evening_groups_calls_stay_offline_and_within_what_the_servers_accep
     of symbols, eigenvalues only of 2x2 matrices and inverses of invertible ones."""
     from mcpbench.algebra import _poly
 
-    fx = {n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"]) for n in HELD_OUT}
+    fx = {
+        n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"])
+        for n in ("sqlfluff", "hl7", "biopython", "sympy")
+    }
     for n in ("biopython", "sympy"):
         assert fx[n].command[:3] == [
             "env",
@@ -365,6 +370,46 @@ def test_the_evening_groups_calls_stay_offline_and_within_what_the_servers_accep
                 for j in range(3)
             )
         assert det != 0
+
+
+def test_the_night_groups_calls_stay_offline_and_within_what_the_servers_accept(tmp_path):
+    """acb reads only the fixture's trade files (or trades sent inline, in date order, never selling more than is
+    held); subnets asks only host counts that fit and positions that are usable hosts; mortgages' FastMCP server
+    never checks for updates and speaks stdio (PORT empty), every debt payment beats its interest and every store
+    plan costs more than its price; electronics asks only pins its boards' tables hold."""
+    import ipaddress
+
+    fx = {n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"]) for n in HELD_OUT}
+    assert fx["mortgages"].command[:4] == ["env", "FASTMCP_CHECK_FOR_UPDATES=off",
+                                           "FASTMCP_SHOW_SERVER_BANNER=false", "PORT="]  # fmt: skip
+    files = {a["path"] for a in fx["acb"].facts["accounts"]} | set(fx["acb"].facts["exports"])
+    assert all(Path(f).is_file() and Path(f).is_relative_to(tmp_path / "acb") for f in files)
+    from mcpbench.components import PINS
+
+    rng = random.Random(6)
+    for _ in range(300):
+        tool, args = BY_NAME["acb"].workload(rng, fx["acb"])
+        assert args.get("csv_path", next(iter(files))) in files
+        held: dict[str, float] = {}
+        for t in args.get("transactions", []):  # in date order, no sale outruns what is held
+            held[t["security"]] = held.get(t["security"], 0) + (
+                t["shares"] if t["action"] == "buy" else -t["shares"]
+            )
+            assert held[t["security"]] >= 0
+        tool, args = BY_NAME["subnets"].workload(rng, fx["subnets"])
+        if tool == "get_nth_usable_ip":
+            assert 1 <= args["position"] <= ipaddress.IPv4Network(args["network"]).num_addresses - 2
+        if tool == "calculate_subnet":
+            assert 0 < args["hosts_needed"] <= 1000
+        tool, args = BY_NAME["mortgages"].workload(rng, fx["mortgages"])
+        if tool == "debt_payoff_plan":
+            assert args["monthly_payment"] > args["balance"] * args["annual_rate_pct"] / 1200
+        if tool == "true_credit_cost":
+            assert args["monthly_payment"] * args["num_payments"] > args["purchase_price"]
+        tool, args = BY_NAME["electronics"].workload(rng, fx["electronics"])
+        if "board_type" in args:
+            pins = args.get("pin_list", [args.get("pin_number", PINS[args["board_type"]][0])])
+            assert set(pins) <= set(PINS[args["board_type"]])
 
 
 @pytest.mark.slow
