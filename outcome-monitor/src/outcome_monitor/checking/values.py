@@ -185,6 +185,16 @@ def id_named(field: str) -> bool:
     return leaf == "id" or leaf.endswith(("_id", "Id", "ID"))
 
 
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def last_word(field: str) -> str:
+    """The last word of a field's leaf name, lowercased (``score`` of ``parameters.mismatch_score``,
+    ``month`` of ``startMonth``)."""
+    words = _WORDS.findall(field.rpartition(".")[2])
+    return words[-1].lower() if words else ""
+
+
 def band_bound(values: Sequence[float]) -> tuple[float, float] | None:
     """``(lo - w, hi + w)`` of values in a band away from zero, else None."""
     lo, hi = min(values), max(values)

@@ -263,7 +263,9 @@ def _table_rules(
         out.append(({"form": "uniform"}, support))
     keys = sorted(set.intersection(*(set(e) for v in multi for e in v)))
     out.extend(unique_keys(multi, th, names))
-    for k in keys:
+    # of keys that all kept the order, the first a record lists is the one the list is sorted by: a
+    # violation's end sorts with its start in most lints, not in all (a fix spanning two lines)
+    for k in sorted(keys, key=list(multi[0][0]).index):
         columns = [[e[k] for e in v] for v in multi]
         ordered = [[order_key(x) for x in c] for c in columns]
         # the lists whose every key reads as a number or a date (periods by day among periods by
@@ -280,8 +282,7 @@ def _table_rules(
                 and len(long_enough) >= th.min_distinct_eq
                 and sum(math.lgamma(len(c) + 1) / math.log(2) for c in long_enough) >= 2 * th.min_presence
             ):
-                out.append(({"form": "sorted", "key": k, "order": order}, support))
-                break
+                return [*out, ({"form": "sorted", "key": k, "order": order}, support)]
     return out
 
 

@@ -10,6 +10,10 @@ possible for one of them, none of the others is held to less.
   likewise: a 0 a sibling's records held at the field (a fix's ``remaining_violations`` starting at
   a file's first character) makes the tool's ``> 0`` a ``>= 0``, a negative drops it; records with
   the very same fields at another place count as siblings for signs (a lint's ``violations``).
+* **Fields of one name.** A sign a field broke is no sign of the fields of the same records whose
+  names end in the same word (a ``mismatch_score`` of -1 beside a ``score``).
+* **A column's statistics.** A median, mean or maximum is never below the minimum beside it: a
+  minimum of 0 makes their ``> 0`` a ``>= 0``, a negative one drops it.
 * **Records of one shape under one object** (``planetary_states``: ``mercury``, ``venus``,
   ``mars``, each with ``daily_motion_deg``): a sign one of them broke (Saturn's retrograde
   motion, negative) is no sign of the kind, so none of them keeps it; and a type one of them held
@@ -26,7 +30,7 @@ from dataclasses import replace
 
 from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.rules import Rule
-from outcome_monitor.checking.values import is_number, json_type
+from outcome_monitor.checking.values import is_number, json_type, last_word
 from outcome_monitor.learning.executions import Execution
 
 MIN_SHARED_FIELDS = 3
@@ -46,10 +50,14 @@ def kind_rules(rules: list[Rule], index: Mapping[str, list[Execution]]) -> list[
                 union = wider | set(r.params["types"])
                 union -= {"integer"} if "number" in union else set()  # a number covers an integer
                 r = replace(r, params={**r.params, "types": sorted(union)})
-        elif r.cls == "positive" and r.fields and _kin_broke(r, fields, least):
+        elif (
+            r.cls == "positive"
+            and r.fields
+            and (_kin_broke(r, fields, least) or _namesake_broke(r, fields, least))
+        ):
             continue
         elif r.cls == "positive" and r.fields and r.params.get("strict", True):
-            floor = _sibling_least(r, fields, least)
+            floor = min(_sibling_least(r, fields, least), _least_minimum(r, fields, least))
             if floor < 0:
                 continue
             if floor == 0:  # a file's first character is at 0 in a sibling's answer: so may it be here
@@ -104,6 +112,46 @@ def _kin_broke(
     """Whether a record of the same shape as the one holding ``r``'s field, under the same object,
     held a negative number at the same field."""
     return any(least.get((r.tool, r.context, f), 0) < 0 for f in _kin_fields(r, fields))
+
+
+def _namesake_broke(
+    r: Rule, fields: dict[tuple[str, str], set[str]], least: dict[tuple[str, str, str], float]
+) -> bool:
+    """Whether another field of the same records, whose name ends in the same word, held a negative
+    number: an alignment's ``score`` positive in every clean call beside a ``mismatch_score`` of
+    -1 is a score of a kind that can fall below 0 (two unlike sequences)."""
+    word = last_word(r.fields[0])
+    if len(word) < 3:
+        return False
+    own = fields.get((r.tool, r.context), set())
+    return any(
+        f != r.fields[0] and last_word(f) == word and least.get((r.tool, r.context, f), 0) < 0 for f in own
+    )
+
+
+MINIMA = ("min", "minimum", "min_value", "lowest")
+LOCATIONS = frozenset(
+    {"max", "maximum", "max_value", "highest", "mean", "avg", "average", "median", "mode"}
+    | {"q1", "q2", "q3", "p25", "p50", "p75", "p90", "p95", "p99", "25%", "50%", "75%"}
+)
+
+
+def _least_minimum(
+    r: Rule, fields: dict[tuple[str, str], set[str]], least: dict[tuple[str, str, str], float]
+) -> float:
+    """The least number the column's minimum beside ``r``'s statistic held (1 if none, or none below
+    1): a median, mean or maximum is never below its column's minimum, so a minimum of 0 in a clean
+    call lets a column of mostly zeros have a median of 0 (a profile's ``stats.median``)."""
+    parent, dot, leaf = r.fields[0].rpartition(".")
+    if leaf.lower() not in LOCATIONS:
+        return 1
+    own = fields.get((r.tool, r.context), set())
+    out: float = 1
+    for name in MINIMA:
+        f = f"{parent}{dot}{name}"
+        if f in own:
+            out = min(out, least.get((r.tool, r.context, f), 1))
+    return out
 
 
 def _sibling_least(

@@ -1,0 +1,25 @@
+"""Calendar units wrap (wide vocabulary): a month that followed another month by one in every clean
+call (a range from November to December, a lunar month a step behind the Gregorian one) goes from
+December back to January the next time, so a fitted offset between two fields of a unit that wraps
+(months, days, weekdays, hours, minutes, quarters, weeks) holds only until the year, month or day
+turns over. Such a relation is not kept; an equality (no offset) is, since it wraps with its
+field. A plural is a length of time (``days``, ``hours``), which does not wrap. Knows nothing of
+receipts or environments; asked by ``vocabulary.learn_wide``.
+"""
+
+from __future__ import annotations
+
+from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import last_word
+
+CYCLES = frozenset({"month", "day", "weekday", "dow", "hour", "minute", "quarter", "week"})
+
+
+def wraps(r: Rule) -> bool:
+    """Whether ``r`` is an offset between fields of a unit that wraps (see the module's words)."""
+    if r.cls != "relation" or r.params.get("form") != "affine" or not r.params.get("c"):
+        return False
+    return len(r.fields) == 2 and all(last_word(f) in CYCLES for f in r.fields)
+
+
+__all__ = ["CYCLES", "wraps"]
