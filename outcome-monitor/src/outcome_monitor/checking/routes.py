@@ -7,7 +7,8 @@ the tool, such results share almost no rule. A route names the resource by its p
 path where the recording met it often (``/api/orders.json``), else its folder and extension
 (``/api/products/*.json``), on the URL's host. ``learning/routes.py`` decides which tools and
 arguments are routed; here is only the key, used the same way at learning and at checking. A mode
-argument's value (``detail=full``) is a route too (``mode_key``).
+argument's value (``detail=full``) is a route too (``mode_key``), and so is a command line's first
+word (``command=wc *``, ``verb_key``): a shell's ``wc`` always prints counts, its ``cp`` nothing.
 """
 
 from __future__ import annotations
@@ -67,6 +68,22 @@ def mode_key(arg: str, value: str) -> str:
     return f"{arg}={value}"
 
 
+_VERB = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_.+-]{0,31})(?:\s|$)")
+
+
+def verb_of(value: Any) -> str | None:
+    """A command line's first word, lowercased (``wc`` of ``wc -l logs/app.log``), or None."""
+    if type(value) is not str or len(value) > MAX_VALUE:
+        return None
+    m = _VERB.match(value)
+    return m.group(1).lower() if m else None
+
+
+def verb_key(arg: str, verb: str) -> str:
+    """The route of a command line by its first word (``command=wc *``)."""
+    return f"{arg}={verb} *"
+
+
 def route_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """A tool's routes as ``meta["routes"]`` keeps them, with sets to look its keys up in."""
     return {
@@ -74,6 +91,7 @@ def route_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         "exact": frozenset(spec["exact"]),
         "families": frozenset(spec["families"]),
         "mode": bool(spec.get("mode")),
+        "verb": bool(spec.get("verb")),
     }
 
 
@@ -82,6 +100,10 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     ``route_spec`` gives it."""
     if not arguments:
         return None
+    if spec["verb"]:
+        verb = verb_of(arguments.get(spec["arg"]))
+        key = verb_key(spec["arg"], verb) if verb is not None else None
+        return f"{tool}{SEP}{key}" if key in spec["exact"] else None
     if spec["mode"]:
         value = arguments.get(spec["arg"])
         key = mode_key(spec["arg"], value) if type(value) is str else None
@@ -97,4 +119,14 @@ def routed_name(tool: str, spec: Mapping[str, Any], arguments: Mapping[str, Any]
     return None
 
 
-__all__ = ["SEP", "base_tool", "mode_key", "path_family", "route_keys", "route_spec", "routed_name"]
+__all__ = [
+    "SEP",
+    "base_tool",
+    "mode_key",
+    "path_family",
+    "route_keys",
+    "route_spec",
+    "routed_name",
+    "verb_key",
+    "verb_of",
+]

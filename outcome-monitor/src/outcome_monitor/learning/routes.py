@@ -12,6 +12,12 @@ A tool with no such argument may have a mode argument instead (``_mode_routes``)
 90% of its calls, of 2 to 6 values, two of them met ``min_presence`` times, whose results' most
 common forms differ (``detail``: a brief record, a full one, markdown). Each such value is a route
 (``get_event @ detail=full``).
+
+A tool sent a command line on 90% of its calls or more (a shell's ``command``) may be routed by the
+line's first word instead (``_verb_routes``): two words met ``min_presence`` times each, where the
+tool's results took two forms or more and some word's results only one (``wc`` always prints counts
+beside its return code, ``cp`` only the code), so a result missing its output is another form than
+its word's.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from outcome_monitor.checking.routes import (
     route_keys,
     route_spec,
     routed_name,
+    verb_key,
+    verb_of,
 )
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.executions import Execution
@@ -79,6 +87,24 @@ def _mode_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dic
     return {"arg": arg, "exact": sorted(mode_key(arg, v) for v in kept), "families": [], "mode": True}
 
 
+def _verb_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dict[str, Any] | None:
+    """A command line's routes by its first word (see the module's words), or None."""
+    values = [(r.get("arguments") or {}).get(arg) for r in rows]
+    lines = [v for v in values if type(v) is str and len(v.split()) >= 2 and verb_of(v) is not None]
+    if len(lines) < NAMED_SHARE * len(rows):
+        return None
+    forms: dict[str, Counter[Any]] = {}
+    for r, v in zip(rows, values, strict=True):
+        verb = verb_of(v)
+        if verb is not None:
+            forms.setdefault(verb, Counter())[_form(r.get("result"))] += 1
+    kept = {verb for verb, c in forms.items() if c.total() >= floor}
+    pooled = {f for c in forms.values() for f in c}
+    if len(kept) < MIN_ROUTES or len(pooled) < MIN_ROUTES or all(len(forms[v]) > 1 for v in kept):
+        return None
+    return {"arg": arg, "exact": sorted(verb_key(arg, v) for v in kept), "families": [], "verb": True}
+
+
 def infer_routes(rows: Sequence[Mapping[str, Any]], floor: int) -> dict[str, dict[str, Any]]:
     """Per routed tool, ``{"arg", "exact", "families"}``: the argument and the routes with support."""
     by_tool: dict[str, list[Mapping[str, Any]]] = {}
@@ -97,6 +123,11 @@ def infer_routes(rows: Sequence[Mapping[str, Any]], floor: int) -> dict[str, dic
         modes = [s for s in (_mode_routes(rs, arg, floor) for arg in names) if s is not None]
         if modes:
             out[tool] = min(modes, key=lambda s: len(s["exact"]))
+            continue
+        # else a command line's first word: the most words (the first of a tie)
+        verbs = [s for s in (_verb_routes(rs, arg, floor) for arg in names) if s is not None]
+        if verbs:
+            out[tool] = max(verbs, key=lambda s: len(s["exact"]))
     return out
 
 
