@@ -1,6 +1,7 @@
 """What a record's names and order say (wide vocabulary): a field's sign shared with the fields
 whose names end in the same word or with the column's minimum beside it, a list sorted by the first
-of the keys that kept its order, and no fitted offset between months (they wrap).
+of the keys that kept its order, no fitted offset between months (they wrap) and no sign on a time
+zone's offset.
 Each pairs the clean case that fired before with a fault the rules still catch."""
 
 from __future__ import annotations
@@ -113,4 +114,25 @@ def test_a_columns_minimum_of_zero_lets_its_median_be_zero() -> None:
     assert any(
         "median" in i
         for i in _ids(reg, "profile", {"column": "flag"}, {"stats": {**flags["stats"], "median": -4}})
+    )
+
+
+def test_a_time_zones_offset_keeps_no_sign() -> None:
+    rng = random.Random(12)
+    zones = {"Europe/Paris": 3600, "Asia/Tokyo": 32400, "Asia/Kolkata": 19800, "Europe/London": 0}
+    zones |= {"Asia/Dubai": 14400, "Australia/Sydney": 36000, "Africa/Nairobi": 10800}
+    rows = []
+    for _ in range(30):  # recorded in zones at or east of Greenwich only
+        zone = rng.choice(sorted(zones))
+        instant = {"zone": zone, "utc_offset_seconds": zones[zone], "hour": rng.randrange(24)}
+        rows.append({"tool": "timeline", "arguments": {"zone": zone}, "result": {"instant": instant}})
+    reg = learn(rows)
+    york = {"instant": {"zone": "America/New_York", "utc_offset_seconds": -14400, "hour": 9}}
+    assert not _ids(reg, "timeline", {"zone": "America/New_York"}, york)
+    # an offset gone text still breaks its type
+    assert _ids(
+        reg,
+        "timeline",
+        {"zone": "America/New_York"},
+        {"instant": {**york["instant"], "utc_offset_seconds": "N/A"}},
     )

@@ -3,11 +3,17 @@ call (a range from November to December, a lunar month a step behind the Gregori
 December back to January the next time, so a fitted offset between two fields of a unit that wraps
 (months, days, weekdays, hours, minutes, quarters, weeks) holds only until the year, month or day
 turns over. Such a relation is not kept; an equality (no offset) is, since it wraps with its
-field. A plural is a length of time (``days``, ``hours``), which does not wrap. Knows nothing of
-receipts or environments; asked by ``vocabulary.learn_wide``.
+field. A plural is a length of time (``days``, ``hours``), which does not wrap.
+
+A time zone's offset from UTC (``utc_offset_seconds``, ``tzOffset``, ``gmt_offset``) is signed by
+nature: a recording made of zones east of Greenwich learns a sign that New York's ``-14400``
+breaks, so no sign rule is kept on one. Knows nothing of receipts or environments; asked by
+``vocabulary.learn_wide``.
 """
 
 from __future__ import annotations
+
+import re
 
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import last_word
@@ -22,4 +28,16 @@ def wraps(r: Rule) -> bool:
     return len(r.fields) == 2 and all(last_word(f) in CYCLES for f in r.fields)
 
 
-__all__ = ["CYCLES", "wraps"]
+_ZONE_OFFSET = re.compile(r"(?:utc|gmt|tz|zone)[_\-]?offset", re.I)
+
+
+def zone_signed(r: Rule) -> bool:
+    """Whether ``r`` is a sign rule on a time zone's offset (see the module's words)."""
+    return (
+        r.cls == "positive"
+        and bool(r.fields)
+        and _ZONE_OFFSET.search(r.fields[0].rpartition(".")[2]) is not None
+    )
+
+
+__all__ = ["CYCLES", "wraps", "zone_signed"]

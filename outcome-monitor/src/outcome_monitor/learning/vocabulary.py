@@ -50,7 +50,7 @@ from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.computed import computed_signs
 from outcome_monitor.learning.counts import soften_counts
-from outcome_monitor.learning.cycles import wraps
+from outcome_monitor.learning.cycles import wraps, zone_signed
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import (
     arg_lookups,
@@ -229,7 +229,8 @@ def learn_wide(
     # gaps between ordered dates that pile up against a cap (gaps.py)
     rules = date_caps(rules, index)
     # tools of one shape, and records of one shape under one object, speak for each other (kinds.py)
-    rules = [r for r in kind_rules(rules, index) if not wraps(r)]  # ...and months wrap (cycles.py)
+    # ...and months wrap, zones' offsets are signed (cycles.py)
+    rules = [r for r in kind_rules(rules, index) if not wraps(r) and not zone_signed(r)]
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)
