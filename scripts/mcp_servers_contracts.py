@@ -67,7 +67,8 @@ without this measurement (only their clean calls run), then measured held out on
 clean receipts, the same with a55e77f's library; their receipts and misses were read and guards built from them
 (485/640, 76%, 4 receipts at 887bb5c); tuned on since the night of 2026-12-07. The held-out four, held out from the
 night of 2026-12-07, were picked and given their workloads by a helper without this measurement (only their clean
-calls run, straight and through the proxy's recording). ``spreadsheet-blocks`` is
+calls run, straight and through the proxy's recording), then measured held out at 38049ea: 569/640 (89%), 1 clean
+receipt, the same with 845ebb7's library; their misses not read and no guard built from them. ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,

@@ -70,7 +70,9 @@ evening of 2026-12-07, picked and given their workloads the same way, and measur
 were read and guards built from them at 887bb5c (485/640, 76%, 4 receipts); tuned on since the night of
 2026-12-07. The held-out group from then on: acb, subnets, mortgages and electronics (gains.py, subnets.py,
 mortgages.py, components.py), held out from the night of 2026-12-07, picked and given their workloads without the
-monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording).
+monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording), then
+measured held out at 38049ea (569/640 faulted calls flagged, 89%, 1 clean receipt: a mortgage verdict sentence the
+recording never showed; the same with 845ebb7's library), their misses not read and no guard built from them.
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 
