@@ -28,13 +28,17 @@ from mcpbench.history import history_call, history_setup
 from mcpbench.interfaces import interfaces_call, interfaces_setup
 from mcpbench.javascript import javascript_call, javascript_setup
 from mcpbench.knowledge import memory_call, memory_setup
+from mcpbench.leaks import leaks_call, leaks_setup
+from mcpbench.lexicon import lexicon_call, lexicon_setup
 from mcpbench.loans import loans_call, loans_setup
 from mcpbench.markdown import markdown_call, markdown_setup
+from mcpbench.meals import meals_call, meals_setup
 from mcpbench.measures import measures_call, measures_setup
 from mcpbench.mortgages import mortgages_call, mortgages_setup
 from mcpbench.nacha import nacha_call, nacha_setup
 from mcpbench.pdfs import pdfs_call, pdfs_setup
 from mcpbench.profiles import profiles_call, profiles_setup
+from mcpbench.protocols import protocols_call, protocols_setup
 from mcpbench.schemas import schemas_call, schemas_setup
 from mcpbench.sequences import sequences_call, sequences_setup
 from mcpbench.servers import (
@@ -333,5 +337,34 @@ SERVERS: tuple[Server, ...] = (
            "('4.7kΩ ±5%', 'τ = 1.00 ms'), colour band sequences, a standard value beside its target and error, a "
            "board pin's name, functions and flags, lists of PWM, ADC, I2C and SPI pins, a conflict check's "
            "warnings, an ASCII pinout", components_setup, components_call),
+    # held out from the night of 2026-12-07, later: picked and given workloads without the monitor's faulted
+    # measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("usda", "usda-mcp==0.1.0", "sdk2", "usda-mcp", "held-out",
+           "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: foods "
+           "with a name, category, native unit (g, oz, cup, tbsp, 'large', 'scoop'), protein, carb and fat per unit "
+           "as floats, tag and exclusion lists and calories per unit; counts with the filters echoed; a portion's "
+           "amount in native units with macros in grams to two places; solved meals with items, totals, relative "
+           "errors, an exact-match flag, candidates scanned and a sentence; sorted vocabularies", meals_setup,
+           meals_call),
+    Server("mqtt-spec", "mqtt-spec-mcp==0.1.0", "sdk2", "mqtt-spec-mcp", "held-out",
+           "one text block, no structured content: compact JSON for outlines and lookups (title, version, a scope "
+           "sentence, a source URL; sections with ids, titles, parents and child flags; a packet's type value, "
+           "flags, properties and reason codes in hex with names; a property's id in decimal and hex and data type; "
+           "a code's per-packet meanings; a requirement's label and excerpt; a term's definition), Markdown for "
+           "searches and sections ('## 3.1.2.4 Clean Session' headings, excerpts with character counts, "
+           "'[MQTT-3.1.2-4]' labels)", protocols_setup, protocols_call),
+    Server("oyemi", "oyemi-mcp==0.1.0", "sdk1", "oyemi-mcp", "held-out",
+           "one indented JSON text block, no structured content: a word's code 'HHHH-LLLLL-P-A-V' with superclass, "
+           "synset id, part of speech, abstractness and valence as words, or every sense's; a text's word counts, "
+           "valence score, sentiment word, shares in percent to two places and its words listed by valence; a "
+           "pair's similarity and distance to four places with flags and a relationship phrase; synonyms and "
+           "antonyms with counts; a batch's totals and codes; the lexicon's counts and code legend", lexicon_setup,
+           lexicon_call),
+    Server("secret-scrub", "mcp-secret-scrub==1.0.0", "sdk1", "mcp-secret-scrub", "held-out",
+           "structured content wrapped as {\"result\": {...}} (outputSchema) beside the object as indented JSON: an "
+           "ok flag, findings with a profile name (AWS_ACCESS_KEY_ID, GITHUB_PAT), a count, a character offset and a "
+           "token length, totals and types; a scrubbed text with '[REDACTED:JWT]' markers, four-character masks or "
+           "'[HASH:<16 hex>]' digests, the types scrubbed, a count and the mode; a report's scan, scrubbed text, "
+           "400-character preview and advice; the profiles as a list", leaks_setup, leaks_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

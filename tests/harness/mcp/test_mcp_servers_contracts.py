@@ -155,7 +155,8 @@ def test_the_groups_are_tuning_and_a_held_out_group_of_three_servers_or_more_non
                  "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar", "sqlfluff", "hl7", "biopython",
                  "sympy"):  # fmt: skip
         assert BY_NAME[name].group == "tuning"
-    assert {s.name for s in held} == {"acb", "subnets", "mortgages", "electronics"}
+    assert {s.name for s in held} == {"acb", "subnets", "mortgages", "electronics", "usda", "mqtt-spec", "oyemi",
+                                      "secret-scrub"}  # fmt: skip
     assert all(s.forms for s in SERVERS) and len({s.forms for s in held}) == len(held)
 
 
@@ -168,12 +169,14 @@ ONCE_HELD_OUT = ("sqlfluff", "hl7", "biopython", "sympy")
 # their 7z and Parquet files with the server venv's python when it is installed, powerpoint's its decks; molecules'
 # and oews' only name a cache folder in the fixture's; countbean's makes its book with git itself; sqlfluff's,
 # hl7's, biopython's and sympy's write their models, messages, PDB files and sheets here or hold them in facts;
-# acb's writes its trade files here, subnets', mortgages' and electronics' hold their plans in facts)
+# acb's writes its trade files here, subnets', mortgages' and electronics' hold their plans in facts; usda's,
+# mqtt-spec's, oyemi's and secret-scrub's hold their clients, questions, letters and build logs in facts)
 NO_SERVER_SETUP = ("sequential-thinking", "eslint", "text-editor", "alchemy", "shell", "pandoc", "git-json",
                    "eggcalc", "pdf-reader", "webcal", "apple-health", "archive", "bibtex", "data-profiler",
                    "text-utils", "powerpoint", "diffchunk", "graphql-schema", "clinical-calc", "units", "molecules",
                    "cymraeg", "oews", "ach", "brasil", "countbean", "clawlendar", "sqlfluff", "hl7", "biopython",
-                   "sympy", "acb", "subnets", "mortgages", "electronics")  # fmt: skip
+                   "sympy", "acb", "subnets", "mortgages", "electronics", "usda", "mqtt-spec", "oyemi",
+                   "secret-scrub")  # fmt: skip
 # a program a held-out server runs besides its own install (Debian's pandoc; git), by the server's name
 PROGRAMS = {"pandoc": "pandoc", "git-json": "git", "countbean": "git"}
 
@@ -379,7 +382,10 @@ def test_the_night_groups_calls_stay_offline_and_within_what_the_servers_accept(
     plan costs more than its price; electronics asks only pins its boards' tables hold."""
     import ipaddress
 
-    fx = {n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"]) for n in HELD_OUT}
+    fx = {
+        n: BY_NAME[n].setup(tmp_path / n, random.Random(5), [f"/venv/bin/{n}"])
+        for n in ("acb", "subnets", "mortgages", "electronics")
+    }
     assert fx["mortgages"].command[:4] == ["env", "FASTMCP_CHECK_FOR_UPDATES=off",
                                            "FASTMCP_SHOW_SERVER_BANNER=false", "PORT="]  # fmt: skip
     files = {a["path"] for a in fx["acb"].facts["accounts"]} | set(fx["acb"].facts["exports"])
