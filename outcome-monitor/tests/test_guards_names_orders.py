@@ -105,10 +105,10 @@ def test_a_columns_minimum_of_zero_lets_its_median_be_zero() -> None:
         low = rng.choice((0, 0, 1, 3))
         values = sorted(rng.randrange(low, 90) for _ in range(9))
         values[0] = low
-        stats = {"min": low, "median": max(values[4], 1), "max": values[-1] + 1}
+        stats = {"min": low, "p5": max(values[1], 1), "median": max(values[4], 1), "max": values[-1] + 1}
         rows.append({"tool": "profile", "arguments": {"column": f"c{call}"}, "result": {"stats": stats}})
     reg = learn(rows)
-    flags = {"stats": {"min": 0, "median": 0, "max": 1}}  # a column of mostly zeros
+    flags = {"stats": {"min": 0, "p5": 0, "median": 0, "max": 1}}  # a column of mostly zeros
     assert not _ids(reg, "profile", {"column": "flag"}, flags)
     # a median below 0 still fires
     assert any(

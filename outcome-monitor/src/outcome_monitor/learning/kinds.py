@@ -13,7 +13,8 @@ possible for one of them, none of the others is held to less.
 * **Fields of one name.** A sign a field broke is no sign of the fields of the same records whose
   names end in the same word (a ``mismatch_score`` of -1 beside a ``score``).
 * **A column's statistics.** A median, mean or maximum is never below the minimum beside it: a
-  minimum of 0 makes their ``> 0`` a ``>= 0``, a negative one drops it.
+  minimum of 0 makes their ``> 0`` a ``>= 0``, a negative one drops it; percentiles (``p1``,
+  ``p95``, ``q3``) count as such, and a route's column takes its tool's minimum too.
 * **Records of one shape under one object** (``planetary_states``: ``mercury``, ``venus``,
   ``mars``, each with ``daily_motion_deg``): a sign one of them broke (Saturn's retrograde
   motion, negative) is no sign of the kind, so none of them keeps it; and a type one of them held
@@ -25,10 +26,12 @@ Knows nothing of receipts or environments; called by ``vocabulary.learn_wide`` a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
 from outcome_monitor.checking.paths import ARG
+from outcome_monitor.checking.routes import base_tool
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import is_number, json_type, last_word
 from outcome_monitor.learning.executions import Execution
@@ -130,6 +133,7 @@ def _namesake_broke(
 
 
 MINIMA = ("min", "minimum", "min_value", "lowest")
+_QUANTILE = re.compile(r"[pP]\d{1,3}|[qQ][1-4]|\d{1,2}%|percentile_?\d{1,3}|pct_?\d{1,2}")
 LOCATIONS = frozenset(
     {"max", "maximum", "max_value", "highest", "mean", "avg", "average", "median", "mode"}
     | {"q1", "q2", "q3", "p25", "p50", "p75", "p90", "p95", "p99", "25%", "50%", "75%"}
@@ -143,14 +147,15 @@ def _least_minimum(
     1): a median, mean or maximum is never below its column's minimum, so a minimum of 0 in a clean
     call lets a column of mostly zeros have a median of 0 (a profile's ``stats.median``)."""
     parent, dot, leaf = r.fields[0].rpartition(".")
-    if leaf.lower() not in LOCATIONS:
+    if leaf.lower() not in LOCATIONS and not _QUANTILE.fullmatch(leaf):
         return 1
-    own = fields.get((r.tool, r.context), set())
     out: float = 1
-    for name in MINIMA:
-        f = f"{parent}{dot}{name}"
-        if f in own:
-            out = min(out, least.get((r.tool, r.context, f), 1))
+    for tool in {r.tool, base_tool(r.tool)}:  # a route's column may be its tool's, met at 0 elsewhere
+        own = fields.get((tool, r.context), set())
+        for name in MINIMA:
+            f = f"{parent}{dot}{name}"
+            if f in own:
+                out = min(out, least.get((tool, r.context, f), 1))
     return out
 
 
