@@ -1,7 +1,7 @@
 """What a record's names and order say (wide vocabulary): a field's sign shared with the fields
 whose names end in the same word or with the column's minimum beside it, a list sorted by the first
 of the keys that kept its order, no fitted offset between months (they wrap) and no sign on a time
-zone's offset.
+zone's offset nor an order between an instant's UTC and local readings.
 Each pairs the clean case that fired before with a fault the rules still catch."""
 
 from __future__ import annotations
@@ -124,10 +124,14 @@ def test_a_time_zones_offset_keeps_no_sign() -> None:
     rows = []
     for _ in range(30):  # recorded in zones at or east of Greenwich only
         zone = rng.choice(sorted(zones))
-        instant = {"zone": zone, "utc_offset_seconds": zones[zone], "hour": rng.randrange(24)}
+        day, hour = rng.randrange(1, 28), rng.randrange(12)
+        local = f"2026-06-{day:02d}T{hour + 12:02d}:00:00"  # noon or later: east of Greenwich, a later hour
+        utc = f"2026-06-{day:02d}T{hour + 12 - zones[zone] // 3600:02d}:00:00+00:00"
+        instant = {"zone": zone, "utc_offset_seconds": zones[zone], "iso_utc": utc, "iso_local": local}
         rows.append({"tool": "timeline", "arguments": {"zone": zone}, "result": {"instant": instant}})
     reg = learn(rows)
-    york = {"instant": {"zone": "America/New_York", "utc_offset_seconds": -14400, "hour": 9}}
+    york = {"instant": {"zone": "America/New_York", "utc_offset_seconds": -14400}}
+    york["instant"] |= {"iso_utc": "2026-06-07T13:00:00+00:00", "iso_local": "2026-06-07T09:00:00"}
     assert not _ids(reg, "timeline", {"zone": "America/New_York"}, york)
     # an offset gone text still breaks its type
     assert _ids(

@@ -7,8 +7,9 @@ field. A plural is a length of time (``days``, ``hours``), which does not wrap.
 
 A time zone's offset from UTC (``utc_offset_seconds``, ``tzOffset``, ``gmt_offset``) is signed by
 nature: a recording made of zones east of Greenwich learns a sign that New York's ``-14400``
-breaks, so no sign rule is kept on one. Knows nothing of receipts or environments; asked by
-``vocabulary.learn_wide``.
+breaks, so no sign rule is kept on one; nor an order between an instant's UTC and local readings
+(``iso_utc`` before ``iso_local`` east of Greenwich, after it west). Knows nothing of receipts or
+environments; asked by ``vocabulary.learn_wide``.
 """
 
 from __future__ import annotations
@@ -31,13 +32,18 @@ def wraps(r: Rule) -> bool:
 _ZONE_OFFSET = re.compile(r"(?:utc|gmt|tz|zone)[_\-]?offset", re.I)
 
 
+_UTC = re.compile(r"utc|gmt|zulu", re.I)
+_LOCAL = re.compile(r"local|wall", re.I)
+
+
 def zone_signed(r: Rule) -> bool:
-    """Whether ``r`` is a sign rule on a time zone's offset (see the module's words)."""
-    return (
-        r.cls == "positive"
-        and bool(r.fields)
-        and _ZONE_OFFSET.search(r.fields[0].rpartition(".")[2]) is not None
-    )
+    """Whether ``r`` is a sign rule on a time zone's offset, or an order between UTC and local
+    readings of an instant (see the module's words)."""
+    leaves = [f.rpartition(".")[2] for f in r.fields]
+    if r.cls == "date_order" and len(leaves) == 2:
+        a, b = leaves
+        return bool((_UTC.search(a) and _LOCAL.search(b)) or (_LOCAL.search(a) and _UTC.search(b)))
+    return r.cls == "positive" and bool(leaves) and _ZONE_OFFSET.search(leaves[0]) is not None
 
 
 __all__ = ["CYCLES", "wraps", "zone_signed"]
