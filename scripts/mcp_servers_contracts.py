@@ -71,8 +71,9 @@ electronics, held out from the night of 2026-12-07, were picked and given their 
 calls run, straight and through the proxy's recording), then measured held out at 38049ea: 569/640 (89%), 1 clean
 receipt, the same with 845ebb7's library; their misses not read and no guard built from them. usda, mqtt-spec,
 oyemi and secret-scrub, held out from the night of 2026-12-07, later, were picked and given their workloads by a
-helper without this measurement (only their clean calls run, straight and through the proxy's recording).
-``spreadsheet-blocks`` is
+helper without this measurement (only their clean calls run, straight and through the proxy's recording), then
+measured held out at 3b9ea93 and 9ba7d08: 521/640 (81%), 9 clean receipts, the same with 845ebb7's library; their
+misses not read and no guard built from them. ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,

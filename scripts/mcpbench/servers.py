@@ -77,7 +77,9 @@ measured held out at 38049ea (569/640 faulted calls flagged, 89%, 1 clean receip
 recording never showed; the same with 845ebb7's library), their misses not read and no guard built from them. usda,
 mqtt-spec, oyemi and secret-scrub (meals.py, protocols.py, lexicon.py, leaks.py) joined the held-out group from the
 night of 2026-12-07, later, picked and given their workloads without the monitor's faulted measurement (only their
-clean calls run, straight and through the proxy's recording).
+clean calls run, straight and through the proxy's recording), then measured held out at 3b9ea93 and 9ba7d08
+(521/640, 81%, 9 clean receipts; the same with 845ebb7's library), their misses not read and no guard built from
+them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts.
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 
