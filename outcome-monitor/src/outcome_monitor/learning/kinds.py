@@ -134,10 +134,7 @@ def _namesake_broke(
 
 MINIMA = ("min", "minimum", "min_value", "lowest")
 _QUANTILE = re.compile(r"[pP]\d{1,3}|[qQ][1-4]|\d{1,2}%|percentile_?\d{1,3}|pct_?\d{1,2}")
-LOCATIONS = frozenset(
-    {"max", "maximum", "max_value", "highest", "mean", "avg", "average", "median", "mode"}
-    | {"q1", "q2", "q3", "p25", "p50", "p75", "p90", "p95", "p99", "25%", "50%", "75%"}
-)
+LOCATIONS = frozenset({"max", "maximum", "max_value", "highest", "mean", "avg", "average", "median", "mode"})
 
 
 def _least_minimum(

@@ -90,12 +90,14 @@ def _mode_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dic
 def _verb_routes(rows: Sequence[Mapping[str, Any]], arg: str, floor: int) -> dict[str, Any] | None:
     """A command line's routes by its first word (see the module's words), or None."""
     values = [(r.get("arguments") or {}).get(arg) for r in rows]
-    lines = [v for v in values if type(v) is str and len(v.split()) >= 2 and verb_of(v) is not None]
+    verbs = [verb_of(v) for v in values]
+    lines = [
+        v for v, verb in zip(values, verbs, strict=True) if verb is not None and len(str(v).split()) >= 2
+    ]
     if len(lines) < NAMED_SHARE * len(rows):
         return None
     forms: dict[str, Counter[Any]] = {}
-    for r, v in zip(rows, values, strict=True):
-        verb = verb_of(v)
+    for r, verb in zip(rows, verbs, strict=True):
         if verb is not None:
             forms.setdefault(verb, Counter())[_form(r.get("result"))] += 1
     kept = {verb for verb, c in forms.items() if c.total() >= floor}
