@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--keep",
         type=Path,
-        help="keep recordings, registries, shim logs and every missed faulted call in full (missed.jsonl) here (a subfolder per server, replaced)",
+        help="keep recordings, registries, shim logs and every missed faulted call (missed.jsonl) and every clean receipt (receipts.jsonl) in full here (a subfolder per server, replaced)",
     )
     a = ap.parse_args(argv)
     try:

@@ -131,6 +131,7 @@ def measure(
 
     checked = _proxy("--registry", str(registry), upstream=upstream)
     clean = session(checked, held, errlog=errlog)
+    flagged_clean: list[dict[str, Any]] = []
     for (tool, args), result, repeat in zip(held, clean, repeats, strict=True):
         if result.is_error:
             continue
@@ -139,6 +140,12 @@ def measure(
         receipt = _receipt(result)
         if receipt is not None:
             out.clean_receipts.append({"tool": tool, "arguments": args, "receipt": receipt, "repeat": repeat})
+            flagged_clean.append(
+                {"tool": tool, "arguments": args, "receipt": receipt, "clean": _payload(result)}
+            )
+    # every clean receipt with its result in full, for --keep (a false alarm is read against what it flagged)
+    with (work / "receipts.jsonl").open("w") as f:
+        f.writelines(json.dumps(m) + "\n" for m in flagged_clean)
 
     log = work / "shim.jsonl"
     log.unlink(missing_ok=True)
