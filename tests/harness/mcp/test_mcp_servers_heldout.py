@@ -1,7 +1,7 @@
-"""The held-out group's later four (usda, mqtt-spec, oyemi, secret-scrub, held out from the night of 2026-12-07,
-later): their fixtures and seeded workloads, drawn here without starting a server (a held-out server's faulted
-figures are not a test's to run or read; test_mcp_servers_contracts.py records their workloads through the proxy,
-and checks they are seeded and varied). Their calls stay offline and within what each server accepts."""
+"""The once held-out group's later four (usda, mqtt-spec, oyemi, secret-scrub, held out from the night of 2026-12-07,
+later, tuned on since the morning of 2026-12-08): their fixtures and seeded workloads, drawn here without starting a
+server (test_mcp_servers_contracts.py records their workloads through the proxy, and checks they are seeded and
+varied). Their calls stay offline and within what each server accepts."""
 
 from __future__ import annotations
 
