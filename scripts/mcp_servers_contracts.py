@@ -73,8 +73,8 @@ receipt, the same with 845ebb7's library; their misses not read and no guard bui
 oyemi and secret-scrub, held out from the night of 2026-12-07, later, were picked and given their workloads by a
 helper without this measurement (only their clean calls run, straight and through the proxy's recording), then
 measured held out at 3b9ea93 and 9ba7d08: 521/640 (81%), 9 clean receipts, the same with 845ebb7's library; their
-misses not read and no guard built from them. sql-analyst, ancestry, gmpy2 and icons, held out from the morning of
-2026-12-08, were picked and given their workloads by a helper without this measurement (only their clean calls run,
+misses not read and no guard built from them. sql-analyst, ancestry, gmpy2 and icons, held out from late on the night
+of 2026-12-07, were picked and given their workloads by a helper without this measurement (only their clean calls run,
 straight and through the proxy's recording). ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among

@@ -371,7 +371,7 @@ SERVERS: tuple[Server, ...] = (
            "token length, totals and types; a scrubbed text with '[REDACTED:JWT]' markers, four-character masks or "
            "'[HASH:<16 hex>]' digests, the types scrubbed, a count and the mode; a report's scan, scrubbed text, "
            "400-character preview and advice; the profiles as a list", leaks_setup, leaks_call),
-    # held out from the morning of 2026-12-08: picked and given workloads without the monitor's faulted
+    # held out from late on the night of 2026-12-07: picked and given workloads without the monitor's faulted
     # measurement (only their clean calls run, straight and through the proxy's recording)
     Server("sql-analyst", "mcp-sql-analyst==0.1.0", "sdk2", "mcp-sql-analyst", "held-out",
            "one indented JSON text block, no structured content: tables with row and column counts, columns with "

@@ -81,7 +81,7 @@ night of 2026-12-07, later, picked and given their workloads without the monitor
 clean calls run, straight and through the proxy's recording), then measured held out at 3b9ea93 and 9ba7d08
 (521/640, 81%, 9 clean receipts; the same with 845ebb7's library), their misses not read and no guard built from
 them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts. sql-analyst, ancestry, gmpy2 and icons
-(subscriptions.py, pedigrees.py, primes.py, glyphs.py) are held out from the morning of 2026-12-08, picked and given
+(subscriptions.py, pedigrees.py, primes.py, glyphs.py) are held out from late on the night of 2026-12-07, picked and given
 their workloads without the monitor's faulted measurement (only their clean calls run, straight and through the
 proxy's recording).
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.

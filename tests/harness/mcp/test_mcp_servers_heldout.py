@@ -1,5 +1,5 @@
 """The once held-out group's later four (usda, mqtt-spec, oyemi, secret-scrub, held out from the night of 2026-12-07,
-later, tuned on since the morning of 2026-12-08): their fixtures and seeded workloads, drawn here without starting a
+later, tuned on since late on the night of 2026-12-07): their fixtures and seeded workloads, drawn here without starting a
 server (test_mcp_servers_contracts.py records their workloads through the proxy, and checks they are seeded and
 varied). Their calls stay offline and within what each server accepts."""
 

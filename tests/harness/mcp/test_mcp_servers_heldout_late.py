@@ -1,4 +1,4 @@
-"""The held-out group from the morning of 2026-12-08 (sql-analyst, ancestry, gmpy2, icons): their fixtures and seeded
+"""The held-out group from late on the night of 2026-12-07 (sql-analyst, ancestry, gmpy2, icons): their fixtures and seeded
 workloads, drawn here without starting a server (a held-out server's faulted figures are not a test's to run or
 read; test_mcp_servers_contracts.py records their workloads through the proxy, and checks they are seeded and
 varied). Their calls stay offline and within what each server accepts."""
