@@ -188,6 +188,11 @@ def id_named(field: str) -> bool:
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
+def words_of(field: str) -> list[str]:
+    """The words of a field's leaf name, lowercased (``unknown``, ``words`` of ``unknown_words``)."""
+    return [w.lower() for w in _WORDS.findall(field.rpartition(".")[2])]
+
+
 def last_word(field: str) -> str:
     """The last word of a field's leaf name, lowercased (``score`` of ``parameters.mismatch_score``,
     ``month`` of ``startMonth``)."""

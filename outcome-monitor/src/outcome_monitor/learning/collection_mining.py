@@ -122,7 +122,9 @@ def mine_collections(
         dicts = [(v, a) for v, a in seen if type(v) is dict]
         if len(lists) == len(seen):
             found.extend((context, f, p, s) for p, s in _list_rules(lists, th, names, "[*]" in context))
-            found.extend((context, f, p, s) for p, s in _element_rules([v for v, _ in lists], th))
+            found.extend(
+                (context, f, p, s) for p, s in _element_rules([v for v, _ in lists], th, _quoted(lists))
+            )
         elif len(dicts) == len(seen):
             kept = _kept_keys([d for d, _ in dicts])
             if kept:
@@ -177,7 +179,18 @@ def _placeholder_free(elements: list[str], th: Thresholds) -> bool:
     return len(distinct) >= th.min_presence and not any(element_placeholder(e) for e in distinct)
 
 
-def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
+def _quoted(lists: list[tuple[list[Any], dict[str, Any]]]) -> bool:
+    """Every element a string found in a text the call sent (a text's words, sorted by valence): the
+    list repeats what that text repeated (case aside: the words come back lowercased)."""
+    texts = [[x.lower() for x in a.values() if type(x) is str] for _, a in lists]
+    return any(v for v, _ in lists) and all(
+        type(e) is str and any(e.lower() in x for x in t)
+        for (v, _), t in zip(lists, texts, strict=True)
+        for e in v
+    )
+
+
+def _element_rules(lists: list[list[Any]], th: Thresholds, quoted: bool = False) -> list[Found]:
     """Rules on every element of a list of strings (lines, names, car types): what kind of text no
     clean element was, and a closed set of values where the elements drew from few. A list of
     strings and numbers (a command's output: its text, or a count alone) keeps the first only, for
@@ -211,7 +224,7 @@ def _element_rules(lists: list[list[Any]], th: Thresholds) -> list[Found]:
     ):
         params["values"] = sorted(counts)
     multi = [v for v in lists if len(v) >= 2]
-    if len(multi) >= th.min_distinct_eq and all(len(set(v)) == len(v) for v in multi):
+    if not quoted and len(multi) >= th.min_distinct_eq and all(len(set(v)) == len(v) for v in multi):
         params["distinct"] = True  # names in a listing (files, recipients): a duplicate is a copied entry
     if len(params) == 1:
         return []

@@ -2,7 +2,8 @@
 
 A count whose clean values came close to 0 keeps "> 0" only with a constant's support, else "must be
 non-negative"; a list inside records that one record held shorter when met again (deletes reach it)
-keeps no "non-empty".
+keeps no "non-empty", nor does a list named for exceptions (``unknown_words``, ``warnings``,
+``skipped_rows``): a clean answer may have none.
 """
 
 from __future__ import annotations
@@ -13,8 +14,21 @@ from typing import Any
 
 from outcome_monitor.checking.paths import ARG
 from outcome_monitor.checking.rules import Rule
+from outcome_monitor.checking.values import words_of
 from outcome_monitor.learning.executions import ARGS_KEY, Execution
 from outcome_monitor.thresholds import Thresholds, constant_floor
+
+# words naming the exceptions of an answer: such a list is empty when all went well
+EXCEPTIONS = frozenset(
+    "unknown missing warnings errors skipped failed failures conflicts violations issues problems rejected "
+    "invalid unmatched unresolved excluded ignored dropped".split()
+)
+
+
+def _exceptional(len_field: str) -> bool:
+    """``len(unknown_words)``: the list's name holds a word naming exceptions."""
+    return not EXCEPTIONS.isdisjoint(words_of(len_field[4:-1]))
+
 
 SMALL_COUNT = 2  # a count whose clean minimum is this small may well be 0 next time
 
@@ -98,7 +112,11 @@ def soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: T
     zeros: dict[str, set[str]] = {}
     emptied: dict[tuple[str, str], bool] = {}
     for r in rules:
-        if r.cls == "positive" and r.fields[0].startswith("len(") and _emptied_anywhere(r, index, emptied):
+        if (
+            r.cls == "positive"
+            and r.fields[0].startswith("len(")
+            and (_exceptional(r.fields[0]) or _emptied_anywhere(r, index, emptied))
+        ):
             continue
         if (
             r.cls != "positive"

@@ -6,7 +6,8 @@ An echo of one tool needs 7 rows and 3 distinct values asked (``admit``), and po
 whose argument has the same name. Tools that return the same field at the same place, each equal to
 an argument of its own call, show one property of that place: their rows pool, and every such tool
 keeps the echo once the pooled rows and distinct values asked meet an echo's support. Guards: two
-tools at least; values and arguments of one type (a string field is never compared with a number);
+tools at least; values and arguments of one type (a string field is never compared with a number,
+and a field that held both types against one argument is no echo of it);
 and no tool with an argument of that type whose field at that place was never equal to any of them
 (the place is then not an echo of what was asked). Tools that hold the echo on their own support
 keep theirs (``admit``)."""
@@ -26,8 +27,12 @@ Pairs = list[tuple[Any, Any]]  # (the field's value, the argument's value)
 
 
 def _pairs(executions: list[Execution]) -> dict[tuple[str, str, str], Pairs]:
-    """(value, argument) per (context, field, argument) where both are strings or both integers."""
+    """(value, argument) per (context, field, argument) where both are strings or both integers; a
+    field that held the other type on some row of an argument it met in its own type gets a pair that
+    can never be equal (the check compares the two whatever their types: mqtt-spec's ``id`` is a
+    requirement's label, equal to the query, or a property's number, never equal to it)."""
     out: dict[tuple[str, str, str], Pairs] = {}
+    crossed: set[tuple[str, str, str]] = set()
     for ex in executions:
         asked = {k: a for k, a in ex.args.items() if type(a) in (str, int)}
         if not asked:
@@ -40,7 +45,14 @@ def _pairs(executions: list[Execution]) -> dict[tuple[str, str, str], Pairs]:
                     for k, a in asked.items():
                         if type(a) is type(v):
                             out.setdefault((context, f, k), []).append((v, a))
+                        else:
+                            crossed.add((context, f, k))
+    for key in crossed & out.keys():
+        out[key].append((_NEVER, None))
     return out
+
+
+_NEVER = object()  # equal to no argument
 
 
 def pooled_echoes(index: Mapping[str, list[Execution]], existing: list[Rule], th: Thresholds) -> list[Rule]:

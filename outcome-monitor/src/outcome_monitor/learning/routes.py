@@ -40,6 +40,7 @@ from outcome_monitor.checking.routes import (
 )
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.learning.executions import Execution
+from outcome_monitor.text.labels import namesake_numbers
 from outcome_monitor.text.views import View, infer_root_view
 
 MIN_ROUTES = 2  # one route alone is the tool itself
@@ -177,7 +178,7 @@ def infer_views(results: Mapping[str, list[Any]], calls: Mapping[str, list[Any]]
     views: dict[str, View] = {}
     for tool, own in results.items():
         rs, cs = pooled[kinds[tool]] if tool in kinds else (own, calls[tool])
-        v = infer_root_view(rs, cs)
+        v = namesake_numbers(infer_root_view(rs, cs), rs)
         if v is not None:
             views[tool] = v
     return views

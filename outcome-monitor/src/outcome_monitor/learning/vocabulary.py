@@ -39,6 +39,7 @@ from typing import Any
 from outcome_monitor.checking.paths import ARG, KEY, ROOT
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.shapes import (
+    PLACEHOLDER_KINDS,
     compile_shape,
     no_placeholder_of,
     no_placeholder_params,
@@ -62,6 +63,7 @@ from outcome_monitor.learning.domains import (
 from outcome_monitor.learning.executions import Execution, index_executions
 from outcome_monitor.learning.gaps import date_caps
 from outcome_monitor.learning.kinds import kind_rules
+from outcome_monitor.learning.known_sets import KNOWN_SETS, known_set
 from outcome_monitor.learning.mapdetect import map_executions
 from outcome_monitor.learning.named_args import asked_limit, named_args
 from outcome_monitor.learning.namesakes import (
@@ -90,42 +92,8 @@ from outcome_monitor.thresholds import DEFAULT, Thresholds, constant_floor
 
 VOCABULARIES = ("paper", "wide")
 
-# sets every user knows whole: a sample of a few of them is the set, not a closed domain of those few
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-KNOWN_SETS: tuple[tuple[str, ...], ...] = (
-    _WEEKDAYS,
-    tuple(d[:3] for d in _WEEKDAYS),
-    _MONTHS,
-    tuple(m[:3] for m in _MONTHS),
-)
 MIN_TOKEN_DISTINCT = 3  # a machine token (an id, a code, a status word): few distinct values over enough rows
 MIN_TEXT_EMPTY = 14  # "never empty" asks twice the usual evidence: an empty note is a common legitimate value
-
-
-def known_set(values: list[Any]) -> list[str] | None:
-    """The well-known set ``values`` are drawn from, written as they are (case kept), or None."""
-    if not values or not all(type(v) is str for v in values):
-        return None
-    for whole in KNOWN_SETS:
-        for style in (str, str.lower, str.upper):
-            written = [style(x) for x in whole]
-            if set(values) <= set(written):
-                return written
-    return None
 
 
 def learn_wide(
@@ -412,11 +380,20 @@ def _text_rules(
     from outcome_monitor.learning.collection_mining import per_entry
 
     rules = []
+    # a tool that cuts its own long texts with "..." somewhere (an excerpt) may cut any of them
+    cuts = any(
+        type(v) is str and placeholder_kind(v) == "truncated" for vs in columns.values() for v in set(vs)
+    )
     for (context, f), values in sorted(columns.items()):
         distinct = list(dict.fromkeys(values))
         support = {"n": len(values), "distinct": len(distinct)}
         # a placeholder is never a value a field held clean: few distinct values over enough rows will do
         placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
+        if placeholder is not None and cuts:
+            placeholder = {
+                **placeholder,
+                "kinds": [k for k in placeholder.get("kinds", PLACEHOLDER_KINDS) if k != "truncated"],
+            }
         if (
             placeholder is None
             and len(values) >= th.min_presence
