@@ -150,3 +150,16 @@ def test_words_drawn_from_the_calls_text_may_repeat() -> None:
     assert not _ids(reg, "analyze", {"text": text}, {"words": ["cold", "cold", "grim"]})
     # an element that is an error message still fires
     assert _ids(reg, "analyze", {"text": text}, {"words": ["cold", "Error: lexicon unavailable"]})
+
+
+def test_a_list_named_for_exceptions_that_a_hundred_calls_never_emptied_stays_non_empty() -> None:
+    rows = [
+        {
+            "tool": "convert",
+            "arguments": {"day": d},
+            "result": {"day": d, "warnings": ["Dates before 1582 are proleptic."]},
+        }
+        for d in range(120)
+    ]
+    reg = learn(rows)
+    assert any("len(warnings)" in i for i in _ids(reg, "convert", {"day": 500}, {"day": 500, "warnings": []}))

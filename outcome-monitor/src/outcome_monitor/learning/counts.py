@@ -3,7 +3,8 @@
 A count whose clean values came close to 0 keeps "> 0" only with a constant's support, else "must be
 non-negative"; a list inside records that one record held shorter when met again (deletes reach it)
 keeps no "non-empty", nor does a list named for exceptions (``unknown_words``, ``warnings``,
-``skipped_rows``): a clean answer may have none.
+``skipped_rows``) short of a constant's support: a clean answer may have none, unless a hundred never
+did (a calendar's standing disclaimer in every ``warnings``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ EXCEPTIONS = frozenset(
     "unknown missing warnings errors skipped failed failures conflicts violations issues problems rejected "
     "invalid unmatched unresolved excluded ignored dropped".split()
 )
+
+
+def _seen(r: Rule) -> int:
+    """The rows a rule stands on, pooled across tools where it was."""
+    return int(max(r.support.get("n", 0), r.support.get("pooled_n", 0)))
 
 
 def _exceptional(len_field: str) -> bool:
@@ -115,7 +121,10 @@ def soften_counts(rules: list[Rule], index: Mapping[str, list[Execution]], th: T
         if (
             r.cls == "positive"
             and r.fields[0].startswith("len(")
-            and (_exceptional(r.fields[0]) or _emptied_anywhere(r, index, emptied))
+            and (
+                (_exceptional(r.fields[0]) and _seen(r) < constant_floor(th))
+                or _emptied_anywhere(r, index, emptied)
+            )
         ):
             continue
         if (
