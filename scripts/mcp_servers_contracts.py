@@ -75,7 +75,10 @@ helper without this measurement (only their clean calls run, straight and throug
 measured held out at 3b9ea93 and 9ba7d08: 521/640 (81%), 9 clean receipts, the same with 845ebb7's library; their
 misses not read and no guard built from them. sql-analyst, ancestry, gmpy2 and icons, held out from late on the night
 of 2026-12-07, were picked and given their workloads by a helper without this measurement (only their clean calls run,
-straight and through the proxy's recording). ``spreadsheet-blocks`` is
+straight and through the proxy's recording), then measured held out with a7e1656's and 968d003's libraries: 479/640
+(75%) and no clean receipt on seed 0, 494/640 (77%) and 1 receipt on seed 1; their misses not read. The eight before
+them are tuned on since (measured blind again at a7e1656: 1,090/1,280 with 10 receipts on seed 0, 1,077/1,280 with
+19 on seed 1; 3 and 1 receipts after the guards read off them). ``spreadsheet-blocks`` is
 the spreadsheet server with its structured content dropped by the shim, so its several content blocks are what the
 proxy sees: a form the shim presents, said so in every table. Prints the tables (each with the share flagged among
 the faulted calls that repeat no recorded call, "on new calls": a recorded call's own answer, ``same_answer``,

@@ -314,9 +314,9 @@ SERVERS: tuple[Server, ...] = (
            "'oo'), solutions as printed lists or sets, roots and eigenvalues as printed dicts, 'Matrix([[1, 2], [3, "
            "4]])', True or False, floats to the asked digits, LaTeX source, 'Eq(f(x), C1*exp(2*x))'",
            algebra_setup, algebra_call),
-    # held out from the night of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording); measured held out
-    # at 38049ea: 569/640 (89%), 1 clean receipt, the same with 845ebb7's library; misses not read
+    # held out from the night of 2026-12-07 (measured held out at 38049ea: 569/640, 89%, 1 clean receipt; the
+    # eight at a7e1656: 1,090/1,280 and 10 receipts on seed 0, 1,077/1,280 and 19 on seed 1), tuned on since
+    # late that night (4d9f9c7's guards: 1,088/1,280 and 3 receipts, 1,069/1,280 and 1)
     Server("acb", "acb-tax-mcp==0.5.0", "sdk2", "acb-tax-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: "
            "holdings per security (shares, total ACB, ACB per share as numbers), dispositions with ISO dates, "
@@ -341,9 +341,8 @@ SERVERS: tuple[Server, ...] = (
            "('4.7kΩ ±5%', 'τ = 1.00 ms'), colour band sequences, a standard value beside its target and error, a "
            "board pin's name, functions and flags, lists of PWM, ADC, I2C and SPI pins, a conflict check's "
            "warnings, an ASCII pinout", components_setup, components_call),
-    # held out from the night of 2026-12-07, later: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording); measured held out
-    # at 3b9ea93 and 9ba7d08: 521/640 (81%), 9 clean receipts, the same with 845ebb7's library; misses not read
+    # held out from the night of 2026-12-07, later (measured held out at 3b9ea93 and 9ba7d08: 521/640, 81%, 9
+    # clean receipts; with acb's four above), tuned on since late that night
     Server("usda", "usda-mcp==0.1.0", "sdk2", "usda-mcp", "tuning",
            "structured content (outputSchema: an object of any keys) beside the same object as indented JSON: foods "
            "with a name, category, native unit (g, oz, cup, tbsp, 'large', 'scoop'), protein, carb and fat per unit "
@@ -372,7 +371,9 @@ SERVERS: tuple[Server, ...] = (
            "'[HASH:<16 hex>]' digests, the types scrubbed, a count and the mode; a report's scan, scrubbed text, "
            "400-character preview and advice; the profiles as a list", leaks_setup, leaks_call),
     # held out from late on the night of 2026-12-07: picked and given workloads without the monitor's faulted
-    # measurement (only their clean calls run, straight and through the proxy's recording)
+    # measurement (only their clean calls run, straight and through the proxy's recording); measured held out
+    # with a7e1656's and 968d003's libraries: 479/640 (75%), 0 clean receipts on seed 0; 494/640 (77%), 1 on
+    # seed 1; misses not read
     Server("sql-analyst", "mcp-sql-analyst==0.1.0", "sdk2", "mcp-sql-analyst", "held-out",
            "one indented JSON text block, no structured content: tables with row and column counts, columns with "
            "DuckDB types and personal-data flags beside sample rows, a column's profile (nulls, percent, distinct, "

@@ -80,10 +80,15 @@ mqtt-spec, oyemi and secret-scrub (meals.py, protocols.py, lexicon.py, leaks.py)
 night of 2026-12-07, later, picked and given their workloads without the monitor's faulted measurement (only their
 clean calls run, straight and through the proxy's recording), then measured held out at 3b9ea93 and 9ba7d08
 (521/640, 81%, 9 clean receipts; the same with 845ebb7's library), their misses not read and no guard built from
-them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts. sql-analyst, ancestry, gmpy2 and icons
-(subscriptions.py, pedigrees.py, primes.py, glyphs.py) are held out from late on the night of 2026-12-07, picked and given
-their workloads without the monitor's faulted measurement (only their clean calls run, straight and through the
-proxy's recording).
+them. All eight at 9ba7d08: 1,090/1,280 (85%), 10 receipts; at a7e1656, still blind, the same on seed 0 and
+1,077/1,280 (84%) with 19 receipts on seed 1; their receipts and misses were then read and guards built from them
+at 4d9f9c7 and 968d003 (seed 0: 1,088/1,280, 3 receipts; seed 1: 1,069/1,280, 1 receipt); tuned on since late on
+the night of 2026-12-07. sql-analyst, ancestry, gmpy2 and icons (subscriptions.py, pedigrees.py, primes.py,
+glyphs.py) are held out from late on the night of 2026-12-07, picked and given their workloads without the
+monitor's faulted measurement (only their clean calls run, straight and through the proxy's recording), and
+measured held out with the libraries of a7e1656 and 968d003 (the same figures with both: 479/640 faulted calls
+flagged, 75%, and no clean receipt on 640 for seed 0; 494/640, 77%, and 1 receipt for seed 1), their misses not
+read.
 The catalogue itself, ``SERVERS`` and ``BY_NAME``, is in catalogue.py.
 """
 
