@@ -163,3 +163,31 @@ def test_a_list_named_for_exceptions_that_a_hundred_calls_never_emptied_stays_no
     ]
     reg = learn(rows)
     assert any("len(warnings)" in i for i in _ids(reg, "convert", {"day": 500}, {"day": 500, "warnings": []}))
+
+
+def _paths() -> list[dict[str, Any]]:
+    """A savings path: each year's share of the target as text, growing fast enough never to repeat."""
+    rng = random.Random(11)
+    rows = []
+    for call in range(30):
+        share, path = rng.uniform(1, 5), []
+        for year in range(1, rng.randrange(6, 12)):
+            share *= rng.uniform(1.2, 1.5)
+            path.append({"step": f"Y{call}-{year}", "pct": f"{share:.1f}%"})
+        rows.append({"tool": "plan", "arguments": {"case": call}, "result": {"path": path}})
+    return rows
+
+
+def test_an_amount_written_out_is_no_name() -> None:
+    reg = learn(_paths())
+    slow = {
+        "path": [
+            {"step": "Z-1", "pct": "1.2%"},
+            {"step": "Z-2", "pct": "1.2%"},
+            {"step": "Z-3", "pct": "1.3%"},
+        ]
+    }
+    assert not [i for i in _ids(reg, "plan", {"case": 99}, slow) if "unique" in i]
+    # a step listed twice still fires
+    twice = {"path": [slow["path"][0], {**slow["path"][1], "step": "Z-1"}, slow["path"][2]]}
+    assert any("unique" in i for i in _ids(reg, "plan", {"case": 99}, twice))

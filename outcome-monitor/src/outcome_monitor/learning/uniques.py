@@ -2,7 +2,8 @@
 identifier, or a name where lists drawn at random from the names would have repeated one by now.
 Called by ``collection_mining`` for the lists of records of a tool's clean results.
 
-Guards: a sentence is no key (messages worded alike repeat); a date is no identifier (events of one
+Guards: a sentence is no key (messages worded alike repeat); an amount written out is no name (a
+share of a target rounded to ``1.2%`` twice in a row); a date is no identifier (events of one
 day end on that day); and a record met again whole in another list is the same record listed
 again (the same in every field all records hold), so its name counts once towards the pool of names (a project's log listed window by window
 shows its 43 commit subjects many times each, which says nothing about how often a subject
@@ -12,6 +13,7 @@ repeats: 43 records with 43 subjects are all the evidence there is).
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from outcome_monitor.checking.values import cached_date_key, id_like
@@ -41,9 +43,11 @@ def unique_keys(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
         plain = all(type(x) in (str, int) and not _prose(x) for x in flat)
         if not plain or any(len(set(c)) < len(c) for c in columns):
             continue
-        if all((type(x) is int and id_name) or (id_like(x) and cached_date_key(x) is None) for x in flat):
+        if all(
+            (type(x) is int and id_name) or (id_like(x) and cached_date_key(x) is None) for x in flat
+        ) and not any(type(x) is str and _AMOUNT.match(x) and not x.strip().isdigit() for x in flat):
             ids.append(k)
-        elif names and all(type(x) is str for x in flat):
+        elif names and all(type(x) is str and not _AMOUNT.match(x) for x in flat):
             named.append(k)
     for k in named:
         # names that would have met twice in some list by now, were they drawn from their pool
@@ -55,6 +59,10 @@ def unique_keys(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
 
 def _lists(multi: list[list[Any]], k: str) -> int:
     return sum(1 for v in multi if all(k in e for e in v))
+
+
+# an amount written out (``1.2%``, ``$40``, ``2,450``): rounding repeats it, it names nothing
+_AMOUNT = re.compile(r"^\s*[-+]?[$\u20ac\u00a3]?\d[\d,]*(?:\.\d+)?\s*%?\s*$")
 
 
 def _prose(x: Any) -> bool:  # a sentence or a passage, not a name
