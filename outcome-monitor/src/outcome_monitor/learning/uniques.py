@@ -45,7 +45,7 @@ def unique_keys(multi: list[list[Any]], th: Thresholds, names: bool = True) -> l
             continue
         if all(
             (type(x) is int and id_name) or (id_like(x) and cached_date_key(x) is None) for x in flat
-        ) and not any(type(x) is str and _AMOUNT.match(x) and not x.strip().isdigit() for x in flat):
+        ) and not any(type(x) is str and _AMOUNT.match(x) for x in flat):
             ids.append(k)
         elif names and all(type(x) is str and not _AMOUNT.match(x) for x in flat):
             named.append(k)
@@ -62,7 +62,10 @@ def _lists(multi: list[list[Any]], k: str) -> int:
 
 
 # an amount written out (``1.2%``, ``$40``, ``2,450``): rounding repeats it, it names nothing
-_AMOUNT = re.compile(r"^\s*[-+]?[$\u20ac\u00a3]?\d[\d,]*(?:\.\d+)?\s*%?\s*$")
+# (a share, a price, thousands grouped; a bare decimal may be a section's label, ``3.10``)
+_AMOUNT = re.compile(
+    r"^\s*[-+]?(?:[$\u20ac\u00a3]\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*%|\d{1,3}(?:,\d{3})+(?:\.\d+)?)\s*$"
+)
 
 
 def _prose(x: Any) -> bool:  # a sentence or a passage, not a name
