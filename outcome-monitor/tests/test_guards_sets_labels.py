@@ -191,3 +191,48 @@ def test_an_amount_written_out_is_no_name() -> None:
     # a step listed twice still fires
     twice = {"path": [slow["path"][0], {**slow["path"][1], "step": "Z-1"}, slow["path"][2]]}
     assert any("unique" in i for i in _ids(reg, "plan", {"case": 99}, twice))
+
+
+def _calendar() -> list[dict[str, Any]]:
+    """A listing whose events sometimes had no location, and a lookup whose events all had one."""
+    rng = random.Random(12)
+    rooms = ("Room 1", "Room 2", "Clinic A", "Ward 3", "Hall")
+    rows = []
+    for call in range(30):
+        events = [{"uid": f"e{call}-{i}", "location": rng.choice((*rooms, ""))} for i in range(3)]
+        rows.append({"tool": "list_events", "arguments": {"day": call}, "result": {"events": events}})
+        one = {"uid": f"g{call}", "location": rng.choice(rooms), "minute": rng.randrange(5, 60, 5)}
+        rows.append({"tool": "get_event", "arguments": {"uid": f"g{call}"}, "result": one})
+    return rows
+
+
+def test_a_name_held_empty_anywhere_may_be_empty_everywhere() -> None:
+    reg = learn(_calendar())
+    assert not _ids(reg, "get_event", {"uid": "g99"}, {"uid": "g99", "location": "", "minute": 30})
+    # a placeholder of another kind still fires
+    assert _ids(reg, "get_event", {"uid": "g99"}, {"uid": "g99", "location": "TODO", "minute": 30})
+
+
+def test_a_clocks_minute_may_be_zero() -> None:
+    reg = learn(_calendar())
+    assert not _ids(reg, "get_event", {"uid": "g99"}, {"uid": "g99", "location": "Hall", "minute": 0})
+    # a negative minute still fires
+    assert any(
+        "minute" in i
+        for i in _ids(reg, "get_event", {"uid": "g99"}, {"uid": "g99", "location": "Hall", "minute": -5})
+    )
+
+
+def test_a_floats_rounding_of_zero_is_no_negative_number() -> None:
+    rng = random.Random(13)
+    rows = []
+    for call in range(20):
+        lengths = [round(rng.uniform(0.01, 0.3), 6) for _ in range(4)]
+        newick = f"(A{call}:{lengths[0]},(B:{lengths[1]},(C:{lengths[2]},D:{lengths[3]})));"
+        rows.append({"tool": "tree", "arguments": {"n": call}, "result": {"newick": newick}})
+    reg = learn(rows)
+    noise = "(A99:-6.9388939e-18,(B:0.092741935,(C:0.1155914,D:0.2)));"
+    assert not [i for i in _ids(reg, "tree", {"n": 99}, {"newick": noise}) if "no_negative" in i]
+    # a negated length still fires
+    negated = {"newick": noise.replace("0.092741935", "-0.092741935")}
+    assert any("no_negative" in i for i in _ids(reg, "tree", {"n": 99}, negated))

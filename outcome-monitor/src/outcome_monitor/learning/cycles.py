@@ -8,13 +8,15 @@ field. A plural is a length of time (``days``, ``hours``), which does not wrap.
 A time zone's offset from UTC (``utc_offset_seconds``, ``tzOffset``, ``gmt_offset``) is signed by
 nature: a recording made of zones east of Greenwich learns a sign that New York's ``-14400``
 breaks, so no sign rule is kept on one; nor an order between an instant's UTC and local readings
-(``iso_utc`` before ``iso_local`` east of Greenwich, after it west). Knows nothing of receipts or
+(``iso_utc`` before ``iso_local`` east of Greenwich, after it west). A clock's hour, minute or
+second is 0 on the hour: it keeps ``>= 0`` at most, however many clean readings were above. Knows nothing of receipts or
 environments; asked by ``vocabulary.learn_wide``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from outcome_monitor.checking.rules import Rule
 from outcome_monitor.checking.values import last_word
@@ -46,4 +48,16 @@ def zone_signed(r: Rule) -> bool:
     return r.cls == "positive" and bool(leaves) and _ZONE_OFFSET.search(leaves[0]) is not None
 
 
-__all__ = ["CYCLES", "wraps", "zone_signed"]
+# a clock's readings start at 0: midnight's hour, the top of the hour's minute
+CLOCK = frozenset({"hour", "minute", "second"})
+
+
+def from_zero(r: Rule) -> Rule:
+    """``r``, a strict sign on a clock reading (``components.minute``: 0 on the hour) made ``>= 0``."""
+    f = r.fields[0] if r.fields else ""
+    if r.cls == "positive" and r.params.get("strict") and "(" not in f and last_word(f) in CLOCK:
+        return replace(r, params={**r.params, "strict": False})
+    return r
+
+
+__all__ = ["CLOCK", "CYCLES", "from_zero", "wraps", "zone_signed"]

@@ -51,7 +51,7 @@ from outcome_monitor.checking.values import id_like, json_type
 from outcome_monitor.learning.bands import band_rules
 from outcome_monitor.learning.computed import computed_signs
 from outcome_monitor.learning.counts import soften_counts
-from outcome_monitor.learning.cycles import wraps, zone_signed
+from outcome_monitor.learning.cycles import from_zero, wraps, zone_signed
 from outcome_monitor.learning.day_echo import day_echoes, recording_days
 from outcome_monitor.learning.domains import (
     arg_lookups,
@@ -151,11 +151,19 @@ def learn_wide(
     prefixes = prefix_table(columns)
     rules.extend(lend_domains(rules, columns, MIN_OWN_SEEN))
     html_free, placeholder_free = _recording_free(columns, index, th)
+    # a field some tool held empty somewhere in the recording (a listing's event without a location):
+    # empty is one of its values, wherever a record of any tool holds it under that name
+    blank = {
+        f
+        for cols in columns.values()
+        for (_, f), vs in cols.items()
+        if f and any(type(v) is str and not v.strip() for v in vs)
+    }
     rules.extend(day_echoes(index, th, recording_days(index)))
     recorded, set_aside = len(split.clean), split.set_aside()
     for tool, ex in index.items():
         text_rules = _text_rules(
-            tool, columns[tool], pooled, th, html_free, placeholder_free, suffix, closing_pool
+            tool, columns[tool], pooled, th, html_free, placeholder_free, suffix, closing_pool, blank
         )
         rules.extend(tool_prefixes(text_rules, prefixes))
         rules.extend(_collection_rules(tool, ex, th, html_free))
@@ -198,7 +206,7 @@ def learn_wide(
     rules = date_caps(rules, index)
     # tools of one shape, and records of one shape under one object, speak for each other (kinds.py)
     # ...and months wrap, zones' offsets are signed (cycles.py)
-    rules = [r for r in kind_rules(rules, index) if not wraps(r) and not zone_signed(r)]
+    rules = [from_zero(r) for r in kind_rules(rules, index) if not wraps(r) and not zone_signed(r)]
     # names in the lists of a map keyed by names, pooled over its keys (domains.py)
     rules = merge_elements(rules, map_element_domains(index, th))
     # a short string a categorical argument always determined (domains.py)
@@ -376,6 +384,7 @@ def _text_rules(
     placeholder_free: int = 0,
     suffix: Mapping[tuple[str, str], dict[str, Any]] | None = None,
     closing_pool: Mapping[tuple[str, str], dict[str, Any]] | None = None,
+    blank: set[str] | frozenset[str] = frozenset(),
 ) -> list[Rule]:
     from outcome_monitor.learning.collection_mining import per_entry
 
@@ -389,10 +398,13 @@ def _text_rules(
         support = {"n": len(values), "distinct": len(distinct)}
         # a placeholder is never a value a field held clean: few distinct values over enough rows will do
         placeholder = no_placeholder_params(distinct, 3) if len(values) >= th.min_presence else None
-        if placeholder is not None and cuts:
+        spared = {"truncated"} if cuts else set()
+        if f in blank:
+            spared.add("empty")
+        if placeholder is not None and spared:
             placeholder = {
                 **placeholder,
-                "kinds": [k for k in placeholder.get("kinds", PLACEHOLDER_KINDS) if k != "truncated"],
+                "kinds": [k for k in placeholder.get("kinds", PLACEHOLDER_KINDS) if k not in spared],
             }
         if (
             placeholder is None
@@ -498,7 +510,8 @@ def _text_rules(
             params_list = [
                 {"form": f"not_{kind}", "not": kind}
                 for kind in ("html", "error", "empty")
-                if kind not in seen and (kind != "empty" or len(values) >= MIN_TEXT_EMPTY)
+                if kind not in seen
+                and (kind != "empty" or (len(values) >= MIN_TEXT_EMPTY and "empty" not in spared))
             ]
         for params in params_list:
             rules.append(Rule(tool, "text", context, (f,), params, support))

@@ -32,14 +32,22 @@ MIN_LENGTH = 40  # shorter strings are values, with shapes of their own
 IDENTICAL_SHARE = 0.9
 
 # a number, and a minus sign only where it cannot be a hyphen (after a space, a bar, a bracket...)
-_NUMBER = re.compile(r"(?:^|(?<=[\s|(\[{,;:=]))([-\u2212]?)\d+(?:[.,]\d+)?(?![\w-])", re.M)
+_NUMBER = re.compile(r"(?:^|(?<=[\s|(\[{,;:=]))([-\u2212]?)(\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)(?![\w-])", re.M)
+NOISE = 1e-9  # a float's rounding of zero (a branch length of -6.9e-18): no negative amount
 _DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d])")
 
 
 def _signs(text: str) -> tuple[bool, bool]:
     """(held a number, held a negative number)."""
     found = _NUMBER.findall(text[:200_000])
-    return bool(found), any(m for m in found)
+    return bool(found), any(sign and not _noise(digits) for sign, digits in found)
+
+
+def _noise(digits: str) -> bool:
+    try:
+        return abs(float(digits.replace(",", "."))) < NOISE
+    except ValueError:
+        return False
 
 
 # a word of 3 letters or more, a connective or a colon, then a number: the word labels the number
