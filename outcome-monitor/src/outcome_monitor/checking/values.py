@@ -196,8 +196,8 @@ def words_of(field: str) -> list[str]:
 def last_word(field: str) -> str:
     """The last word of a field's leaf name, lowercased (``score`` of ``parameters.mismatch_score``,
     ``month`` of ``startMonth``)."""
-    words = _WORDS.findall(field.rpartition(".")[2])
-    return words[-1].lower() if words else ""
+    words = words_of(field)
+    return words[-1] if words else ""
 
 
 def band_bound(values: Sequence[float]) -> tuple[float, float] | None:

@@ -9,8 +9,8 @@ A time zone's offset from UTC (``utc_offset_seconds``, ``tzOffset``, ``gmt_offse
 nature: a recording made of zones east of Greenwich learns a sign that New York's ``-14400``
 breaks, so no sign rule is kept on one; nor an order between an instant's UTC and local readings
 (``iso_utc`` before ``iso_local`` east of Greenwich, after it west). A clock's hour, minute or
-second is 0 on the hour: it keeps ``>= 0`` at most, however many clean readings were above. Knows nothing of receipts or
-environments; asked by ``vocabulary.learn_wide``.
+second is 0 on the hour: it keeps ``>= 0`` at most, however many clean readings were above. Knows
+nothing of receipts or environments; asked by ``vocabulary.learn_wide``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-# sets every user knows whole: a sample of a few of them is the set, not a closed domain of those few
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _MONTHS = (
     "January",

@@ -24,6 +24,7 @@ from outcome_monitor.thresholds import Thresholds
 
 Place = tuple[str, str]  # (context, field)
 Pairs = list[tuple[Any, Any]]  # (the field's value, the argument's value)
+_NEVER = object()  # equal to no argument
 
 
 def _pairs(executions: list[Execution]) -> dict[tuple[str, str, str], Pairs]:
@@ -50,9 +51,6 @@ def _pairs(executions: list[Execution]) -> dict[tuple[str, str, str], Pairs]:
     for key in crossed & out.keys():
         out[key].append((_NEVER, None))
     return out
-
-
-_NEVER = object()  # equal to no argument
 
 
 def pooled_echoes(index: Mapping[str, list[Execution]], existing: list[Rule], th: Thresholds) -> list[Rule]:

@@ -68,6 +68,8 @@ def namesake_numbers(view: View | None, results: Sequence[Any]) -> View | None:
         return None
     # read with every number left as its text: a label's values and the strings that echo them meet
     texts = _drop(view, None)
+    if texts == view:  # no field read as a number: nothing to drop, no second pass over the results
+        return view
     names = _unread_names([apply_view(texts, r) if texts else r for r in results if r is not None])
     return _drop(view, names) if names else view
 
